@@ -1,0 +1,1 @@
+"""The protocol, randomness, registry, records and content loading shared by every game."""

@@ -1,0 +1,304 @@
+"""The game protocol every robotable game implements (see docs/protocol.md).
+
+A game package subclasses `Game` (the rules and shared, immutable content) and `State` (plain
+mutable data: whose decision, zones, pending decisions, the RNG), and declares its decisions as
+frozen `Action` dataclasses. The framework parts that every game needs (legality checking with
+a clear error, the legal-action cache, action JSON) live here once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from .errors import IllegalAction
+from .events import Event
+from .options import OptionSpec, resolve_options
+
+TERMINAL = -1
+
+
+class Action:
+    """Base class of every game decision.
+
+    Subclasses are `@dataclass(frozen=True, slots=True)` with a `kind` ClassVar naming the JSON
+    "type", fields of int, str, bool or tuples of those, and a `label()` used as str(action).
+    They are hashable and compare by value, so `action in state.legal_actions()` is meaningful.
+    """
+
+    __slots__ = ()
+    kind: ClassVar[str] = "action"
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.kind}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            data[f.name] = list(value) if isinstance(value, tuple) else value
+        return data
+
+    def label(self) -> str:
+        fields = ", ".join(
+            f"{f.name}={getattr(self, f.name)}"
+            for f in dataclasses.fields(self)  # type: ignore[arg-type]
+        )
+        return f"{self.kind}({fields})" if fields else self.kind
+
+    def __str__(self) -> str:
+        return self.label()
+
+
+class ActionCodec:
+    """Builds actions of one game from JSON, checking the type and every field."""
+
+    def __init__(self, game: str, classes: list[type[Action]]) -> None:
+        self.game = game
+        self.classes = {cls.kind: cls for cls in classes}
+        self._fields = {
+            cls.kind: [(f.name, f.type) for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+            for cls in classes
+        }
+
+    def from_json(self, data: Any) -> Action:
+        if isinstance(data, Action):
+            return data
+        if not isinstance(data, dict):
+            raise IllegalAction(f"game {self.game}: an action must be a JSON object, got {data!r}")
+        kind = data.get("type")
+        if kind not in self.classes:
+            known = ", ".join(sorted(self.classes))
+            raise IllegalAction(
+                f"game {self.game}: unknown action type {kind!r} (known types: {known})"
+            )
+        expected = self._fields[kind]
+        extra = sorted(set(data) - {"type"} - {name for name, _ in expected})
+        if extra:
+            raise IllegalAction(f"game {self.game}, action '{kind}': unknown field '{extra[0]}'")
+        values = {}
+        for name, hint in expected:
+            if name not in data:
+                raise IllegalAction(f"game {self.game}, action '{kind}': missing field '{name}'")
+            values[name] = _check_field(self.game, kind, name, str(hint), data[name])
+        return self.classes[kind](**values)
+
+
+def _check_field(game: str, kind: str, name: str, hint: str, value: Any) -> Any:
+    where = f"game {game}, action '{kind}', field '{name}'"
+    if "tuple" in hint:
+        if not isinstance(value, list | tuple):
+            raise IllegalAction(f"{where}: expected a list, got {value!r}")
+        inner = "str" if "str" in hint.split("tuple", 1)[1] else "int"
+        for item in value:
+            _check_scalar(where, inner, item)
+        return tuple(value)
+    scalar = "bool" if "bool" in hint else "str" if "str" in hint else "int"
+    if value is None and "None" in hint:
+        return None
+    _check_scalar(where, scalar, value)
+    return value
+
+
+def _check_scalar(where: str, scalar: str, value: Any) -> None:
+    ok = {
+        "int": isinstance(value, int) and not isinstance(value, bool),
+        "str": isinstance(value, str),
+        "bool": isinstance(value, bool),
+    }[scalar]
+    if not ok:
+        raise IllegalAction(f"{where}: expected {scalar}, got {value!r}")
+
+
+class Game(ABC):
+    """A configured game: seat count, validated options, shared immutable content.
+
+    Subclasses set the class attributes and implement `new_initial_state`, `state_from_json`.
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    version: ClassVar[str] = "1"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    action_classes: ClassVar[tuple[type[Action], ...]] = ()
+
+    def __init__(self, num_players: int | None = None, **options: Any) -> None:
+        from .errors import OptionError
+
+        if num_players is None:
+            num_players = self.min_players
+        if (
+            not isinstance(num_players, int)
+            or isinstance(num_players, bool)
+            or not self.min_players <= num_players <= self.max_players
+        ):
+            raise OptionError(
+                f"game {self.name}: {num_players!r} seats is not allowed "
+                f"(this game takes {self.min_players} to {self.max_players})"
+            )
+        self.num_players = num_players
+        self.options = resolve_options(self.name, self.option_specs, num_players, options)
+        self.codec = ActionCodec(self.name, list(self.action_classes))
+
+    # -- construction -------------------------------------------------------------------------
+    @abstractmethod
+    def new_initial_state(self, seed: int = 0) -> State: ...
+
+    @abstractmethod
+    def state_from_json(self, data: dict[str, Any]) -> State: ...
+
+    def action_from_json(self, data: Any) -> Action:
+        """An Action from its JSON form; malformed input raises IllegalAction naming the field."""
+        return self.codec.from_json(data)
+
+    # -- agents and front ends ----------------------------------------------------------------
+    def evaluate(self, state: State, seat: int) -> float:
+        """Heuristic value of `state` for `seat` in [0, 1] (1 = sure win). Default: returns or 1/n.
+
+        Must use only what `seat` may know when called on a determinized state; agents rely on it.
+        """
+        if state.is_terminal():
+            return state.returns()[seat]
+        return 1.0 / self.num_players
+
+    def render(self, state: State, seat: int | None) -> str:
+        """A text rendering of what `seat` sees (None: a spectator), for the terminal."""
+        import json
+
+        return json.dumps(state.view(seat), indent=1)
+
+    # -- research encodings (robotable.envs) --------------------------------------------------
+    def num_distinct_actions(self) -> int:
+        """Size of the fixed action index space (see `action_index`)."""
+        raise NotImplementedError(f"game {self.name} has no fixed action encoding")
+
+    def action_index(self, action: Action) -> int:
+        """The action's index in [0, num_distinct_actions())."""
+        raise NotImplementedError(f"game {self.name} has no fixed action encoding")
+
+    def observation_size(self) -> int:
+        raise NotImplementedError(f"game {self.name} has no observation encoding")
+
+    def encode_observation(self, view: dict[str, Any]) -> list[float]:
+        """A flat list of `observation_size()` numbers built only from a seat's `view`."""
+        raise NotImplementedError(f"game {self.name} has no observation encoding")
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "version": self.version,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": [
+                {
+                    "name": s.name,
+                    "type": s.type.__name__,
+                    "default": s.default,
+                    "help": s.help,
+                    "choices": list(s.choices),
+                }
+                for s in self.option_specs
+            ],
+        }
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} players={self.num_players} {self.options}>"
+
+
+class State(ABC):
+    """A game position. Subclasses implement the underscored hooks and the public methods marked
+    abstract; `legal_actions` and `apply_action` are provided here so every game caches and checks
+    the same way.
+
+    Subclasses must keep `_legal` (cache of legal actions, None when stale) in their `__slots__`
+    or `__dict__` and reset it to None in `clone()` copies only when they differ.
+    """
+
+    game: Game
+    _legal: list[Action] | None
+
+    # -- hooks a game implements --------------------------------------------------------------
+    @abstractmethod
+    def _legal_actions(self) -> list[Action]:
+        """The legal actions of the deciding seat; never empty unless terminal."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> list[Event]:
+        """Apply an action already known to be legal; return the events."""
+
+    @abstractmethod
+    def current_player(self) -> int: ...
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def returns(self) -> list[float]: ...
+
+    @abstractmethod
+    def clone(self) -> State: ...
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def determinize(self, seat: int, rng: random.Random | Any) -> State: ...
+
+    def turn_number(self) -> int:
+        """How many turns have begun (for statistics); games override."""
+        return 0
+
+    def prompt(self) -> str:
+        """Why the deciding seat is deciding, in words ("Shot Bot entered: choose a top card")."""
+        return "" if self.is_terminal() else f"seat {self.current_player()} to act"
+
+    def stats(self) -> dict[str, Any]:
+        """Per-game extras for the balance lab at the end of a game (e.g. why it ended)."""
+        return {}
+
+    # -- provided -----------------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = [] if self.is_terminal() else self._legal_actions()
+        return list(legal)
+
+    def apply_action(self, action: Action) -> list[Event]:
+        """Apply `action` for the deciding seat; raise IllegalAction (state untouched) otherwise."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = [] if self.is_terminal() else self._legal_actions()
+        if action not in legal:
+            raise IllegalAction(self._why_illegal(action, legal))
+        self._legal = None
+        return self._apply(action)
+
+    def _why_illegal(self, action: Any, legal: list[Action]) -> str:
+        name = self.game.name
+        if self.is_terminal():
+            return f"game {name}: the game is over; no action is legal (got {action})"
+        if not isinstance(action, Action) or action.kind not in self.game.codec.classes:
+            return f"game {name}: {action!r} is not an action of this game"
+        same_kind = [a for a in legal if a.kind == action.kind]
+        seat = self.current_player()
+        why = self.prompt()
+        if not same_kind:
+            kinds = ", ".join(sorted({a.kind for a in legal}))
+            return (
+                f"game {name}: '{action}' is not legal now: seat {seat} must choose "
+                f"one of [{kinds}] ({why})"
+            )
+        return (
+            f"game {name}: '{action}' is not legal now for seat {seat} ({why}); "
+            f"{len(same_kind)} '{action.kind}' actions are legal, e.g. '{same_kind[0]}'"
+        )
+
+    def __str__(self) -> str:
+        return self.game.render(self, None)

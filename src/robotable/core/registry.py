@@ -1,0 +1,47 @@
+"""Which games exist. A game package registers itself by being a sub-package of
+`robotable.games` that exposes `GAME` (its Game subclass); nothing is imported until asked for."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import cache
+from typing import Any
+
+from .errors import OptionError
+from .protocol import Game
+
+
+@cache
+def game_names() -> list[str]:
+    import robotable.games as games_pkg
+
+    bundled = {
+        m.name for m in pkgutil.iter_modules(games_pkg.__path__) if m.ispkg and m.name[0] != "_"
+    }
+    return sorted(bundled | set(_extra))
+
+
+def game_class(name: str) -> type[Game]:
+    if name not in game_names():
+        known = ", ".join(game_names())
+        raise OptionError(f"unknown game '{name}' (known games: {known})")
+    if name in _extra:
+        return _extra[name]
+    module = importlib.import_module(f"robotable.games.{name}")
+    return module.GAME
+
+
+def load_game(name: str, num_players: int | None = None, **options: Any) -> Game:
+    """A configured game; unknown games, seat counts and options raise OptionError."""
+    return game_class(name)(num_players=num_players, **options)
+
+
+def register_game(cls: type[Game]) -> type[Game]:
+    """Make a game outside `robotable.games` loadable by name (a user's own game, a test game)."""
+    _extra[cls.name] = cls
+    game_names.cache_clear()
+    return cls
+
+
+_extra: dict[str, type[Game]] = {}

@@ -1,0 +1,70 @@
+"""The state's own random number generator.
+
+A tiny 64-bit generator (SplitMix64) whose whole state is one integer: cloning it is copying an
+int, saving it is writing an int, and the same seed yields the same stream on every platform and
+Python version. `random.Random` would need 625 words per clone and its algorithms for shuffle and
+randrange are not promised to stay fixed across versions.
+"""
+
+from __future__ import annotations
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+class GameRng:
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int = 0) -> None:
+        self.state = seed & _MASK
+
+    def next64(self) -> int:
+        self.state = s = (self.state + _GOLDEN) & _MASK
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n). Rejection sampling keeps it unbiased."""
+        if n <= 0:
+            raise ValueError(f"GameRng.below needs n > 0, got {n}")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def randint(self, low: int, high: int) -> int:
+        """A uniform integer in [low, high], both ends included (a die: randint(1, 6))."""
+        return low + self.below(high - low + 1)
+
+    def random(self) -> float:
+        return (self.next64() >> 11) * (1.0 / (1 << 53))
+
+    def choice(self, seq):
+        return seq[self.below(len(seq))]
+
+    def shuffle(self, items: list) -> None:
+        """Fisher-Yates in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def clone(self) -> GameRng:
+        twin = GameRng.__new__(GameRng)
+        twin.state = self.state
+        return twin
+
+    def spawn(self) -> GameRng:
+        """An independent child stream (for determinized copies, per-game seeds)."""
+        return GameRng(self.next64())
+
+
+def derive_seed(master: int, index: int) -> int:
+    """The seed of game number `index` in a run with master seed `master`.
+
+    Independent of worker count and backend, so a run gives the same games wherever it runs.
+    """
+    rng = GameRng((master * 0x100000001B3) ^ (index * _GOLDEN))
+    rng.next64()
+    return rng.next64() >> 1

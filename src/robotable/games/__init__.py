@@ -1,0 +1,1 @@
+"""One sub-package per game; each exposes GAME, its Game subclass."""
