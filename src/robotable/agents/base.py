@@ -1,0 +1,27 @@
+"""What an agent is: something that picks an action for the deciding seat of a state.
+
+Agents see the protocol only. They may read `state.view(seat)` and work on
+`state.determinize(seat, rng)`; they never read hidden fields of the real state.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+
+from ..core.protocol import Action, State
+
+
+class Agent(ABC):
+    name: str = "agent"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    @abstractmethod
+    def act(self, state: State) -> Action:
+        """The action this agent takes for `state.current_player()`."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"

@@ -1,0 +1,33 @@
+"""One-ply lookahead on the game's heuristic (`Game.evaluate`).
+
+The lookahead runs on a determinized copy, so drawing a card while looking ahead never shows the
+agent the real top of a hidden pile.
+"""
+
+from __future__ import annotations
+
+from ..core.protocol import Action, State
+from .base import Agent
+
+
+class GreedyAgent(Agent):
+    name = "greedy"
+
+    def act(self, state: State) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        seat = state.current_player()
+        game = state.game
+        sample = state.determinize(seat, self.rng)
+        best: list[Action] = []
+        best_value = float("-inf")
+        for action in legal:
+            after = sample.clone()
+            after.apply_action(action)
+            value = game.evaluate(after, seat)
+            if value > best_value + 1e-12:
+                best, best_value = [action], value
+            elif abs(value - best_value) <= 1e-12:
+                best.append(action)
+        return self.rng.choice(best)
