@@ -1,0 +1,141 @@
+"""`robotable bench`: how fast a game runs, measured rather than asserted.
+
+Random playouts (games/s, actions/s on one core), MCTS iterations/s from a mid-game state, the
+mean cost of clone() and apply_action(), and the bytes a state holds (shared content excluded).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from typing import Any
+
+from ..agents.mcts import MCTSAgent
+from ..core.protocol import Game, State
+
+
+def random_playouts(game: Game, seconds: float, seed: int) -> dict[str, float]:
+    rng = random.Random(seed)
+    games = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline or games == 0:
+        state = game.new_initial_state(seed=rng.getrandbits(32))
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            actions += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {
+        "random_games_per_s": games / elapsed,
+        "random_actions_per_s": actions / elapsed,
+        "mean_actions_per_game": actions / games,
+    }
+
+
+def mid_game_states(game: Game, count: int, seed: int) -> list[State]:
+    """States from random games, taken about a third of the way through."""
+    rng = random.Random(seed)
+    states: list[State] = []
+    while len(states) < count:
+        state = game.new_initial_state(seed=rng.getrandbits(32))
+        trail: list[State] = []
+        while not state.is_terminal():
+            trail.append(state.clone())
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+        if trail:
+            states.append(trail[len(trail) // 3])
+    return states
+
+
+def clone_and_apply_cost(game: Game, seed: int, samples: int = 2000) -> dict[str, float]:
+    rng = random.Random(seed)
+    states = mid_game_states(game, 20, seed)
+    pairs = []
+    while len(pairs) < samples:
+        state = states[len(pairs) % len(states)]
+        walker = state.clone()
+        for _ in range(rng.randrange(4)):
+            if walker.is_terminal():
+                break
+            legal = walker.legal_actions()
+            walker.apply_action(legal[rng.randrange(len(legal))])
+        if not walker.is_terminal():
+            legal = walker.legal_actions()
+            pairs.append((walker, legal[rng.randrange(len(legal))]))
+    start = time.perf_counter()
+    for state, _ in pairs:
+        state.clone()
+    clone_s = (time.perf_counter() - start) / len(pairs)
+    copies = [state.clone() for state, _ in pairs]
+    for copy in copies:
+        copy.legal_actions()  # the cache a real caller has already filled
+    start = time.perf_counter()
+    for copy, (_, action) in zip(copies, pairs):
+        copy.apply_action(action)
+    apply_s = (time.perf_counter() - start) / len(pairs)
+    start = time.perf_counter()
+    for state, _ in pairs:
+        state.clone().legal_actions()
+    legal_s = (time.perf_counter() - start) / len(pairs) - clone_s
+    return {"clone_us": clone_s * 1e6, "apply_us": apply_s * 1e6, "legal_us": legal_s * 1e6}
+
+
+def mcts_rate(game: Game, seed: int, seconds: float) -> float:
+    state = next(s for s in mid_game_states(game, 5, seed) if len(s.legal_actions()) > 1)
+    agent = MCTSAgent(seed=seed, iterations=None, time=seconds)
+    start = time.perf_counter()
+    agent.search(state)
+    return agent.last_iterations / (time.perf_counter() - start)
+
+
+def state_bytes(state: State) -> int:
+    """Bytes the state owns: its object graph minus the shared game and content."""
+    shared: set[int] = set()
+    _walk(state.game, shared, None)
+    owned: set[int] = set()
+    return _walk(state, owned, shared)
+
+
+def _walk(root: Any, seen: set[int], skip: set[int] | None) -> int:
+    total = 0
+    stack = [root]
+    while stack:
+        obj = stack.pop()
+        key = id(obj)
+        if key in seen or (skip is not None and key in skip):
+            continue
+        if (
+            obj is None
+            or isinstance(obj, bool | type)
+            or (isinstance(obj, int) and -5 <= obj <= 256)
+        ):
+            continue
+        seen.add(key)
+        total += sys.getsizeof(obj)
+        if isinstance(obj, dict):
+            stack.extend(obj.keys())
+            stack.extend(obj.values())
+        elif isinstance(obj, list | tuple | set | frozenset):
+            stack.extend(obj)
+        elif not isinstance(obj, str | bytes | int | float):
+            if hasattr(obj, "__dict__"):
+                stack.append(vars(obj))
+            for cls in type(obj).__mro__:
+                for slot in getattr(cls, "__slots__", ()):
+                    if hasattr(obj, slot):
+                        stack.append(getattr(obj, slot))
+    return total
+
+
+def run_bench(game: Game, seconds: float, seed: int) -> dict[str, Any]:
+    figures: dict[str, Any] = {"game": game.name, "num_players": game.num_players}
+    figures.update(random_playouts(game, seconds, seed))
+    figures["mcts_iterations_per_s"] = mcts_rate(game, seed, max(1.0, seconds / 2))
+    figures.update(clone_and_apply_cost(game, seed))
+    sizes = [state_bytes(s) for s in mid_game_states(game, 5, seed + 1)]
+    figures["state_bytes"] = int(sum(sizes) / len(sizes))
+    return figures
