@@ -1,0 +1,1 @@
+"""The web table: `robotable serve` (lobby, play pages, websocket API, SQLite persistence)."""

@@ -1,0 +1,370 @@
+"""The web table as an ASGI app: lobby and play pages, a small JSON API and one websocket per
+watcher of a table. `create_app` is what `robotable serve` runs and what the tests drive."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..core.errors import RobotableError
+from ..core.registry import game_names, load_game
+from .ai import AiRunner
+from .rooms import Refused, Table, Tables, Watcher
+from .schemas import MAX_FRAME, CreateTable, Envelope, Hello, describe_error
+from .store import Store, StoreError
+
+log = logging.getLogger("robotable.server")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+# Strengths offered in the lobby; any valid agent spec is accepted through the API.
+AI_LEVELS = [
+    {"spec": "random", "label": "Random (beginner)"},
+    {"spec": "greedy", "label": "Greedy (casual)"},
+    {"spec": "mcts:200", "label": "MCTS 200 (steady)"},
+    {"spec": "mcts:1000", "label": "MCTS 1000 (strong)"},
+    {"spec": "mcts:time=2", "label": "MCTS 2 s (strongest)"},
+]
+
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        b"img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+class SecurityHeaders:
+    """Pages may load only what this server ships (nothing from the network)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = list(message["headers"]) + SECURITY_HEADERS
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(
+    db_path: str | Path,
+    *,
+    ai_workers: int = 0,
+    ai_delay: float = 0.6,
+    synchronous: str = "FULL",
+) -> Starlette:
+    """The web table over the SQLite database at `db_path` (created when missing)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = Store(db_path, synchronous=synchronous)
+        ai = AiRunner(ai_workers)
+        tables = Tables(store, ai, ai_delay=ai_delay)
+        app.state.tables = tables
+        resumed = await asyncio.to_thread(tables.resume_all_load)
+        tables.start_resumed(resumed)
+        if resumed:
+            log.info("resumed %d unfinished tables", len(resumed))
+        try:
+            yield
+        finally:
+            await tables.close()
+            ai.close()
+            store.close()
+
+    def tables_of(request: Request | WebSocket) -> Tables:
+        return request.app.state.tables
+
+    # -- pages --------------------------------------------------------------------------------
+    async def lobby_page(request: Request) -> Response:
+        return FileResponse(WEB_DIR / "index.html")
+
+    async def play_page(request: Request) -> Response:
+        return FileResponse(WEB_DIR / "play.html")
+
+    # -- JSON API -----------------------------------------------------------------------------
+    async def api_games(request: Request) -> Response:
+        return JSONResponse({"games": _game_infos(), "ai_levels": AI_LEVELS})
+
+    async def api_create(request: Request) -> Response:
+        body = await _read_body(request)
+        try:
+            spec = CreateTable.model_validate_json(body)
+        except ValidationError as exc:
+            return _error(400, describe_error(exc))
+        for name, value in spec.options.items():
+            if isinstance(value, str) and _looks_like_path(value):
+                return _error(400, f"option '{name}': the web table does not read server files")
+        try:
+            table, tokens = await tables_of(request).create(
+                spec.game,
+                spec.num_players,
+                dict(spec.options),
+                [s.model_dump() for s in spec.seats],
+                spec.seed,
+            )
+        except (RobotableError, Refused) as exc:
+            return _error(400, str(exc))
+        seats = []
+        for i, token in enumerate(tokens):
+            seat = {"seat": i, "kind": table.row.seats[i].kind, "name": table.row.seats[i].name}
+            if token is not None:
+                seat["token"] = token
+                seat["join_url"] = f"/table/{table.id}#seat={token}"
+            seats.append(seat)
+        return JSONResponse(
+            {"id": table.id, "url": f"/table/{table.id}", "seats": seats}, status_code=201
+        )
+
+    async def api_tables(request: Request) -> Response:
+        store = tables_of(request).store
+        playing = await asyncio.to_thread(store.list_tables, False)
+        finished = await asyncio.to_thread(store.list_tables, True)
+        return JSONResponse(
+            {
+                "playing": [_summary(row, n) for row, n in playing],
+                "finished": [_summary(row, n) for row, n in finished],
+            }
+        )
+
+    async def api_table(request: Request) -> Response:
+        table = await tables_of(request).get(request.path_params["table_id"])
+        if table is None:
+            return _error(404, "no such table")
+        return JSONResponse(table.meta(table.connected()))
+
+    async def api_record(request: Request) -> Response:
+        tables = tables_of(request)
+        table_id = request.path_params["table_id"]
+        row = await asyncio.to_thread(tables.store.load_table, table_id)
+        if row is None:
+            return _error(404, "no such table")
+        if row.result is None:
+            return _error(409, "the game is not over; its record is downloadable when it ends")
+        return Response(
+            json.dumps(tables.record_of(row), indent=1) + "\n",
+            media_type="application/json",
+            headers={
+                "content-disposition": f'attachment; filename="robotable-{row.game}-{row.id}.json"'
+            },
+        )
+
+    # -- websocket ----------------------------------------------------------------------------
+    async def ws_table(websocket: WebSocket) -> None:
+        await websocket.accept()
+        tables = tables_of(websocket)
+        table = await tables.get(websocket.path_params["table_id"])
+        if table is None:
+            await _send_error(websocket, None, "no such table")
+            await websocket.close(code=4404)
+            return
+        seat = await _handshake(websocket, table)
+        if seat is False:
+            return
+        watcher = Watcher(seat, websocket.send_text)
+        watcher.task = asyncio.ensure_future(_pump(watcher, websocket))
+        await tables.attach(table, watcher)
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    text = (message.get("bytes") or b"").decode("utf-8", "replace")
+                await _handle(tables, table, watcher, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            tables.detach(table, watcher)
+            watcher.task.cancel()
+            with contextlib.suppress(BaseException):
+                await watcher.task
+
+    return Starlette(
+        routes=[
+            Route("/", lobby_page),
+            Route("/table/{table_id}", play_page),
+            Route("/api/games", api_games),
+            Route("/api/tables", api_tables, methods=["GET"]),
+            Route("/api/tables", api_create, methods=["POST"]),
+            Route("/api/tables/{table_id}", api_table),
+            Route("/api/tables/{table_id}/record", api_record),
+            WebSocketRoute("/ws/tables/{table_id}", ws_table),
+            Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
+        ],
+        lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders)],
+        exception_handlers={HTTPException: _http_error},
+    )
+
+
+# -- helpers --------------------------------------------------------------------------------------
+async def _handshake(websocket: WebSocket, table: Table) -> int | None | bool:
+    """The first frame says who is watching: a seat token or none (a spectator).
+
+    Returns the seat (None for a spectator) or False when the connection was refused.
+    """
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return False
+    text = message.get("text") or ""
+    try:
+        if len(text) > MAX_FRAME:
+            raise Refused(f"message too large (limit {MAX_FRAME} bytes)")
+        hello = Envelope.model_validate({"message": json.loads(text)}).message
+        if not isinstance(hello, Hello):
+            raise Refused('the first message must be {"type": "hello", "token": ...}')
+        return table.seat_for_token(hello.token)
+    except (ValueError, ValidationError, Refused) as exc:
+        why = describe_error(exc) if isinstance(exc, ValidationError) else str(exc)
+        if isinstance(exc, json.JSONDecodeError):
+            why = "a message must be a JSON object"
+        await _send_error(websocket, None, why)
+        await websocket.close(code=4403)
+        return False
+
+
+async def _handle(tables: Tables, table: Table, watcher: Watcher, text: str) -> None:
+    """One client request; whatever is wrong with it fails this request only."""
+    request_id = None
+    try:
+        if len(text.encode()) > MAX_FRAME:
+            raise Refused(f"message too large (limit {MAX_FRAME} bytes)")
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise Refused("a message must be a JSON object") from None
+        if isinstance(data, dict) and isinstance(data.get("id"), int):
+            request_id = data["id"]
+        try:
+            message = Envelope.model_validate({"message": data}).message
+        except ValidationError as exc:
+            raise Refused(describe_error(exc)) from None
+        kind = message.type
+        if kind == "act":
+            # Shielded: a client that disconnects mid-move does not cancel a half-made commit.
+            step = await asyncio.shield(
+                asyncio.ensure_future(
+                    tables.play(
+                        table,
+                        watcher.seat,
+                        index=message.index,
+                        action=message.action,
+                        expect_step=message.step,
+                    )
+                )
+            )
+            watcher.push(_dumps({"type": "ack", "id": request_id, "step": step}))
+        elif kind == "undo":
+            step = await asyncio.shield(asyncio.ensure_future(tables.undo(table, watcher.seat)))
+            watcher.push(_dumps({"type": "ack", "id": request_id, "step": step}))
+        elif kind == "sync":
+            await tables.resync(table, watcher)
+        else:
+            raise Refused("already introduced; send act, undo or sync")
+    except Refused as exc:
+        watcher.push(_dumps({"type": "error", "id": request_id, "message": str(exc)}))
+    except StoreError:
+        log.exception("table %s: store refused a write", table.id)
+        watcher.push(
+            _dumps({"type": "error", "id": request_id, "message": "the move could not be saved"})
+        )
+    except Exception:
+        log.exception("table %s: request failed", table.id)
+        watcher.push(_dumps({"type": "error", "id": request_id, "message": "internal error"}))
+
+
+async def _pump(watcher: Watcher, websocket: WebSocket) -> None:
+    with contextlib.suppress(Exception):
+        await watcher.pump()
+        if watcher.dropped:
+            await websocket.close(code=4408)
+
+
+async def _send_error(websocket: WebSocket, request_id: int | None, message: str) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_text(_dumps({"type": "error", "id": request_id, "message": message}))
+
+
+def _dumps(frame: dict[str, Any]) -> str:
+    return json.dumps(frame, separators=(",", ":"))
+
+
+def _error(status: int, message: str) -> Response:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return _error(exc.status_code, str(exc.detail))
+
+
+async def _read_body(request: Request) -> bytes:
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_FRAME):
+        raise HTTPException(413, f"request body too large (limit {MAX_FRAME} bytes)")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_FRAME:
+            raise HTTPException(413, f"request body too large (limit {MAX_FRAME} bytes)")
+    return body
+
+
+def _looks_like_path(value: str) -> bool:
+    low = value.lower()
+    return "/" in value or "\\" in value or low.endswith((".toml", ".json", ".txt"))
+
+
+def _game_infos() -> list[dict[str, Any]]:
+    """Every game that loads, with its seat range, options and description."""
+    infos = []
+    for name in game_names():
+        try:
+            infos.append(load_game(name).info())
+        except Exception:
+            # A game package that does not load is left out of the lobby, not fatal.
+            log.warning("game %s does not load; left out of the lobby", name, exc_info=True)
+    return infos
+
+
+def _summary(row: Any, steps: int) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "game": row.game,
+        "num_players": row.num_players,
+        "seats": [{"kind": s.kind, "name": s.name, "ai": s.ai} for s in row.seats],
+        "step": steps,
+        "updated": row.updated,
+        "result": row.result,
+        "url": f"/table/{row.id}",
+        "record_url": f"/api/tables/{row.id}/record" if row.result is not None else None,
+    }

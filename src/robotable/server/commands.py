@@ -1,0 +1,80 @@
+"""`robotable serve`: the web table."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import typer
+
+
+def default_db_path() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("robotable", appauthor=False)) / "tables.sqlite3"
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def serve(
+        host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
+        port: int = typer.Option(8000, help="Port to listen on (0: any free port)."),
+        db: Path = typer.Option(
+            None, help="SQLite database file (default: tables.sqlite3 in the user data dir)."
+        ),
+        ai_delay: float = typer.Option(
+            0.6, help="Seconds to pause before each AI move so people can follow."
+        ),
+        ai_workers: int = typer.Option(
+            -1, help="Processes thinking for AI seats (-1: one per core, 0: a thread)."
+        ),
+    ) -> None:
+        """Run the web table: lobby, tables with friends and AI seats, stored in SQLite."""
+        import uvicorn
+
+        from .app import create_app
+        from .schemas import MAX_FRAME
+
+        path = db or default_db_path()
+        workers = (os.cpu_count() or 1) if ai_workers < 0 else ai_workers
+        logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+        config = uvicorn.Config(
+            create_app(path, ai_workers=workers, ai_delay=max(0.0, ai_delay)),
+            host=host,
+            port=port,
+            log_level="warning",
+            access_log=False,
+            ws_max_size=4 * MAX_FRAME,
+            ws_ping_interval=20,
+            ws_ping_timeout=20,
+        )
+        server = _AnnouncingServer(config)
+        typer.echo(f"robotable web table, games stored in {path}")
+        server.run()
+
+
+def _make_server_class():
+    import uvicorn
+
+    class AnnouncingServer(uvicorn.Server):
+        """Says where to point the browser once the socket is really listening."""
+
+        async def startup(self, sockets=None) -> None:
+            await super().startup(sockets)
+            if self.should_exit:
+                return
+            for server in self.servers:
+                for sock in server.sockets:
+                    host, port = sock.getsockname()[:2]
+                    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+                    if ":" in shown:
+                        shown = f"[{shown}]"
+                    typer.echo(f"Open http://{shown}:{port}/ in a browser", err=False)
+                    return
+
+    return AnnouncingServer
+
+
+def _AnnouncingServer(config):  # noqa: N802  (a factory so uvicorn is imported only for serve)
+    return _make_server_class()(config)

@@ -1,0 +1,513 @@
+"""Live tables: the authoritative game state, its seats, its watchers and its AI seats.
+
+Every change to a table happens under its lock: check the seat, apply the action (the game alone
+decides legality), commit it to the store, and only then acknowledge and tell every watcher what
+they may see. A watcher holding a seat receives `view(seat)` and `visible_events(events, seat)`;
+spectators receive the public view. The label of an action (which may name a hidden card) is shown
+only to the seat that took it until the game is over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import IllegalAction, RecordError, RobotableError
+from ..core.events import Event, visible_events
+from ..core.protocol import Action, Game, State
+from ..core.records import make_record
+from ..core.registry import load_game
+from .ai import AiRunner, agent_seed, check_agent_spec
+from .store import SeatRow, Store, StoreError, TableRow, hash_token
+
+log = logging.getLogger("robotable.server")
+
+OUTBOX_LIMIT = 256  # frames queued for one slow watcher before it is dropped (it can resync)
+
+
+class Refused(RobotableError):
+    """A request the table turns down; the message is safe to show the client."""
+
+
+@dataclass(slots=True)
+class Step:
+    """One accepted action and what it caused."""
+
+    seat: int
+    action: Action
+    events: list[Event]
+
+
+@dataclass(eq=False, slots=True)
+class Watcher:
+    """One websocket connection watching a table, as a seat or a spectator (seat None)."""
+
+    seat: int | None
+    send: Callable[[str], Any]  # async callable taking a text frame
+    outbox: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    task: asyncio.Task | None = None
+    dropped: bool = False
+
+    def push(self, frame: str) -> None:
+        if self.dropped:
+            return
+        try:
+            self.outbox.put_nowait(frame)
+        except asyncio.QueueFull:
+            # A client that does not read its frames must not hold the table up.
+            self.dropped = True
+            self.outbox = asyncio.Queue(1)
+            self.outbox.put_nowait(None)
+
+    async def pump(self) -> None:
+        while True:
+            frame = await self.outbox.get()
+            if frame is None:
+                return
+            await self.send(frame)
+
+
+class Table:
+    def __init__(self, row: TableRow, game: Game, state: State, steps: list[Step]) -> None:
+        self.row = row
+        self.id = row.id
+        self.game = game
+        self.state = state
+        self.steps = steps
+        self.lock = asyncio.Lock()
+        self.watchers: set[Watcher] = set()
+        self.generation = 0  # bumped by undo so AI moves computed for an older position are dropped
+        self.ai_task: asyncio.Task | None = None
+        self.ai_error: str | None = None
+
+    # -- what each seat sees ------------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.state.is_terminal()
+
+    def meta(self, connected: dict[int | None, int] | None = None) -> dict[str, Any]:
+        seats = []
+        for i, s in enumerate(self.row.seats):
+            seat = {"seat": i, "kind": s.kind, "name": s.name, "ai": s.ai}
+            if connected is not None:
+                seat["connected"] = connected.get(i, 0)
+            seats.append(seat)
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "title": self.game.title or self.game.name,
+            "num_players": self.game.num_players,
+            "options": self.row.options,
+            "seats": seats,
+            "step": len(self.steps),
+            "finished": self.finished,
+            "result": {"returns": self.state.returns()} if self.finished else None,
+            "record_url": f"/api/tables/{self.id}/record" if self.finished else None,
+            "ai_error": self.ai_error,
+        }
+
+    def connected(self) -> dict[int | None, int]:
+        counts: dict[int | None, int] = {}
+        for w in self.watchers:
+            counts[w.seat] = counts.get(w.seat, 0) + 1
+        return counts
+
+    def entry(self, number: int, step: Step, seat: int | None) -> dict[str, Any]:
+        own = (seat is not None and seat == step.seat) or self.finished
+        return {
+            "step": number,
+            "seat": step.seat,
+            "label": str(step.action) if own else None,
+            "events": visible_events(step.events, seat),
+        }
+
+    def full_frame(self, seat: int | None) -> dict[str, Any]:
+        return {
+            "type": "state",
+            "table": self.meta(self.connected()),
+            "you": seat,
+            "step": len(self.steps),
+            "view": self.state.view(seat),
+            "log": [self.entry(i, s, seat) for i, s in enumerate(self.steps, start=1)],
+            "can_undo": self.undo_point(seat) is not None,
+            "thinking": self.ai_thinking(),
+        }
+
+    def ai_thinking(self) -> int | None:
+        if self.finished:
+            return None
+        seat = self.state.current_player()
+        return seat if self.row.seats[seat].kind == "ai" else None
+
+    def seat_for_token(self, token: str | None) -> int | None:
+        """The seat a token holds; None for no token. An unknown token is refused."""
+        if token is None:
+            return None
+        digest = hash_token(token)
+        for i, s in enumerate(self.row.seats):
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, digest):
+                return i
+        raise Refused("this seat link is not valid for this table")
+
+    # -- undo ---------------------------------------------------------------------------------
+    def undo_point(self, seat: int | None) -> int | None:
+        """How many actions to keep to take back `seat`'s last decision, or None if not allowed.
+
+        Allowed only to a human seat whose every opponent is an AI seat, before the game ends,
+        and not past anything revealed privately to that seat since (a card drawn, a hand seen):
+        taking back a move must not be a way to peek.
+        """
+        if seat is None or self.finished or self.row.seats[seat].kind != "human":
+            return None
+        if any(s.kind != "ai" for i, s in enumerate(self.row.seats) if i != seat):
+            return None
+        for index in range(len(self.steps) - 1, -1, -1):
+            step = self.steps[index]
+            if any("to" in e and seat in e["to"] for e in step.events):
+                return None
+            if step.seat == seat:
+                return index
+        return None
+
+    # -- broadcasting -------------------------------------------------------------------------
+    def broadcast_step(self, number: int, step: Step) -> None:
+        by_seat: dict[int | None, str] = {}
+        thinking = self.ai_thinking()
+        for w in self.watchers:
+            frame = by_seat.get(w.seat)
+            if frame is None:
+                frame = by_seat[w.seat] = _dumps(
+                    {
+                        "type": "update",
+                        "step": number,
+                        "view": self.state.view(w.seat),
+                        "entry": self.entry(number, step, w.seat),
+                        "can_undo": self.undo_point(w.seat) is not None,
+                        "thinking": thinking,
+                        "table": self.meta() if self.finished else None,
+                    }
+                )
+            w.push(frame)
+        if self.finished:
+            # The full log with every label is everyone's once the game is over.
+            self.broadcast_state()
+
+    def broadcast_state(self) -> None:
+        frames: dict[int | None, str] = {}
+        for w in self.watchers:
+            if w.seat not in frames:
+                frames[w.seat] = _dumps(self.full_frame(w.seat))
+            w.push(frames[w.seat])
+
+    def broadcast_presence(self) -> None:
+        frame = _dumps({"type": "seats", "table": self.meta(self.connected())})
+        for w in self.watchers:
+            w.push(frame)
+
+
+class Tables:
+    """All live tables of one server, backed by the store."""
+
+    def __init__(self, store: Store, ai: AiRunner, ai_delay: float = 0.6) -> None:
+        self.store = store
+        self.ai = ai
+        self.ai_delay = ai_delay
+        self.live: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Future] = {}
+        self.move_latencies: list[float] = []  # seconds from receipt to commit, for benchmarks
+        self.record_latency = False
+
+    # -- lifecycle ----------------------------------------------------------------------------
+    def resume_all_load(self) -> list[Table]:
+        """Rebuild every unfinished table from the store (blocking: run it in a thread)."""
+        loaded = []
+        for table_id in self.store.unfinished_ids():
+            table = self._load_sync(table_id)
+            if table is not None:
+                loaded.append(table)
+        return loaded
+
+    def start_resumed(self, loaded: list[Table]) -> None:
+        """Put resumed tables live and let their AI seats continue (on the event loop)."""
+        for table in loaded:
+            self.live[table.id] = table
+            self.schedule_ai(table)
+
+    async def close(self) -> None:
+        for table in list(self.live.values()):
+            if table.ai_task is not None:
+                table.ai_task.cancel()
+                with contextlib.suppress(BaseException):
+                    await table.ai_task
+
+    def _load_sync(self, table_id: str) -> Table | None:
+        """Rebuild a table by replaying its stored actions from its seed."""
+        row = self.store.load_table(table_id)
+        if row is None:
+            return None
+        try:
+            game = load_game(row.game, num_players=row.num_players, **row.options)
+            if str(game.version) != row.version:
+                raise RecordError(
+                    f"recorded with {row.game} rules version {row.version}, this robotable has "
+                    f"version {game.version}"
+                )
+            state = game.new_initial_state(seed=row.seed)
+            steps = []
+            for number, data in enumerate(row.actions, start=1):
+                try:
+                    action = game.action_from_json(data)
+                    seat = state.current_player()
+                    steps.append(Step(seat, action, state.apply_action(action)))
+                except IllegalAction as exc:
+                    raise RecordError(f"step {number} does not replay: {exc}") from None
+        except RobotableError as exc:
+            log.error("table %s cannot be resumed: %s", table_id, exc)
+            return None
+        return Table(row, game, state, steps)
+
+    async def get(self, table_id: str) -> Table | None:
+        table = self.live.get(table_id)
+        if table is not None:
+            return table
+        pending = self._loading.get(table_id)
+        if pending is None:
+            pending = self._loading[table_id] = asyncio.ensure_future(
+                asyncio.to_thread(self._load_sync, table_id)
+            )
+        try:
+            table = await pending
+        finally:
+            self._loading.pop(table_id, None)
+        if table is None:
+            return None
+        table = self.live.setdefault(table_id, table)
+        self.schedule_ai(table)
+        return table
+
+    def forget_if_idle(self, table: Table) -> None:
+        """Finished tables nobody watches leave memory; the store keeps them."""
+        if table.finished and not table.watchers and self.live.get(table.id) is table:
+            del self.live[table.id]
+
+    # -- creating -----------------------------------------------------------------------------
+    async def create(
+        self,
+        game_name: str,
+        num_players: int,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        seed: int | None = None,
+    ) -> tuple[Table, list[str | None]]:
+        """A new table; returns it and each seat's token (None for AI seats)."""
+        game = load_game(game_name, num_players=num_players, **options)
+        if len(seats) != game.num_players:
+            raise Refused(
+                f"game {game.name}: {game.num_players} seats need {game.num_players} seat "
+                f"descriptions, got {len(seats)}"
+            )
+        rows: list[SeatRow] = []
+        tokens: list[str | None] = []
+        for i, spec in enumerate(seats):
+            name = (spec.get("name") or "").strip()
+            if spec["kind"] == "ai":
+                ai = spec.get("ai") or "mcts:200"
+                check_agent_spec(ai)
+                rows.append(SeatRow("ai", name or f"AI {ai}", ai=ai))
+                tokens.append(None)
+            else:
+                token = secrets.token_urlsafe(18)
+                rows.append(
+                    SeatRow("human", name or f"Player {i + 1}", token_hash=hash_token(token))
+                )
+                tokens.append(token)
+        if seed is None:
+            seed = secrets.randbits(31)
+        state = game.new_initial_state(seed=seed)
+        record = make_record(game, seed, [])
+        now = time.time()
+        row = TableRow(
+            id=secrets.token_urlsafe(6).replace("-", "x").replace("_", "y"),
+            game=game.name,
+            version=str(game.version),
+            num_players=game.num_players,
+            options=record["options"],
+            seed=seed,
+            seats=rows,
+            created=now,
+            updated=now,
+            result=None,
+        )
+        await self.store.create_table(row)
+        table = Table(row, game, state, [])
+        self.live[row.id] = table
+        self.schedule_ai(table)
+        return table, tokens
+
+    # -- playing ------------------------------------------------------------------------------
+    async def play(
+        self,
+        table: Table,
+        seat: int | None,
+        *,
+        index: int | None = None,
+        action: dict[str, Any] | None = None,
+        expect_step: int | None = None,
+    ) -> int:
+        """Apply a seat's action; returns the new step number once it is committed."""
+        started = time.perf_counter()
+        async with table.lock:
+            if seat is None:
+                raise Refused("spectators cannot act; open a seat link to play")
+            state = table.state
+            if state.is_terminal():
+                raise Refused("the game is over")
+            deciding = state.current_player()
+            if deciding != seat:
+                raise Refused(f"not your decision: seat {deciding + 1} decides now")
+            if expect_step is not None and expect_step != len(table.steps):
+                raise Refused("the table moved on since you chose; look again")
+            if index is not None:
+                legal = state.legal_actions()
+                if not 0 <= index < len(legal):
+                    raise Refused(f"no legal action number {index} (there are {len(legal)})")
+                chosen = legal[index]
+            else:
+                try:
+                    chosen = table.game.action_from_json(action)
+                except IllegalAction as exc:
+                    raise Refused(str(exc)) from None
+            number = await self._commit(table, seat, chosen)
+        if self.record_latency:
+            self.move_latencies.append(time.perf_counter() - started)
+        self.schedule_ai(table)
+        return number
+
+    async def _commit(self, table: Table, seat: int, action: Action) -> int:
+        """Apply, store, then announce. Called with the table lock held."""
+        try:
+            events = table.state.apply_action(action)
+        except IllegalAction as exc:
+            raise Refused(str(exc)) from None
+        except Exception:
+            log.exception("table %s: the game failed applying %s", table.id, action)
+            self._rebuild(table, len(table.steps))
+            raise Refused("the game could not apply this action (server error logged)") from None
+        number = len(table.steps) + 1
+        result = {"returns": table.state.returns()} if table.state.is_terminal() else None
+        try:
+            await self.store.append_action(table.id, number, seat, action.to_json(), result)
+        except StoreError:
+            self._rebuild(table, len(table.steps))
+            raise
+        step = Step(seat, action, events)
+        table.steps.append(step)
+        if result is not None:
+            table.row.result = result
+        table.broadcast_step(number, step)
+        return number
+
+    def _rebuild(self, table: Table, keep: int) -> None:
+        """Recompute the state from the seed and the first `keep` actions."""
+        state = table.game.new_initial_state(seed=table.row.seed)
+        for step in table.steps[:keep]:
+            state.apply_action(step.action)
+        table.state = state
+        del table.steps[keep:]
+
+    async def undo(self, table: Table, seat: int | None) -> int:
+        async with table.lock:
+            keep = table.undo_point(seat)
+            if keep is None:
+                raise Refused(
+                    "undo is only for a seat playing against AI seats, before the game ends, "
+                    "and not past a private reveal"
+                )
+            await self.store.truncate(table.id, keep)
+            table.generation += 1
+            self._rebuild(table, keep)
+            table.ai_error = None
+            table.broadcast_state()
+        self.schedule_ai(table)
+        return keep
+
+    # -- AI seats -----------------------------------------------------------------------------
+    def schedule_ai(self, table: Table) -> None:
+        if table.ai_task is not None and not table.ai_task.done():
+            return
+        if table.finished or table.ai_thinking() is None or table.ai_error is not None:
+            return
+        table.ai_task = asyncio.ensure_future(self._ai_turn(table))
+
+    async def _ai_turn(self, table: Table) -> None:
+        while not table.finished:
+            seat = table.ai_thinking()
+            if seat is None:
+                return
+            generation, number = table.generation, len(table.steps)
+            if self.ai_delay > 0:
+                await asyncio.sleep(self.ai_delay)  # let people follow the AI's moves
+            spec = table.row.seats[seat].ai or "random"
+            try:
+                action = await self.ai.choose(
+                    table.game,
+                    table.state.clone(),
+                    spec,
+                    agent_seed(table.row.seed, seat, number),
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: AI seat %d (%s) failed", table.id, seat, spec)
+                table.ai_error = f"AI seat {seat + 1} failed to choose a move"
+                table.broadcast_presence()
+                return
+            async with table.lock:
+                if table.generation != generation or len(table.steps) != number:
+                    continue  # an undo moved the table; think again about the new position
+                try:
+                    await self._commit(table, seat, action)
+                except (Refused, StoreError) as exc:
+                    log.error("table %s: AI seat %d move refused: %s", table.id, seat, exc)
+                    table.ai_error = f"AI seat {seat + 1} could not move"
+                    table.broadcast_presence()
+                    return
+
+    # -- watchers -----------------------------------------------------------------------------
+    async def attach(self, table: Table, watcher: Watcher) -> None:
+        async with table.lock:
+            table.watchers.add(watcher)
+            watcher.push(_dumps(table.full_frame(watcher.seat)))
+            table.broadcast_presence()
+
+    def detach(self, table: Table, watcher: Watcher) -> None:
+        table.watchers.discard(watcher)
+        table.broadcast_presence()
+        self.forget_if_idle(table)
+
+    async def resync(self, table: Table, watcher: Watcher) -> None:
+        async with table.lock:
+            watcher.push(_dumps(table.full_frame(watcher.seat)))
+
+    # -- lobby --------------------------------------------------------------------------------
+    def record_of(self, row: TableRow) -> dict[str, Any]:
+        return {
+            "game": row.game,
+            "version": row.version,
+            "options": row.options,
+            "num_players": row.num_players,
+            "seed": row.seed,
+            "actions": row.actions,
+            "result": row.result,
+        }
+
+
+def _dumps(frame: dict[str, Any]) -> str:
+    return json.dumps(frame, separators=(",", ":"))

@@ -1,0 +1,79 @@
+"""What clients may send, checked by pydantic before anything else looks at it."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+MAX_FRAME = 16_384  # bytes in one websocket message or HTTP body from a client
+MAX_SEATS = 8
+
+Scalar = str | int | float | bool
+OptionValue = Annotated[Scalar | list[Scalar], Field(union_mode="left_to_right")]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_max_length=200)
+
+
+class SeatSpec(_Strict):
+    kind: Literal["human", "ai"]
+    name: str | None = Field(default=None, max_length=40)
+    ai: str | None = Field(default=None, max_length=60)
+
+
+class CreateTable(_Strict):
+    game: str = Field(max_length=40)
+    num_players: int = Field(ge=1, le=MAX_SEATS)
+    options: dict[str, OptionValue] = Field(default_factory=dict, max_length=32)
+    seats: list[SeatSpec] = Field(min_length=1, max_length=MAX_SEATS)
+    seed: int | None = Field(default=None, ge=0, lt=2**63)
+
+
+class Hello(_Strict):
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=100)
+
+
+class Act(_Strict):
+    type: Literal["act"]
+    id: int | None = None
+    step: int | None = Field(default=None, ge=0)
+    index: int | None = Field(default=None, ge=0, le=100_000)
+    action: dict[str, Any] | None = None
+
+    @model_validator(mode="after")
+    def _one_choice(self) -> Act:
+        if (self.index is None) == (self.action is None):
+            raise ValueError("give exactly one of 'index' (into legal_actions) or 'action'")
+        return self
+
+
+class Undo(_Strict):
+    type: Literal["undo"]
+    id: int | None = None
+
+
+class Sync(_Strict):
+    type: Literal["sync"]
+    id: int | None = None
+
+
+ClientMessage = Annotated[Hello | Act | Undo | Sync, Field(discriminator="type")]
+
+
+class Envelope(BaseModel):
+    message: ClientMessage
+
+
+def describe_error(exc: Exception) -> str:
+    """A one-line description of a pydantic validation error, without echoing large input."""
+    errors = getattr(exc, "errors", None)
+    if errors is None:
+        return "malformed message"
+    parts = []
+    for err in errors()[:3]:
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "message")
+        parts.append(f"{where or 'message'}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts)

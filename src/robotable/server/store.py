@@ -1,0 +1,295 @@
+"""The web table's SQLite store: a table is its record (game, options, seed, actions) plus seats.
+
+Writes go through one writer thread that commits whatever is queued in a single transaction
+(group commit), so a move is durable before it is acknowledged while hundreds of tables share one
+fsync. Each queued write runs inside its own savepoint: one failing write fails only its caller.
+Reads use short-lived per-thread connections; WAL lets them run beside the writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    version TEXT NOT NULL,
+    num_players INTEGER NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    seats TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    result TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    step INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (table_id, step)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS tables_by_result ON tables(result IS NULL, updated);
+"""
+
+
+def hash_token(token: str) -> str:
+    """Seat tokens are stored hashed: a copy of the database does not hand out seats."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(slots=True)
+class SeatRow:
+    kind: str  # "human" or "ai"
+    name: str
+    ai: str | None = None
+    token_hash: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "ai": self.ai, "token_hash": self.token_hash}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SeatRow:
+        return cls(data["kind"], data["name"], data.get("ai"), data.get("token_hash"))
+
+
+@dataclass(slots=True)
+class TableRow:
+    id: str
+    game: str
+    version: str
+    num_players: int
+    options: dict[str, Any]
+    seed: int
+    seats: list[SeatRow]
+    created: float
+    updated: float
+    result: dict[str, Any] | None
+    actions: list[dict[str, Any]] = field(default_factory=list)
+
+
+class StoreError(RuntimeError):
+    """A write that the database refused; the message names the table."""
+
+
+class Store:
+    def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.synchronous = synchronous
+        self._local = threading.local()
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._writer_conn = self._connect()
+        self._writer_conn.executescript(SCHEMA)
+        self._thread = threading.Thread(target=self._write_loop, name="robotable-db", daemon=True)
+        self._thread.start()
+        self.commits = 0  # transactions committed (for the load benchmark)
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute(f"PRAGMA synchronous={self.synchronous}")
+        conn.execute("PRAGMA busy_timeout=5000")
+        return conn
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=10)
+        self._writer_conn.close()
+
+    # -- writes -------------------------------------------------------------------------------
+    def _write_loop(self) -> None:
+        conn = self._writer_conn
+        while True:
+            item = self._queue.get()
+            batch = [item]
+            while True:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            stop = None in batch
+            batch = [b for b in batch if b is not None]
+            if batch:
+                self._commit_batch(conn, batch)
+            if stop:
+                return
+
+    def _commit_batch(self, conn: sqlite3.Connection, batch: list) -> None:
+        outcomes: list[tuple[Callable[[BaseException | None], None], BaseException | None]] = []
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for fn, done in batch:
+                conn.execute("SAVEPOINT item")
+                try:
+                    fn(conn)
+                    conn.execute("RELEASE item")
+                    outcomes.append((done, None))
+                except sqlite3.Error as exc:
+                    conn.execute("ROLLBACK TO item")
+                    conn.execute("RELEASE item")
+                    outcomes.append((done, StoreError(f"database write refused: {exc}")))
+            conn.execute("COMMIT")
+            self.commits += 1
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            outcomes = [(done, StoreError(f"database commit failed: {exc}")) for _, done in batch]
+        for done, error in outcomes:
+            done(error)
+
+    def _submit_sync(self, fn: Callable[[sqlite3.Connection], None]) -> None:
+        """Queue a write and wait for its commit from a non-async caller."""
+        event = threading.Event()
+        box: list[BaseException | None] = [None]
+
+        def done(error: BaseException | None) -> None:
+            box[0] = error
+            event.set()
+
+        self._queue.put((fn, done))
+        event.wait()
+        if box[0] is not None:
+            raise box[0]
+
+    async def _submit(self, fn: Callable[[sqlite3.Connection], None]) -> None:
+        """Queue a write; returns once it is committed (raises StoreError if it was refused)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future = loop.create_future()
+
+        def done(error: BaseException | None) -> None:
+            loop.call_soon_threadsafe(_settle, future, error)
+
+        self._queue.put((fn, done))
+        await future
+
+    async def create_table(self, row: TableRow) -> None:
+        await self._submit(lambda conn: _insert_table(conn, row))
+
+    async def append_action(
+        self, table_id: str, step: int, seat: int, action: dict[str, Any], result: dict | None
+    ) -> None:
+        """Store the action numbered `step` (1-based); `result` set when it ended the game."""
+        text = json.dumps(action, separators=(",", ":"))
+        now = time.time()
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO actions (table_id, step, seat, action) VALUES (?, ?, ?, ?)",
+                (table_id, step, seat, text),
+            )
+            conn.execute(
+                "UPDATE tables SET updated = ?, result = ? WHERE id = ?",
+                (now, None if result is None else json.dumps(result), table_id),
+            )
+
+        await self._submit(write)
+
+    async def truncate(self, table_id: str, keep: int) -> None:
+        """Keep only the first `keep` actions of a table (undo)."""
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM actions WHERE table_id = ? AND step > ?", (table_id, keep))
+            conn.execute(
+                "UPDATE tables SET updated = ?, result = NULL WHERE id = ?", (time.time(), table_id)
+            )
+
+        await self._submit(write)
+
+    # -- reads --------------------------------------------------------------------------------
+    def _reader(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = self._connect()
+        return conn
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        conn = self._reader()
+        row = conn.execute(_SELECT + " WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            return None
+        table = _table_from_row(row)
+        table.actions = [
+            json.loads(text)
+            for (text,) in conn.execute(
+                "SELECT action FROM actions WHERE table_id = ? ORDER BY step", (table_id,)
+            )
+        ]
+        return table
+
+    def unfinished_ids(self) -> list[str]:
+        rows = self._reader().execute("SELECT id FROM tables WHERE result IS NULL ORDER BY created")
+        return [r[0] for r in rows]
+
+    def list_tables(self, finished: bool, limit: int = 50) -> list[tuple[TableRow, int]]:
+        """Tables with their action counts, most recently active first."""
+        where = "result IS NOT NULL" if finished else "result IS NULL"
+        rows = self._reader().execute(
+            "SELECT t.id, t.game, t.version, t.num_players, t.options, t.seed, t.seats,"
+            " t.created, t.updated, t.result,"
+            " (SELECT COUNT(*) FROM actions a WHERE a.table_id = t.id)"
+            f" FROM tables t WHERE {where} ORDER BY t.updated DESC LIMIT ?",
+            (limit,),
+        )
+        return [(_table_from_row(r[:10]), r[10]) for r in rows]
+
+
+_SELECT = (
+    "SELECT id, game, version, num_players, options, seed, seats, created, updated, result"
+    " FROM tables"
+)
+
+
+def _settle(future: asyncio.Future, error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
+
+
+def _insert_table(conn: sqlite3.Connection, row: TableRow) -> None:
+    conn.execute(
+        "INSERT INTO tables (id, game, version, num_players, options, seed, seats, created,"
+        " updated, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            row.id,
+            row.game,
+            row.version,
+            row.num_players,
+            json.dumps(row.options),
+            row.seed,
+            json.dumps([s.to_json() for s in row.seats]),
+            row.created,
+            row.updated,
+            None if row.result is None else json.dumps(row.result),
+        ),
+    )
+
+
+def _table_from_row(row: tuple) -> TableRow:
+    return TableRow(
+        id=row[0],
+        game=row[1],
+        version=row[2],
+        num_players=row[3],
+        options=json.loads(row[4]),
+        seed=row[5],
+        seats=[SeatRow.from_json(s) for s in json.loads(row[6])],
+        created=row[7],
+        updated=row[8],
+        result=None if row[9] is None else json.loads(row[9]),
+    )
