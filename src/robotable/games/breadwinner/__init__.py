@@ -1,0 +1,123 @@
+"""Bread Winner (seed 003): two rival companies deploy dice bots on a six-tile map to plant, harvest
+and deliver crops until one holds all twelve loaves. Rules: docs/rules/breadwinner.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from robotable.core.errors import ContentError, OptionError
+from robotable.core.options import OptionSpec
+from robotable.core.protocol import Action, Game, State
+
+from . import encoding, heuristic, render
+from .actions import ACTION_CLASSES
+from .content import check_crop_values, load_crop_values
+from .state import BreadWinnerState
+
+
+class BreadWinnerGame(Game):
+    name = "breadwinner"
+    title = "Bread Winner"
+    description = (
+        "Two rival food companies roll dice into bots (Drone, Harvester, Locust, Soldier, Shield) "
+        "and race to plant, harvest and deliver crops for bread: hold all 12 loaves to win."
+    )
+    version = "1"
+    min_players = 2
+    max_players = 2
+    option_specs = (
+        OptionSpec(
+            "crop_values",
+            tuple,
+            None,
+            "the 10 crop chip values, e.g. 1,1,1,2,2,2,3,3,4,5 (default: data/crop_chips.toml)",
+        ),
+        OptionSpec(
+            "crop_file",
+            str,
+            "",
+            "a TOML crop chip file ([[chip]] name, value, count) used when crop_values is unset",
+        ),
+        OptionSpec(
+            "max_turns",
+            int,
+            60,
+            "stalemate ruling BW-R14: the game ends after this many turns per player",
+            minimum=1,
+            maximum=1000,
+        ),
+        OptionSpec(
+            "stalemate",
+            str,
+            "most_loaves",
+            "at the turn cap: most_loaves wins (equal is a draw), or draw always",
+            choices=("most_loaves", "draw"),
+        ),
+        OptionSpec(
+            "act_after_deploy",
+            bool,
+            False,
+            "ruling BW-R4: a bot deployed from a factory may take an offensive action or unload",
+        ),
+        OptionSpec(
+            "first_player",
+            str,
+            "random",
+            "who takes the first turn: random (ruling BW-R1), seat0 or seat1",
+            choices=("random", "seat0", "seat1"),
+        ),
+    )
+    action_classes = ACTION_CLASSES
+
+    def __init__(self, num_players: int | None = None, **options: Any) -> None:
+        super().__init__(num_players, **options)
+        try:
+            if self.options["crop_values"] is not None:
+                values = check_crop_values(
+                    self.options["crop_values"], f"game {self.name}, option 'crop_values'"
+                )
+            elif self.options["crop_file"]:
+                values = load_crop_values(self.options["crop_file"])
+            else:
+                values = load_crop_values()
+        except ContentError as exc:
+            raise OptionError(str(exc)) from None
+        # The resolved values are stored in the options, so records replay with the same chips.
+        self.options["crop_values"] = values
+        self.crop_values: tuple[int, ...] = values
+        self.max_turns: int = self.options["max_turns"]
+        self.stalemate: str = self.options["stalemate"]
+        self.act_after_deploy: bool = self.options["act_after_deploy"]
+        self._json_options = {
+            k: list(v) if isinstance(v, tuple) else v for k, v in self.options.items()
+        }
+
+    def json_options(self) -> dict[str, Any]:
+        return dict(self._json_options)
+
+    def new_initial_state(self, seed: int = 0) -> BreadWinnerState:
+        return BreadWinnerState(self, seed)
+
+    def state_from_json(self, data: dict[str, Any]) -> BreadWinnerState:
+        return BreadWinnerState.from_json(self, data)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        return heuristic.evaluate(state, seat)  # type: ignore[arg-type]
+
+    def render(self, state: State, seat: int | None) -> str:
+        return render.render(state, seat)  # type: ignore[arg-type]
+
+    def num_distinct_actions(self) -> int:
+        return encoding.NUM_DISTINCT_ACTIONS
+
+    def action_index(self, action: Action) -> int:
+        return encoding.action_index(action)
+
+    def observation_size(self) -> int:
+        return encoding.OBSERVATION_SIZE
+
+    def encode_observation(self, view: dict[str, Any]) -> list[float]:
+        return encoding.encode_observation(view)
+
+
+GAME = BreadWinnerGame

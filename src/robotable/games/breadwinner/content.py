@@ -1,0 +1,56 @@
+"""Bread Winner content: the crop chip values, read from data/crop_chips.toml (or a user's file).
+
+The rulebook gives no chip values, so the bundled set is robotable's own ruling (BW-R6). A chip
+set is a tuple of exactly ten positive integers, one per crop chip; chip id i has value
+`values[i]`. Files are validated by pydantic once and cached; states only hold chip ids.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from robotable.core.content import read_toml, validate_entries
+from robotable.core.errors import ContentError
+
+NUM_CROP_CHIPS = 10
+BUNDLED_FILE = "data/crop_chips.toml"
+PACKAGE = "robotable.games.breadwinner"
+
+
+class _ChipEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    value: int = Field(ge=1, le=12)
+    count: int = Field(ge=1, le=NUM_CROP_CHIPS)
+
+
+@cache
+def load_crop_values(path: str = BUNDLED_FILE) -> tuple[int, ...]:
+    """The ten chip values of a chip file, sorted; errors name the file, the entry and the field."""
+    name, data = read_toml(path, package=PACKAGE)
+    extra = sorted(set(data) - {"chip"})
+    if extra:
+        raise ContentError(f"content file {name}: unknown table '{extra[0]}' (expected [[chip]])")
+    entries = validate_entries(name, data.get("chip"), _ChipEntry, kind="chip")
+    values: list[int] = []
+    for entry in entries:
+        values.extend([entry.value] * entry.count)
+    if len(values) != NUM_CROP_CHIPS:
+        raise ContentError(
+            f"content file {name}: the chip counts add up to {len(values)}, "
+            f"the game has {NUM_CROP_CHIPS} crop chips"
+        )
+    return tuple(sorted(values))
+
+
+def check_crop_values(values: tuple, where: str) -> tuple[int, ...]:
+    """Validate a `crop_values` option: ten positive integers (at most 12, the loaf count)."""
+    if len(values) != NUM_CROP_CHIPS:
+        raise ContentError(f"{where}: needs {NUM_CROP_CHIPS} values, got {len(values)}")
+    for value in values:
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 12:
+            raise ContentError(f"{where}: every value must be an integer 1-12, got {value!r}")
+    return tuple(values)

@@ -1,0 +1,672 @@
+"""The Bread Winner forward model: legal actions and their effects, as functions over the state.
+
+No I/O. Rule numbers (BW-x.y) refer to docs/rules/breadwinner.md. After every action `advance`
+moves the turn past steps that offer nothing to decide (an empty step is a skipped step, BW-4.2)
+and leaves the next decision's legal actions in the state's cache.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any
+
+from .actions import (
+    END_BUILD,
+    END_DEPLOY,
+    END_MAP,
+    END_TURN,
+    Act,
+    Build,
+    Deactivate,
+    Deploy,
+    EndPhase,
+    Hold,
+    Move,
+    Research,
+    make_act,
+    make_build,
+    make_deactivate,
+    make_deploy,
+    make_hold,
+    make_move,
+    make_research,
+)
+from .board import (
+    ADJACENT,
+    BOT_FACE,
+    BOT_NAMES,
+    DELIVERY,
+    DICE_PER_SEAT,
+    FACTORY_LOC0,
+    IS_LAND,
+    LOC_PILE,
+    NUM_LOAVES,
+    NUM_TILES,
+    TILE_INDEX,
+    TILE_NAMES,
+    die_name,
+)
+
+if TYPE_CHECKING:
+    from robotable.core.protocol import Action
+
+    from .state import BreadWinnerState
+
+DRONE, HARVESTER, LOCUST, SOLDIER, SHIELD, RND = 1, 2, 3, 4, 5, 6
+FIRST_FACTORY, LAST_FACTORY = FACTORY_LOC0 + 1, FACTORY_LOC0 + 4
+
+
+class Phase(IntEnum):
+    MAP = 0  # step 1: each map bot moves one step or acts
+    FOLLOW = 1  # pending decision: the bot that just moved may take an offensive action / unload
+    DEPLOY = 2  # step 2: factory bots move onto the map
+    BUILD = 3  # step 3: the roll is made; place bots on empty factories
+    DEACT = 4  # step 4: return own bots to the pile
+    OVER = 5
+
+
+# Tally slots (per seat) for State.stats().
+TALLY = (
+    "deliveries",
+    "loaves_delivered",
+    "loaves_taken_from_rival",
+    "plants",
+    "restores",
+    "harvests",
+    "steals",
+    "poisons",
+    "meltdowns",
+    "pulses",
+    "pulses_absorbed",
+    "bots_built",
+    "research_builds",
+    "deactivations",
+)
+TALLY_INDEX = {name: i for i, name in enumerate(TALLY)}
+T_DELIVERIES, T_LOAVES, T_TAKEN, T_PLANTS, T_RESTORES, T_HARVESTS, T_STEALS = range(7)
+T_POISONS, T_MELTDOWNS, T_PULSES, T_ABSORBED, T_BUILT, T_RESEARCH, T_DEACT = range(7, 14)
+NUM_TALLY = len(TALLY)
+
+
+# -- occupancy and movement (BW-5.1, BW-5.2, BW-6) ---------------------------------------------
+def occupants(st: BreadWinnerState) -> list[list[int]]:
+    """The dice on each tile, in die order."""
+    occ: list[list[int]] = [[], [], [], [], [], []]
+    for die, loc in enumerate(st.loc):
+        if 0 <= loc < NUM_TILES:
+            occ[loc].append(die)
+    return occ
+
+
+def can_enter(face: list[int], here: list[int], seat: int, shield: bool) -> bool:
+    """BW-5.1: a bot may stop on a tile with fewer than two bots and no rival Shield; a Shield
+    also never stops on a tile with a rival bot or a friendly Shield (BW-7.5)."""
+    if len(here) >= 2:
+        return False
+    for other in here:
+        if other // DICE_PER_SEAT != seat:
+            if shield or face[other] == SHIELD:
+                return False
+        elif shield and face[other] == SHIELD:
+            return False
+    return True
+
+
+def can_pass(face: list[int], here: list[int], seat: int, shield: bool) -> bool:
+    """BW-5.2 (and ruling BW-R3): a deploying bot passes through any tile holding only friendly
+    bots, or a tile it could stop on; a rival Shield, or two bots with a rival among them, block
+    it; a Shield never passes a rival bot."""
+    rival = False
+    for other in here:
+        if other // DICE_PER_SEAT != seat:
+            if shield or face[other] == SHIELD:
+                return False
+            rival = True
+    return not rival or len(here) < 2
+
+
+def deploy_stops(st: BreadWinnerState, die: int, occ: list[list[int]]) -> list[int]:
+    """BW-5.2: tiles a factory bot may stop on; entering its own Delivery tile is step 1 and the
+    factory number bounds the path length (ruling BW-R2)."""
+    seat = die // DICE_PER_SEAT
+    face = st.face
+    shield = face[die] == SHIELD
+    reach = st.loc[die] - FACTORY_LOC0
+    home = DELIVERY[seat]
+    if not can_pass(face, occ[home], seat, shield):
+        return []
+    stops: list[int] = []
+    seen = {home}
+    frontier = [home]
+    step = 1
+    while frontier:
+        nxt: list[int] = []
+        for tile in frontier:
+            if can_enter(face, occ[tile], seat, shield):
+                stops.append(tile)
+            if step < reach:
+                for nb in ADJACENT[tile]:
+                    if nb not in seen and can_pass(face, occ[nb], seat, shield):
+                        seen.add(nb)
+                        nxt.append(nb)
+        frontier = nxt
+        step += 1
+    stops.sort()
+    return stops
+
+
+# -- abilities (BW-7) --------------------------------------------------------------------------
+def abilities(st: BreadWinnerState, die: int, occ: list[list[int]], moved: bool) -> list[Action]:
+    """The abilities `die` may use now. After a move only offensive actions (Poison Land,
+    Meltdown, Pulse) and Unload remain (BW-5.1, ruling BW-R9)."""
+    seat = die // DICE_PER_SEAT
+    face = st.face
+    kind = face[die]
+    tile = st.loc[die]
+    out: list[Action] = []
+    if kind == DRONE:
+        if moved:
+            return out
+        # BW-7.1 Plant: Land, no crop, not poisoned (ruling BW-R7), a chip to draw (BW-R8).
+        if IS_LAND[tile] and st.crop[tile] < 0 and not st.poison[tile] and (st.pile or st.discards):
+            out.append(make_act(die, kind, tile, "plant"))
+        if st.poison[tile]:  # BW-7.2 Restore the Soil
+            out.append(make_act(die, kind, tile, "restore"))
+    elif kind == HARVESTER:
+        chip = st.carry[die]
+        if chip < 0:
+            if moved:  # ruling BW-R9: Harvest and Steal do not follow a move
+                return out
+            if st.crop[tile] >= 0:  # BW-7.3 Harvest
+                out.append(make_act(die, kind, tile, "harvest"))
+            values = st.game.crop_values
+            seen: set[int] = set()
+            for other in occ[tile]:  # BW-7.4 Steal: a carrying rival Harvester on this tile
+                if other // DICE_PER_SEAT != seat and face[other] == HARVESTER:
+                    loot = st.carry[other]
+                    if loot >= 0 and values[loot] not in seen:
+                        seen.add(values[loot])
+                        out.append(make_act(die, kind, tile, "steal", other, HARVESTER, tile))
+        elif tile == DELIVERY[seat]:  # BW-7.5 Unload, on or after moving to the own Delivery
+            out.append(make_act(die, kind, tile, "unload"))
+    elif kind == LOCUST:
+        here = occ[tile]
+        # BW-7.6 Poison Land: unpoisoned Land not guarded by a Shield.
+        if IS_LAND[tile] and not st.poison[tile] and all(face[o] != SHIELD for o in here):
+            out.append(make_act(die, kind, tile, "poison"))
+        values = st.game.crop_values
+        seen = set()
+        for other in here:  # BW-7.7 Meltdown: a rival Harvester (ruling BW-R10)
+            if other // DICE_PER_SEAT != seat and face[other] == HARVESTER:
+                loot = st.carry[other]
+                key = values[loot] if loot >= 0 else 0
+                if key not in seen:
+                    seen.add(key)
+                    out.append(make_act(die, kind, tile, "meltdown", other, HARVESTER, tile))
+    elif kind == SOLDIER:
+        # BW-7.8 Pulse: a rival bot on this or an adjacent tile (ruling BW-R11); a rival Shield
+        # there is the only possible target on its tile (it absorbs the pulse).
+        values = st.game.crop_values
+        for target_tile in (tile, *ADJACENT[tile]):
+            rivals = [o for o in occ[target_tile] if o // DICE_PER_SEAT != seat]
+            if not rivals:
+                continue
+            shields = [o for o in rivals if face[o] == SHIELD]
+            if shields:
+                rivals = shields[:1]
+            seen_keys: set[tuple[int, int]] = set()
+            for other in rivals:
+                loot = st.carry[other]
+                key = (face[other], values[loot] if loot >= 0 else 0)
+                if key not in seen_keys:
+                    seen_keys.add(key)
+                    out.append(make_act(die, kind, tile, "pulse", other, face[other], target_tile))
+    return out
+
+
+# -- legal actions per step --------------------------------------------------------------------
+def map_actions(st: BreadWinnerState) -> list[Action]:
+    """BW-5.1: every unused map bot may move one step or act. Identical bots (same type, tile and
+    harvest value) offer their choices once, through the lowest die (ruling BW-R13)."""
+    seat = st.seat
+    occ = occupants(st)
+    face, loc, used, carry = st.face, st.loc, st.used, st.carry
+    values = st.game.crop_values
+    out: list[Action] = []
+    seen: set[tuple[int, int, int]] = set()
+    for die in range(seat * DICE_PER_SEAT, (seat + 1) * DICE_PER_SEAT):
+        tile = loc[die]
+        if tile < 0 or tile >= NUM_TILES or used[die]:
+            continue
+        kind = face[die]
+        chip = carry[die]
+        key = (kind, tile, values[chip] if chip >= 0 else 0)
+        if key in seen:
+            continue
+        seen.add(key)
+        shield = kind == SHIELD
+        for nb in ADJACENT[tile]:
+            if can_enter(face, occ[nb], seat, shield):
+                out.append(make_move(die, kind, tile, nb))
+        out.extend(abilities(st, die, occ, False))
+    return out
+
+
+def deploy_actions(st: BreadWinnerState) -> list[Action]:
+    occ = occupants(st)
+    out: list[Action] = []
+    loc, face = st.loc, st.face
+    for die in range(st.seat * DICE_PER_SEAT, (st.seat + 1) * DICE_PER_SEAT):
+        where = loc[die]
+        if FIRST_FACTORY <= where <= LAST_FACTORY:
+            for tile in deploy_stops(st, die, occ):
+                out.append(make_deploy(die, face[die], where - FACTORY_LOC0, tile))
+    return out
+
+
+def empty_factories(st: BreadWinnerState, seat: int) -> list[int]:
+    taken = [False] * 5
+    loc = st.loc
+    for die in range(seat * DICE_PER_SEAT, (seat + 1) * DICE_PER_SEAT):
+        if loc[die] >= FIRST_FACTORY:
+            taken[loc[die] - FACTORY_LOC0] = True
+    return [n for n in (1, 2, 3, 4) if not taken[n]]
+
+
+def build_actions(st: BreadWinnerState) -> list[Action]:
+    """BW-5.3/5.4: rolled faces onto empty factories; three R&D buy any bot."""
+    roll = st.roll
+    if roll is None:
+        return []
+    empties = empty_factories(st, st.seat)
+    if not empties:
+        return []
+    out: list[Action] = []
+    for kind in (1, 2, 3, 4, 5):
+        if roll[kind - 1]:
+            for number in empties:
+                out.append(make_build(kind, number))
+    if roll[RND - 1] >= 3:
+        for kind in (1, 2, 3, 4, 5):
+            for number in empties:
+                out.append(make_research(kind, number))
+    return out
+
+
+def deactivate_actions(st: BreadWinnerState) -> list[Action]:
+    """BW-5.5: any own bot on the map or a factory (identical bots offered once)."""
+    out: list[Action] = []
+    seen: set[tuple[int, int, int]] = set()
+    loc, face, carry = st.loc, st.face, st.carry
+    values = st.game.crop_values
+    for die in range(st.seat * DICE_PER_SEAT, (st.seat + 1) * DICE_PER_SEAT):
+        where = loc[die]
+        if where == LOC_PILE:
+            continue
+        chip = carry[die]
+        key = (face[die], where, values[chip] if chip >= 0 else 0)
+        if key not in seen:
+            seen.add(key)
+            out.append(make_deactivate(die, face[die], where))
+    return out
+
+
+def follow_actions(st: BreadWinnerState) -> list[Action]:
+    die = st.follow
+    acts = abilities(st, die, occupants(st), True)
+    acts.append(make_hold(die, st.face[die], st.loc[die]))
+    return acts
+
+
+def legal_actions(st: BreadWinnerState) -> list[Action]:
+    """The decision the state stands at (always one with a real choice, see `advance`)."""
+    phase = st.phase
+    if phase == Phase.MAP:
+        return [*map_actions(st), END_MAP]
+    if phase == Phase.FOLLOW:
+        return follow_actions(st)
+    if phase == Phase.DEPLOY:
+        return [*deploy_actions(st), END_DEPLOY]
+    if phase == Phase.BUILD:
+        return [*build_actions(st), END_TURN if st.turn <= 2 else END_BUILD]
+    if phase == Phase.DEACT:
+        return [*deactivate_actions(st), END_TURN]
+    return []
+
+
+# -- turn flow (BW-4) --------------------------------------------------------------------------
+def advance(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
+    """Skip steps with nothing to decide (BW-4.2) and cache the next decision's legal actions."""
+    while True:
+        phase = st.phase
+        if phase == Phase.OVER:
+            st._legal = []
+            return
+        if phase == Phase.MAP:
+            acts = map_actions(st)
+            if acts:
+                acts.append(END_MAP)
+                st._legal = acts
+                return
+            st.phase = Phase.DEPLOY
+        elif phase == Phase.FOLLOW:
+            st._legal = follow_actions(st)
+            return
+        elif phase == Phase.DEPLOY:
+            acts = deploy_actions(st)
+            if acts:
+                acts.append(END_DEPLOY)
+                st._legal = acts
+                return
+            enter_build(st, events)
+        elif phase == Phase.BUILD:
+            acts = build_actions(st)
+            if acts:
+                acts.append(END_TURN if st.turn <= 2 else END_BUILD)
+                st._legal = acts
+                return
+            leave_build(st, events)
+        else:  # Phase.DEACT
+            acts = deactivate_actions(st)
+            if acts:
+                acts.append(END_TURN)
+                st._legal = acts
+                return
+            end_turn(st, events)
+
+
+def enter_build(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
+    """BW-5.3: roll every die in the pile (if there is an empty factory to build on)."""
+    st.phase = Phase.BUILD
+    seat = st.seat
+    pile = [d for d in range(seat * DICE_PER_SEAT, (seat + 1) * DICE_PER_SEAT) if st.loc[d] < 0]
+    if not pile or not empty_factories(st, seat):
+        st.roll = None
+        return
+    roll = [0, 0, 0, 0, 0, 0]
+    rng = st.rng
+    for _ in pile:
+        roll[rng.below(6)] += 1
+    st.roll = roll
+    events.append({"type": "dice_rolled", "seat": seat, "faces": _roll_faces(roll)})
+
+
+def _roll_faces(roll: list[int]) -> dict[str, int]:
+    return {BOT_NAMES[i + 1]: n for i, n in enumerate(roll) if n}
+
+
+def leave_build(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
+    st.roll = None
+    if st.turn <= 2:  # BW-4.1: the first turn is building only
+        end_turn(st, events)
+    else:
+        st.phase = Phase.DEACT
+
+
+def end_turn(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
+    """BW-4.3 and the stalemate ruling BW-R14."""
+    st.roll = None
+    st.follow = -1
+    events.append({"type": "turn_ended", "seat": st.seat, "turn": st.turn})
+    if st.turn >= 2 * st.game.max_turns:
+        loaves = st.loaves
+        if loaves[0] != loaves[1] and st.game.stalemate == "most_loaves":
+            finish(st, 0 if loaves[0] > loaves[1] else 1, "turn_cap_most_loaves", events)
+        else:
+            finish(st, -1, "turn_cap_draw", events)
+        return
+    st.turn += 1
+    st.seat = 1 - st.seat
+    used = st.used
+    for die in range(len(used)):
+        used[die] = False
+    if st.turn <= 2:
+        enter_build(st, events)
+    else:
+        st.phase = Phase.MAP
+
+
+def finish(st: BreadWinnerState, winner: int, reason: str, events: list[dict[str, Any]]) -> None:
+    st.phase = Phase.OVER
+    st.winner = winner
+    st.reason = reason
+    st.roll = None
+    st.follow = -1
+    events.append({"type": "game_over", "winner": winner, "reason": reason})
+
+
+# -- effects -----------------------------------------------------------------------------------
+def to_pile(st: BreadWinnerState, die: int) -> None:
+    """Deactivate: the die returns to its owner's pile (its harvest must be dealt with first)."""
+    st.loc[die] = LOC_PILE
+    st.face[die] = 0
+    st.carry[die] = -1
+
+
+def discard_chip(st: BreadWinnerState, chip: int) -> None:
+    st.discards.append(chip)
+
+
+def drop_harvest(st: BreadWinnerState, die: int, events: list[dict[str, Any]]) -> None:
+    """BW-7.8: a destroyed carrying Harvester leaves its chip face down on crop-free, unpoisoned
+    Land (ruling BW-R12); anywhere else the chip goes to the Discarded Harvest pile."""
+    chip = st.carry[die]
+    if chip < 0:
+        return
+    st.carry[die] = -1
+    tile = st.loc[die]
+    value = st.game.crop_values[chip]
+    if IS_LAND[tile] and st.crop[tile] < 0 and not st.poison[tile]:
+        st.crop[tile] = chip
+        st.known[tile] = True  # everybody saw it face up: it stays public (ruling BW-R12)
+        events.append({"type": "harvest_dropped", "tile": TILE_NAMES[tile], "value": value})
+    else:
+        discard_chip(st, chip)
+        events.append({"type": "harvest_discarded", "tile": TILE_NAMES[tile], "value": value})
+
+
+def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    seat = st.seat
+    tally = st.tally
+    base = seat * NUM_TALLY
+    cls = type(action)
+    if cls is Move:
+        die = action.die
+        st.loc[die] = TILE_INDEX[action.to]
+        st.used[die] = True
+        events.append(
+            {
+                "type": "bot_moved",
+                "seat": seat,
+                "card": action.bot,
+                "die": die_name(die),
+                "from": action.frm,
+                "to": action.to,
+            }
+        )
+        if abilities(st, die, occupants(st), True):
+            st.phase = Phase.FOLLOW
+            st.follow = die
+            st.follow_ret = Phase.MAP
+    elif cls is Act:
+        _act(st, action, events, base)
+        if st.phase == Phase.FOLLOW:
+            st.phase = st.follow_ret
+            st.follow = -1
+    elif cls is Hold:
+        st.phase = st.follow_ret
+        st.follow = -1
+    elif cls is Deploy:
+        die = action.die
+        st.loc[die] = TILE_INDEX[action.to]
+        st.used[die] = True
+        st.phase = Phase.DEPLOY
+        events.append(
+            {
+                "type": "bot_deployed",
+                "seat": seat,
+                "card": action.bot,
+                "die": die_name(die),
+                "factory": action.factory,
+                "to": action.to,
+            }
+        )
+        # Option act_after_deploy (ruling BW-R4): the deployed bot may act as after a move.
+        if st.game.act_after_deploy and abilities(st, die, occupants(st), True):
+            st.phase = Phase.FOLLOW
+            st.follow = die
+            st.follow_ret = Phase.DEPLOY
+    elif cls is Build or cls is Research:
+        kind = BOT_FACE[action.bot]
+        die = next(
+            d for d in range(seat * DICE_PER_SEAT, (seat + 1) * DICE_PER_SEAT) if st.loc[d] < 0
+        )
+        if cls is Build:
+            st.roll[kind - 1] -= 1
+        else:
+            st.roll[RND - 1] -= 3
+            tally[base + T_RESEARCH] += 1
+        st.loc[die] = FACTORY_LOC0 + action.factory
+        st.face[die] = kind
+        tally[base + T_BUILT] += 1
+        events.append(
+            {
+                "type": "bot_built",
+                "seat": seat,
+                "card": action.bot,
+                "die": die_name(die),
+                "factory": action.factory,
+                "research": cls is Research,
+            }
+        )
+    elif cls is Deactivate:
+        die = action.die
+        events.append(
+            {
+                "type": "bot_deactivated",
+                "seat": seat,
+                "card": action.bot,
+                "die": die_name(die),
+                "at": action.at,
+            }
+        )
+        chip = st.carry[die]
+        if chip >= 0:  # ruling BW-R15: a deactivated Harvester's harvest is discarded
+            discard_chip(st, chip)
+            events.append(
+                {"type": "harvest_discarded", "tile": action.at, "value": st.game.crop_values[chip]}
+            )
+        to_pile(st, die)
+        tally[base + T_DEACT] += 1
+    elif cls is EndPhase:
+        phase = action.phase
+        if phase == "map":
+            st.phase = Phase.DEPLOY
+        elif phase == "deploy":
+            enter_build(st, events)
+        elif phase == "build":
+            leave_build(st, events)
+        else:
+            end_turn(st, events)
+    advance(st, events)
+    return events
+
+
+def _act(st: BreadWinnerState, action: Act, events: list[dict[str, Any]], base: int) -> None:
+    die = action.die
+    seat = die // DICE_PER_SEAT
+    tile = st.loc[die]
+    ability = action.ability
+    tally = st.tally
+    values = st.game.crop_values
+    event: dict[str, Any] = {
+        "type": ability,
+        "seat": seat,
+        "card": action.bot,
+        "die": die_name(die),
+        "tile": TILE_NAMES[tile],
+    }
+    events.append(event)
+    st.used[die] = True
+    if ability == "plant":  # BW-7.1
+        if not st.pile:  # the empty crop pile takes back the Discarded Harvest, shuffled
+            st.pile = st.discards
+            st.discards = []
+            events.append({"type": "crops_reshuffled", "chips": len(st.pile)})
+        chip = st.pile.pop(st.rng.below(len(st.pile)))
+        st.crop[tile] = chip
+        st.known[tile] = False  # face down: nobody sees its value (ruling BW-R5)
+        to_pile(st, die)
+        tally[base + T_PLANTS] += 1
+    elif ability == "restore":  # BW-7.2
+        st.poison[tile] = False
+        to_pile(st, die)
+        tally[base + T_RESTORES] += 1
+    elif ability == "harvest":  # BW-7.3
+        chip = st.crop[tile]
+        st.crop[tile] = -1
+        st.known[tile] = False
+        st.carry[die] = chip
+        event["value"] = values[chip]
+        tally[base + T_HARVESTS] += 1
+    elif ability == "steal":  # BW-7.4
+        victim = action.target
+        chip = st.carry[victim]
+        st.carry[victim] = -1
+        st.carry[die] = chip
+        event["target"] = die_name(victim)
+        event["value"] = values[chip]
+        tally[base + T_STEALS] += 1
+    elif ability == "unload":  # BW-7.5
+        chip = st.carry[die]
+        value = values[chip]
+        take = min(value, st.centre)
+        st.centre -= take
+        rival = 1 - seat
+        taken = min(value - take, st.loaves[rival])
+        st.loaves[rival] -= taken
+        st.loaves[seat] += take + taken
+        st.carry[die] = -1
+        discard_chip(st, chip)
+        to_pile(st, die)
+        event["value"] = value
+        event["from_centre"] = take
+        event["from_rival"] = taken
+        tally[base + T_DELIVERIES] += 1
+        tally[base + T_LOAVES] += value
+        tally[base + T_TAKEN] += taken
+        if st.loaves[seat] == NUM_LOAVES:  # BW-2.1: all the bread wins at once
+            finish(st, seat, "all_loaves", events)
+    elif ability == "poison":  # BW-7.6
+        st.poison[tile] = True
+        chip = st.crop[tile]
+        if chip >= 0:  # ruling BW-R7: the Locust poisons the seed too
+            st.crop[tile] = -1
+            st.known[tile] = False
+            discard_chip(st, chip)
+            event["discarded_value"] = values[chip]
+        to_pile(st, die)
+        tally[base + T_POISONS] += 1
+    elif ability == "meltdown":  # BW-7.7
+        victim = action.target
+        chip = st.carry[victim]
+        if chip >= 0:
+            st.carry[victim] = -1
+            discard_chip(st, chip)
+            event["discarded_value"] = values[chip]
+        event["target"] = die_name(victim)
+        to_pile(st, victim)
+        to_pile(st, die)
+        tally[base + T_MELTDOWNS] += 1
+    else:  # pulse, BW-7.8
+        victim = action.target
+        event["target"] = die_name(victim)
+        event["target_card"] = BOT_NAMES[st.face[victim]]
+        event["target_tile"] = action.target_at
+        if st.face[victim] == SHIELD:
+            tally[base + T_ABSORBED] += 1
+        drop_harvest(st, victim, events)
+        to_pile(st, victim)
+        to_pile(st, die)
+        tally[base + T_PULSES] += 1

@@ -1,0 +1,469 @@
+"""Bread Winner state: plain data (small int lists), a hand-written clone, JSON, views and the
+visibility model.
+
+Visibility model (BW-8, one place for view, events and determinize): every die, the loaves, the
+poison chips, the Discarded Harvest and every face-up (carried, or dropped after being seen) crop
+chip are public. Hidden from BOTH seats: the values of face-down planted chips and of the chips
+in the crop pile. `view` shows a face-down chip without its value and the pile as a count;
+no event ever carries a hidden value (planting names no value); `determinize` deals the hidden
+chip ids again at random over the pile and the face-down tiles.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from robotable.core.errors import RecordError
+from robotable.core.protocol import TERMINAL, Action, State
+from robotable.core.rng import GameRng
+
+from . import rules
+from .board import (
+    BOT_ABILITIES,
+    BOT_NAMES,
+    DELIVERY,
+    DICE_PER_SEAT,
+    FACTORY_LOC0,
+    IS_LAND,
+    LOC_PILE,
+    NUM_DICE,
+    NUM_LOAVES,
+    NUM_POISON_CHIPS,
+    NUM_TILES,
+    SEAT_LETTERS,
+    TILE_NAMES,
+    die_name,
+    where_name,
+)
+from .rules import NUM_TALLY, TALLY, Phase
+
+if TYPE_CHECKING:
+    from . import BreadWinnerGame
+
+PHASE_NAMES = {p: p.name.lower() for p in Phase}
+PHASE_BY_NAME = {name: p for p, name in PHASE_NAMES.items()}
+STEP_TEXT = {
+    Phase.MAP: "step 1: move one step or act with each bot on the map",
+    Phase.FOLLOW: "step 1: the bot that just moved may still take an offensive action",
+    Phase.DEPLOY: "step 2: move bots from the BotFactories onto the map",
+    Phase.BUILD: "step 3: build rolled bots onto empty BotFactories",
+    Phase.DEACT: "step 4: deactivate any of your bots back to the dice pile",
+    Phase.OVER: "the game is over",
+}
+
+
+class BreadWinnerState(State):
+    __slots__ = (
+        "game",
+        "rng",
+        "seat",
+        "first",
+        "turn",
+        "phase",
+        "follow",
+        "follow_ret",
+        "roll",
+        "loc",
+        "face",
+        "carry",
+        "used",
+        "crop",
+        "known",
+        "poison",
+        "pile",
+        "discards",
+        "loaves",
+        "centre",
+        "winner",
+        "reason",
+        "tally",
+        "_legal",
+    )
+
+    game: BreadWinnerGame
+
+    def __init__(self, game: BreadWinnerGame, seed: int) -> None:
+        self.game = game
+        self.rng = GameRng(seed)
+        choice = game.options["first_player"]
+        self.first = self.rng.below(2) if choice == "random" else int(choice[-1])
+        self.seat = self.first
+        self.turn = 1
+        self.phase = Phase.BUILD
+        self.follow = -1
+        self.follow_ret = Phase.MAP
+        self.roll: list[int] | None = None
+        self.loc = [LOC_PILE] * NUM_DICE  # BW-3.1: every die starts in its owner's pile
+        self.face = [0] * NUM_DICE
+        self.carry = [-1] * NUM_DICE
+        self.used = [False] * NUM_DICE
+        self.crop = [-1] * NUM_TILES
+        self.known = [False] * NUM_TILES
+        self.poison = [False] * NUM_TILES
+        self.pile = list(range(len(game.crop_values)))
+        self.discards: list[int] = []
+        self.loaves = [0, 0]
+        self.centre = NUM_LOAVES
+        self.winner = -1
+        self.reason = ""
+        self.tally = [0] * (2 * NUM_TALLY)
+        self._legal: list[Action] | None = None
+        events: list[dict[str, Any]] = []
+        rules.enter_build(self, events)
+        rules.advance(self, events)
+
+    # -- protocol -----------------------------------------------------------------------------
+    def _legal_actions(self) -> list[Action]:
+        return rules.legal_actions(self)
+
+    def _apply(self, action: Action) -> list[dict[str, Any]]:
+        return rules.apply(self, action)
+
+    def current_player(self) -> int:
+        return TERMINAL if self.phase == Phase.OVER else self.seat
+
+    def is_terminal(self) -> bool:
+        return self.phase == Phase.OVER
+
+    def returns(self) -> list[float]:
+        if self.phase != Phase.OVER:
+            return [0.0, 0.0]
+        if self.winner < 0:
+            return [0.5, 0.5]
+        return [1.0, 0.0] if self.winner == 0 else [0.0, 1.0]
+
+    def turn_number(self) -> int:
+        return self.turn
+
+    def clone(self) -> BreadWinnerState:
+        twin = BreadWinnerState.__new__(BreadWinnerState)
+        twin.game = self.game
+        twin.rng = self.rng.clone()
+        twin.seat = self.seat
+        twin.first = self.first
+        twin.turn = self.turn
+        twin.phase = self.phase
+        twin.follow = self.follow
+        twin.follow_ret = self.follow_ret
+        twin.roll = None if self.roll is None else self.roll[:]
+        twin.loc = self.loc[:]
+        twin.face = self.face[:]
+        twin.carry = self.carry[:]
+        twin.used = self.used[:]
+        twin.crop = self.crop[:]
+        twin.known = self.known[:]
+        twin.poison = self.poison[:]
+        twin.pile = self.pile[:]
+        twin.discards = self.discards[:]
+        twin.loaves = self.loaves[:]
+        twin.centre = self.centre
+        twin.winner = self.winner
+        twin.reason = self.reason
+        twin.tally = self.tally[:]
+        twin._legal = self._legal  # never mutated, so it may be shared
+        return twin
+
+    def determinize(self, seat: int, rng: random.Random | Any) -> BreadWinnerState:
+        """Deal the hidden chips (crop pile and face-down unseen crops) again at random (BW-8)."""
+        twin = self.clone()
+        hidden_tiles = [t for t in range(NUM_TILES) if twin.crop[t] >= 0 and not twin.known[t]]
+        chips = twin.pile + [twin.crop[t] for t in hidden_tiles]
+        rng.shuffle(chips)
+        count = len(twin.pile)
+        twin.pile = chips[:count]
+        for tile, chip in zip(hidden_tiles, chips[count:]):
+            twin.crop[tile] = chip
+        twin.rng = GameRng(rng.getrandbits(63))
+        return twin
+
+    def prompt(self) -> str:
+        if self.phase == Phase.OVER:
+            if self.winner < 0:
+                return f"the game is over: a draw ({self.reason})"
+            return f"the game is over: seat {SEAT_LETTERS[self.winner]} is the Bread Winner"
+        who = f"seat {SEAT_LETTERS[self.seat]}, turn {self.turn}"
+        if self.phase == Phase.FOLLOW:
+            die = self.follow
+            return (
+                f"{who}: {BOT_NAMES[self.face[die]]} {die_name(die)} moved to "
+                f"{TILE_NAMES[self.loc[die]]} and may still take an offensive action or unload"
+            )
+        if self.turn <= 2:
+            return f"{who} (first turn, building only): {STEP_TEXT[self.phase][8:]}"
+        return f"{who}, {STEP_TEXT[self.phase]}"
+
+    def stats(self) -> dict[str, Any]:
+        per_seat = {
+            name: [self.tally[i], self.tally[NUM_TALLY + i]] for i, name in enumerate(TALLY)
+        }
+        return {
+            "end_reason": self.reason or None,
+            "winner": self.winner if self.phase == Phase.OVER else None,
+            "turns": self.turn,
+            "first_player": self.first,
+            "loaves": self.loaves[:],
+            "loaves_centre": self.centre,
+            **per_seat,
+        }
+
+    # -- views --------------------------------------------------------------------------------
+    def chip_value(self, chip: int) -> int:
+        return self.game.crop_values[chip]
+
+    def bot_view(self, die: int) -> dict[str, Any]:
+        chip = self.carry[die]
+        face = self.face[die]
+        return {
+            "id": die,
+            "name": die_name(die),
+            "owner": die // DICE_PER_SEAT,
+            "type": BOT_NAMES[face],
+            "face": face,
+            "where": where_name(self.loc[die]),
+            "carrying": None if chip < 0 else self.chip_value(chip),
+            "used": self.used[die],
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        terminal = self.phase == Phase.OVER
+        deciding = self.current_player()
+        legal: list[dict[str, Any]] = []
+        if seat is not None and seat == deciding:
+            legal = [
+                {"index": i, "label": str(a), "action": a.to_json()}
+                for i, a in enumerate(self.legal_actions())
+            ]
+        tiles = []
+        for t in range(NUM_TILES):
+            chip = self.crop[t]
+            crop = None
+            if chip >= 0:
+                # BW-8: a face-down chip shows its value only if everybody has seen it.
+                crop = {
+                    "face_down": True,
+                    "value": self.chip_value(chip) if self.known[t] else None,
+                }
+            tiles.append(
+                {
+                    "id": TILE_NAMES[t],
+                    "kind": "land" if IS_LAND[t] else "delivery",
+                    "owner": DELIVERY.index(t) if t in DELIVERY else None,
+                    "crop": crop,
+                    "poisoned": self.poison[t],
+                    "bots": [self.bot_view(d) for d in range(NUM_DICE) if self.loc[d] == t],
+                }
+            )
+        seats = []
+        for s in range(2):
+            dice = range(s * DICE_PER_SEAT, (s + 1) * DICE_PER_SEAT)
+            factories = []
+            for number in (1, 2, 3, 4):
+                bot = next((d for d in dice if self.loc[d] == FACTORY_LOC0 + number), None)
+                factories.append(
+                    {"number": number, "bot": None if bot is None else self.bot_view(bot)}
+                )
+            seats.append(
+                {
+                    "seat": s,
+                    "letter": SEAT_LETTERS[s],
+                    "delivery": TILE_NAMES[DELIVERY[s]],
+                    "loaves": self.loaves[s],
+                    "pile": sum(1 for d in dice if self.loc[d] == LOC_PILE),
+                    "factories": factories,
+                    "map_bots": sum(1 for d in dice if 0 <= self.loc[d] < NUM_TILES),
+                }
+            )
+        roll = None
+        if self.roll is not None:
+            roll = {BOT_NAMES[i + 1]: n for i, n in enumerate(self.roll)}
+        return {
+            "game": self.game.name,
+            "seat": seat,
+            "current_player": deciding,
+            "turn": self.turn,
+            "prompt": self.prompt(),
+            "terminal": terminal,
+            "returns": self.returns() if terminal else None,
+            "legal_actions": legal,
+            "to_move": self.seat,
+            "first_player": self.first,
+            "phase": PHASE_NAMES[Phase(self.phase)],
+            "follow_up": None if self.follow < 0 else die_name(self.follow),
+            "max_turns": self.game.max_turns,
+            "tiles": tiles,
+            "adjacency": {
+                TILE_NAMES[t]: [TILE_NAMES[n] for n in rules.ADJACENT[t]] for t in range(NUM_TILES)
+            },
+            "seats": seats,
+            "loaves_centre": self.centre,
+            "crop_pile": len(self.pile),
+            "crop_values": sorted(self.game.crop_values),
+            "discarded_harvest": [self.chip_value(c) for c in self.discards],
+            "poison_supply": NUM_POISON_CHIPS - sum(self.poison),
+            "roll": roll,
+            "winner": self.winner if terminal else None,
+            "end_reason": self.reason or None,
+            "bot_types": [
+                {"face": f, "name": BOT_NAMES[f], "ability": BOT_ABILITIES[BOT_NAMES[f]]}
+                for f in range(1, 7)
+            ],
+        }
+
+    # -- JSON ---------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game.name,
+            "num_players": self.game.num_players,
+            "options": self.game.json_options(),
+            "seat": self.seat,
+            "first": self.first,
+            "turn": self.turn,
+            "phase": PHASE_NAMES[Phase(self.phase)],
+            "follow": self.follow,
+            "follow_ret": PHASE_NAMES[Phase(self.follow_ret)],
+            "roll": None if self.roll is None else self.roll[:],
+            "loc": self.loc[:],
+            "face": self.face[:],
+            "carry": self.carry[:],
+            "used": self.used[:],
+            "crop": self.crop[:],
+            "known": self.known[:],
+            "poison": self.poison[:],
+            "pile": self.pile[:],
+            "discards": self.discards[:],
+            "loaves": self.loaves[:],
+            "centre": self.centre,
+            "winner": self.winner,
+            "reason": self.reason,
+            "tally": self.tally[:],
+            "rng": self.rng.state,
+        }
+
+    @classmethod
+    def from_json(cls, game: BreadWinnerGame, data: dict[str, Any]) -> BreadWinnerState:
+        return _StateReader(game, data).read()
+
+
+class _StateReader:
+    """Rebuilds a state from JSON, rejecting malformed data with one line naming the field."""
+
+    def __init__(self, game: BreadWinnerGame, data: Any) -> None:
+        self.game = game
+        self.data = data
+
+    def fail(self, field: str, why: str) -> RecordError:
+        return RecordError(f"breadwinner state, field '{field}': {why}")
+
+    def get(self, field: str) -> Any:
+        if field not in self.data:
+            raise self.fail(field, "missing")
+        return self.data[field]
+
+    def integer(self, field: str, low: int, high: int) -> int:
+        value = self.get(field)
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise self.fail(field, f"expected an integer {low}..{high}, got {value!r}")
+        return value
+
+    def ints(self, field: str, length: int | None, low: int, high: int) -> list[int]:
+        value = self.get(field)
+        if not isinstance(value, list) or (length is not None and len(value) != length):
+            raise self.fail(field, f"expected a list of {length} integers")
+        for item in value:
+            if not isinstance(item, int) or isinstance(item, bool) or not low <= item <= high:
+                raise self.fail(field, f"expected integers {low}..{high}, got {item!r}")
+        return list(value)
+
+    def bools(self, field: str, length: int) -> list[bool]:
+        value = self.get(field)
+        if not isinstance(value, list) or len(value) != length:
+            raise self.fail(field, f"expected a list of {length} booleans")
+        if not all(isinstance(item, bool) for item in value):
+            raise self.fail(field, "expected booleans")
+        return list(value)
+
+    def phase(self, field: str) -> Phase:
+        value = self.get(field)
+        if value not in PHASE_BY_NAME:
+            raise self.fail(field, f"unknown phase {value!r}")
+        return PHASE_BY_NAME[value]
+
+    def read(self) -> BreadWinnerState:
+        game = self.game
+        if not isinstance(self.data, dict):
+            raise RecordError("breadwinner state: expected a JSON object")
+        if self.get("game") != game.name:
+            raise self.fail("game", f"expected '{game.name}', got {self.data['game']!r}")
+        if self.get("num_players") != game.num_players:
+            raise self.fail("num_players", f"expected {game.num_players}")
+        if self.get("options") != game.json_options():
+            raise self.fail("options", "differ from the game's options")
+        st = BreadWinnerState.__new__(BreadWinnerState)
+        st.game = game
+        chips = len(game.crop_values)
+        st.seat = self.integer("seat", 0, 1)
+        st.first = self.integer("first", 0, 1)
+        st.turn = self.integer("turn", 1, 2 * game.max_turns)
+        st.phase = self.phase("phase")
+        st.follow = self.integer("follow", -1, NUM_DICE - 1)
+        st.follow_ret = self.phase("follow_ret")
+        roll = self.get("roll")
+        st.roll = None if roll is None else self.ints("roll", 6, 0, DICE_PER_SEAT)
+        st.loc = self.ints("loc", NUM_DICE, LOC_PILE, FACTORY_LOC0 + 4)
+        st.face = self.ints("face", NUM_DICE, 0, 5)
+        st.carry = self.ints("carry", NUM_DICE, -1, chips - 1)
+        st.used = self.bools("used", NUM_DICE)
+        st.crop = self.ints("crop", NUM_TILES, -1, chips - 1)
+        st.known = self.bools("known", NUM_TILES)
+        st.poison = self.bools("poison", NUM_TILES)
+        st.pile = self.ints("pile", None, 0, chips - 1)
+        st.discards = self.ints("discards", None, 0, chips - 1)
+        st.loaves = self.ints("loaves", 2, 0, NUM_LOAVES)
+        st.centre = self.integer("centre", 0, NUM_LOAVES)
+        st.winner = self.integer("winner", -1, 1)
+        reason = self.get("reason")
+        if not isinstance(reason, str):
+            raise self.fail("reason", "expected a string")
+        st.reason = reason
+        st.tally = self.ints("tally", 2 * NUM_TALLY, 0, 1 << 30)
+        rng = self.get("rng")
+        if not isinstance(rng, int) or isinstance(rng, bool) or not 0 <= rng < 1 << 64:
+            raise self.fail("rng", "expected a 64-bit unsigned integer")
+        st.rng = GameRng(rng)
+        st._legal = None
+        self.check(st)
+        return st
+
+    def check(self, st: BreadWinnerState) -> None:
+        """Conservation and placement invariants (BW-3)."""
+        if sum(st.loaves) + st.centre != NUM_LOAVES:
+            raise self.fail("loaves", f"loaves and centre must add up to {NUM_LOAVES}")
+        places = (
+            st.pile + st.discards + [c for c in st.crop if c >= 0] + [c for c in st.carry if c >= 0]
+        )
+        if sorted(places) != list(range(len(self.game.crop_values))):
+            raise self.fail("pile", "every crop chip must be in exactly one place")
+        for die in range(NUM_DICE):
+            loc, face = st.loc[die], st.face[die]
+            if (loc == LOC_PILE) != (face == 0):
+                raise self.fail("face", f"die {die_name(die)}: face 0 exactly when in the pile")
+            if st.carry[die] >= 0 and (face != rules.HARVESTER or not 0 <= loc < NUM_TILES):
+                raise self.fail("carry", f"die {die_name(die)}: only map Harvesters carry")
+        for t in range(NUM_TILES):
+            if sum(1 for d in range(NUM_DICE) if st.loc[d] == t) > 2:
+                raise self.fail("loc", f"tile {TILE_NAMES[t]} holds more than two bots")
+            if (st.crop[t] >= 0 or st.poison[t]) and not IS_LAND[t]:
+                raise self.fail("crop", f"tile {TILE_NAMES[t]} is not Land")
+        seen = set()
+        for die in range(NUM_DICE):
+            loc = st.loc[die]
+            if loc > FACTORY_LOC0:
+                key = (die // DICE_PER_SEAT, loc)
+                if key in seen:
+                    raise self.fail("loc", f"two bots on one factory ({die_name(die)})")
+                seen.add(key)
+        if st.phase == Phase.FOLLOW and st.follow < 0:
+            raise self.fail("follow", "a follow-up decision needs its bot")
+        if (st.phase == Phase.OVER) != bool(st.reason):
+            raise self.fail("reason", "set exactly when the game is over")
