@@ -1,0 +1,94 @@
+"""Betabotz: Byte of Passage, the robot-building auction and missions game for 3 to 6 seats.
+
+Bid for a Betabot, bid for components or draw Code cards, then attempt ten missions alone or in
+negotiated teams while Code cards fly; most Bitz after the end-game bonuses wins.
+Rules: docs/rules/betabotz.md (BZ-x.y). Bundled cards are robotable's own designs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from robotable.core.options import OptionSpec
+from robotable.core.protocol import Action, Game, State
+
+from . import encoding
+from .actions import ACTION_CLASSES
+from .content import Content, load_content
+from .rules import LAYOUT, new_state
+from .state import BetabotzState
+
+
+class BetabotzGame(Game):
+    name = "betabotz"
+    title = "Betabotz: Byte of Passage"
+    description = (
+        "Auction Betabots and components, draw Code cards, then attempt ten missions alone or "
+        "in teams with negotiated reward splits; most Bitz enters Robotopia."
+    )
+    version = "1"
+    min_players = 3
+    max_players = 6
+    option_specs = (
+        OptionSpec(
+            "content",
+            str,
+            "",
+            "path of a TOML card file replacing the bundled set (same schema as data/content.toml)",
+        ),
+        OptionSpec(
+            "bid_amounts",
+            str,
+            "all",
+            "bid amounts offered: 'all' (every amount near the minimum, coarser far above) or "
+            "'coarse' (minimum +0,1,2,3,5,8,12,17,23,30) for agents",
+            choices=("all", "coarse"),
+        ),
+        OptionSpec(
+            "proposals",
+            int,
+            2,
+            "team proposals each seat may make per mission (keeps the mission phase finite)",
+            minimum=0,
+            maximum=5,
+        ),
+    )
+    action_classes = ACTION_CLASSES
+
+    def __init__(self, num_players: int | None = None, **options: Any) -> None:
+        super().__init__(num_players, **options)
+        self.content: Content = load_content(self.options["content"])
+        self.content.check_seats(self.num_players, LAYOUT[self.num_players])
+
+    def new_initial_state(self, seed: int = 0) -> BetabotzState:
+        return new_state(self, seed)
+
+    def state_from_json(self, data: dict[str, Any]) -> BetabotzState:
+        return BetabotzState.from_json(self, data)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        from .heuristic import evaluate
+
+        return evaluate(state, seat)  # type: ignore[arg-type]
+
+    def render(self, state: State, seat: int | None) -> str:
+        from .render import render
+
+        return render(state, seat)  # type: ignore[arg-type]
+
+    def num_distinct_actions(self) -> int:
+        return encoding.NUM_ACTIONS
+
+    def action_index(self, action: Action) -> int:
+        return encoding.action_index(action)
+
+    def observation_size(self) -> int:
+        return encoding.OBS_SIZE
+
+    def encode_observation(self, view: dict[str, Any]) -> list[float]:
+        return encoding.encode_observation(view)
+
+
+GAME = BetabotzGame
+
+__all__ = ["GAME", "BetabotzGame"]

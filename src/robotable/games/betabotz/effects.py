@@ -1,0 +1,317 @@
+"""Code card effects, Limit Breaches, mission resolution and the end-game bonuses.
+
+Every change to a seat's Bitz outside the auction is one of: a `reward`, `consequence` or `bonus`
+event carrying the signed change in "bitz" (BZ-11.1), or a `bitz_stolen` transfer between seats.
+Auction payments move Bitz from a seat to the bank (`bank`), so bank + seats only changes by the
+three logged kinds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .content import ATTRS, BreachEffect, CodeOp
+from .state import (
+    BREACH_VALUE,
+    HAND_LIMIT,
+    PK_BREACH,
+    PK_DISCARD_CODE,
+    PK_DISCARD_COMP,
+    ST_MISSION,
+)
+
+if TYPE_CHECKING:
+    from .state import BetabotzState
+
+Events = list[dict]
+
+
+# -- seats and their values --------------------------------------------------------------------
+def chip_order(s: BetabotzState) -> list[int]:
+    """Seats starting from the Starter Chip, clockwise (BZ-2.4)."""
+    n = s.n
+    return [(s.chip + i) % n for i in range(n)]
+
+
+def recompute_perm(s: BetabotzState, seat: int) -> None:
+    """Permanent value = Betabot base + equipped components + permanent damage (BZ-5.1)."""
+    content = s.content
+    b = s.bot[seat]
+    vals = list(content.betabots[b].attrs) if b >= 0 else [0, 0, 0, 0]
+    for cid in s.comps[seat]:
+        m = content.components[cid].mods
+        vals[0] += m[0]
+        vals[1] += m[1]
+        vals[2] += m[2]
+        vals[3] += m[3]
+    d = s.damage[seat]
+    s.perm[seat] = [vals[0] - d[0], vals[1] - d[1], vals[2] - d[2], vals[3] - d[3]]
+
+
+def has_breach_effect(s: BetabotzState, seat: int, effect: BreachEffect) -> int:
+    """The summed amount (or 1 for a flag) of the breaches of this effect that `seat` holds."""
+    total = 0
+    for b, h in enumerate(s.holder):
+        if h == seat:
+            br = s.content.breaches[b]
+            if br.effect == effect:
+                total += br.amount or 1
+    return total
+
+
+def mission_value(s: BetabotzState, seat: int, a: int) -> int:
+    """Value used in a mission: permanent + this mission's Code changes + breach bonuses."""
+    v = s.perm[seat][a] + s.temp[seat][a]
+    for b, h in enumerate(s.holder):
+        if h == seat:
+            br = s.content.breaches[b]
+            if br.effect == BreachEffect.MISSION_BONUS and br.attr == a:
+                v += br.amount
+    return v
+
+
+def units(s: BetabotzState) -> list[list[int]]:
+    """Solo seats and teams, each a list of seats in chip order (BZ-6.1)."""
+    out: list[list[int]] = []
+    seen: dict[int, list[int]] = {}
+    for seat in chip_order(s):
+        t = s.team_of[seat]
+        if t < 0:
+            out.append([seat])
+        elif t in seen:
+            seen[t].append(seat)
+        else:
+            seen[t] = [seat]
+            out.append(seen[t])
+    return out
+
+
+def unit_values(s: BetabotzState, members: list[int]) -> list[int]:
+    return [sum(mission_value(s, m, a) for m in members) for a in range(4)]
+
+
+# -- Code cards --------------------------------------------------------------------------------
+def draw_codes(s: BetabotzState, seat: int, count: int, events: Events) -> None:
+    """Draw up to `count` cards (BZ-7.6).
+
+    An empty deck is refilled from the shuffled discard pile, except during a mission phase
+    (ruling: otherwise draw cards could cycle the pile forever and the phase might never close).
+    """
+    got = 0
+    for _ in range(count):
+        if not s.code_deck and s.code_discard and s.stage != ST_MISSION:
+            s.code_deck = s.code_discard
+            s.code_discard = []
+            s.rng.shuffle(s.code_deck)
+            events.append({"type": "code_deck_reshuffled", "cards": len(s.code_deck)})
+        if not s.code_deck:
+            break
+        card = s.code_deck.pop()
+        s.hand[seat].append(card)
+        got += 1
+        kind = s.content.codes[s.content.code_card_kind[card]]
+        events.append({"type": "code_drawn", "seat": seat, "card": kind.name, "to": [seat]})
+    events.append({"type": "codes_drawn", "seat": seat, "count": got})
+    excess = len(s.hand[seat]) - HAND_LIMIT
+    for _ in range(excess):
+        s.pending.append((PK_DISCARD_CODE, seat, 0))
+
+
+def remove_code_of_kind(s: BetabotzState, seat: int, kind: int) -> int:
+    hand = s.hand[seat]
+    ck = s.content.code_card_kind
+    for i, card in enumerate(hand):
+        if ck[card] == kind:
+            del hand[i]
+            return card
+    raise ValueError(f"seat {seat} holds no Code card of kind {kind}")
+
+
+def resolve_code(s: BetabotzState, seat: int, kind_id: int, target: int, attr: int) -> Events:
+    """Apply a Code card whose choices are all made (BZ-7.3 to BZ-7.5)."""
+    kind = s.content.codes[kind_id]
+    ev: dict = {"type": "code_resolved", "seat": seat, "card": kind.name}
+    events: Events = [ev]
+    if target >= 0 and target != seat:
+        ev["target"] = target
+        if kind.hostile and has_breach_effect(s, target, BreachEffect.WARD):
+            ev["blocked_by"] = "Firewall"  # BZ-5.6: the ward breach
+            return events
+    op = kind.op
+    if op == CodeOp.MOD or op == CodeOp.ROLL:
+        who = target if target >= 0 else seat
+        amount = kind.amount
+        if op == CodeOp.ROLL:
+            amount = s.rng.randint(1, kind.amount)
+            ev["roll"] = amount
+        t = s.temp[who]
+        if attr == -2:
+            for a in range(4):
+                t[a] += amount
+        else:
+            t[attr] += amount
+        ev["attribute"] = "all" if attr == -2 else ATTRS[attr]
+        ev["amount"] = amount
+        ev["player"] = who
+        s.code_log.extend((who, attr, amount, kind_id))
+    elif op == CodeOp.CANCEL:
+        who, a, amount, undone = s.code_log[-4:]
+        del s.code_log[-4:]
+        t = s.temp[who]
+        if a == -2:
+            for i in range(4):
+                t[i] -= amount
+        else:
+            t[a] -= amount
+        ev["cancelled"] = s.content.codes[undone].name
+        ev["player"] = who
+    elif op == CodeOp.SHIELD:
+        s.shield[seat] = 1
+    elif op == CodeOp.BOUNTY:
+        s.bounty[seat] += kind.amount
+    elif op == CodeOp.DRAW:
+        draw_codes(s, seat, kind.amount, events)
+    elif op == CodeOp.STEAL:
+        taken = min(kind.amount, s.bitz[target])
+        s.bitz[target] -= taken
+        s.bitz[seat] += taken
+        events.append({"type": "bitz_stolen", "seat": seat, "from": target, "bitz": taken})
+    return events
+
+
+# -- Limit Breaches ----------------------------------------------------------------------------
+def check_breaches(s: BetabotzState, events: Events) -> bool:
+    """Return breaches below 13, then offer free ones (BZ-5.4). True when a choice was pushed.
+
+    Called again after each choice until it pushes nothing: candidates are recomputed each time,
+    ordered by the attribute value (highest first) then seat order from the Starter Chip.
+    """
+    content = s.content
+    for b, h in enumerate(s.holder):
+        if h >= 0 and s.perm[h][content.breaches[b].attr] < BREACH_VALUE:
+            s.holder[b] = -1
+            events.append({"type": "breach_lost", "seat": h, "card": content.breaches[b].name})
+    order = chip_order(s)
+    for a in range(4):
+        free = [b for b, br in enumerate(content.breaches) if br.attr == a and s.holder[b] < 0]
+        if not free:
+            continue
+        held = {s.holder[b] for b, br in enumerate(content.breaches) if br.attr == a}
+        cands = [seat for seat in order if s.perm[seat][a] >= BREACH_VALUE and seat not in held]
+        if not cands:
+            continue
+        cands.sort(key=lambda seat: (-s.perm[seat][a], order.index(seat)))
+        seat = cands[0]
+        if len(free) == 1:
+            s.holder[free[0]] = seat
+            events.append(
+                {"type": "breach_taken", "seat": seat, "card": content.breaches[free[0]].name}
+            )
+            return check_breaches(s, events)
+        s.pending.append((PK_BREACH, seat, a))
+        return True
+    return False
+
+
+# -- missions ----------------------------------------------------------------------------------
+def resolve_mission(s: BetabotzState, events: Events) -> None:
+    """Every unit at once against the open mission (BZ-8)."""
+    content = s.content
+    mission = content.missions[s.mission_order[s.revealed - 1]]
+    pushes: list[tuple[int, int, int]] = []
+    for members in units(s):
+        vals = unit_values(s, members)
+        ok = all(vals[a] >= mission.require[a] for a in range(4) if mission.require[a])
+        events.append(
+            {
+                "type": "mission_attempt",
+                "mission": mission.name,
+                "members": members,
+                "values": vals,
+                "success": ok,
+            }
+        )
+        for m in members:
+            if ok:
+                gain = mission.reward if len(members) == 1 else s.share[m]
+                parts = {"share": gain}
+                if s.bounty[m]:
+                    parts["bounty"] = s.bounty[m]
+                    gain += s.bounty[m]
+                over = has_breach_effect(s, m, BreachEffect.SUCCESS_BONUS)
+                if over:
+                    parts["breach"] = over
+                    gain += over
+                s.bitz[m] += gain
+                events.append(
+                    {"type": "reward", "seat": m, "mission": mission.name, "bitz": gain, **parts}
+                )
+            else:
+                _consequences(s, m, mission, events, pushes)
+    # Component discards are choices; the first seat from the chip chooses first.
+    for p in reversed(pushes):
+        s.pending.append(p)
+
+
+def _consequences(s, m, mission, events, pushes) -> None:
+    if s.shield[m]:
+        events.append({"type": "consequence", "seat": m, "bitz": 0, "ignored": "Failsafe"})
+        return
+    content = s.content
+    loss = mission.lose_bitz
+    if loss and has_breach_effect(s, m, BreachEffect.HALVE_LOSS):
+        loss //= 2
+    loss = min(loss, s.bitz[m])  # never below 0 Bitz
+    s.bitz[m] -= loss
+    ev = {"type": "consequence", "seat": m, "mission": mission.name, "bitz": -loss}
+    immune = has_breach_effect(s, m, BreachEffect.IMMUNE_DAMAGE)
+    if any(mission.damage):
+        if immune:
+            ev["damage_ignored"] = True
+        else:
+            for a in range(4):
+                s.damage[m][a] += mission.damage[a]
+            recompute_perm(s, m)
+            ev["damage"] = {ATTRS[a]: -d for a, d in enumerate(mission.damage) if d}
+    if mission.discard_code and s.hand[m]:
+        i = s.rng.below(len(s.hand[m]))
+        card = s.hand[m].pop(i)
+        s.code_discard.append(card)
+        ev["discarded_code"] = content.codes[content.code_card_kind[card]].name
+    events.append(ev)
+    if mission.discard_component and s.comps[m]:
+        if immune:
+            ev["discard_ignored"] = True
+        else:
+            pushes.append((PK_DISCARD_COMP, m, 1))
+
+
+def end_bonuses(s: BetabotzState, events: Events) -> None:
+    """The three end-game bonuses; ties all receive; 0 gold cards earn nothing (BZ-9.1)."""
+    content = s.content
+    n = s.n
+    best = [max(s.perm[seat]) for seat in range(n)]
+    top = max(best)
+    golds = [sum(1 for c in s.comps[seat] if content.components[c].gold) for seat in range(n)]
+    codes = [
+        sum(1 for c in s.hand[seat] if content.codes[content.code_card_kind[c]].gold)
+        for seat in range(n)
+    ]
+    for name, scores, amount, need in (
+        ("highest attribute", best, 15, None),
+        ("gold components", golds, 15, 1),
+        ("gold code cards", codes, 10, 1),
+    ):
+        hi = max(scores)
+        if need is not None and hi < need:
+            continue
+        for seat in range(n):
+            if scores[seat] == hi:
+                s.bitz[seat] += amount
+                events.append(
+                    {"type": "bonus", "seat": seat, "bonus": name, "value": hi, "bitz": amount}
+                )
+    # Hands are revealed at the end (the gold count is scored from them).
+    for seat in range(n):
+        names = [content.codes[content.code_card_kind[c]].name for c in s.hand[seat]]
+        events.append({"type": "hand_revealed", "seat": seat, "cards": names})

@@ -1,0 +1,857 @@
+"""The Betabotz forward model: setup, legal actions, apply, the flow between phases (BZ-2..9).
+
+No I/O here. Every public decision is an Action; multi-step decisions (bid amount, Code card
+targets, team proposals, discards, breach choices) are pending entries on `state.pending`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from robotable.core.rng import GameRng
+
+from . import effects as fx
+from .actions import (
+    Accept,
+    Bid,
+    ChooseAttribute,
+    ChooseLot,
+    ChooseSeat,
+    DiscardCode,
+    DiscardComponent,
+    DrawCode,
+    FinishInvites,
+    Invite,
+    Pass,
+    PlayCode,
+    ProposeTeam,
+    Reject,
+    SetShare,
+    TakeBreach,
+)
+from .content import ATTRS, GROUNDS, CodeOp, Target
+from .state import (
+    COMPONENT_LIMIT,
+    HAND_LIMIT,
+    MAX_BID,
+    MISSIONS,
+    PK_BID,
+    PK_BREACH,
+    PK_CODE_ATTR,
+    PK_CODE_SEAT,
+    PK_DISCARD_CODE,
+    PK_DISCARD_COMP,
+    PK_TEAM_ANSWER,
+    PK_TEAM_INVITE,
+    PK_TEAM_SHARE,
+    ST_AUCTION,
+    ST_AUCTION_BREACH,
+    ST_MISSION,
+    ST_MISSION_BREACH,
+    ST_OVER,
+    BetabotzState,
+)
+
+if TYPE_CHECKING:
+    from . import BetabotzGame
+
+Events = list[dict]
+
+# Mission decks by seat count, in play order Comptown, Rustland, Chiptropolis (BZ-2.1).
+LAYOUT = {3: (5, 1, 4), 4: (4, 2, 4), 5: (3, 4, 3), 6: (3, 4, 3)}
+START_BITZ = 40
+START_CODES = 3
+
+# Shared action objects: actions are immutable, so the hot path reuses them.
+PASS = Pass()
+DRAW = DrawCode()
+PROPOSE = ProposeTeam()
+FINISH = FinishInvites()
+ACCEPT = Accept()
+REJECT = Reject()
+_BIDS: dict[int, Bid] = {}
+_SHARES: dict[int, SetShare] = {}
+SEATS = tuple(ChooseSeat(i) for i in range(6))
+INVITES = tuple(Invite(i) for i in range(6))
+ATTR_CHOICES = tuple(ChooseAttribute(a) for a in range(4))
+COARSE_STEPS = (0, 1, 2, 3, 5, 8, 12, 17, 23, 30)
+EXACT_SPAN = 40  # "all" bids: every amount from the minimum up to +39 ...
+MAX_BID_OPTIONS = 60  # ... then coarser steps up to the seat's Bitz, at most 60 amounts
+
+
+def _bid(amount: int) -> Bid:
+    b = _BIDS.get(amount)
+    if b is None:
+        b = _BIDS[amount] = Bid(amount)
+    return b
+
+
+def _share(x: int) -> SetShare:
+    a = _SHARES.get(x)
+    if a is None:
+        a = _SHARES[x] = SetShare(x)
+    return a
+
+
+# -- setup -------------------------------------------------------------------------------------
+def new_state(game: BetabotzGame, seed: int) -> BetabotzState:
+    """BZ-2: missions by seat count, shuffled decks, 40 Bitz and 3 Code cards each, the chip."""
+    s = BetabotzState(game)
+    c = s.content
+    n = s.n
+    rng = s.rng = GameRng(seed)
+    order: list[int] = []
+    for g, k in enumerate(LAYOUT[n]):
+        ids = list(c.missions_by_ground[g])
+        rng.shuffle(ids)
+        order.extend(ids[:k])
+    s.mission_order = order
+    s.bot_deck = list(range(len(c.betabots)))
+    rng.shuffle(s.bot_deck)
+    s.comp_deck = list(range(len(c.components)))
+    rng.shuffle(s.comp_deck)
+    s.code_deck = list(range(len(c.code_card_kind)))
+    rng.shuffle(s.code_deck)
+    s.code_discard = []
+    s.comp_discard = []
+    s.stage = ST_AUCTION
+    s.phase = 0
+    s.revealed = 0
+    s.chip = rng.below(n)  # ruling BZ-2.4: the chip starts at a random seat
+    s.bank = 0
+    s.turn = 0
+    s.bitz = [START_BITZ] * n
+    s.bot = [-1] * n
+    s.comps = [[] for _ in range(n)]
+    s.damage = [[0, 0, 0, 0] for _ in range(n)]
+    s.perm = [[0, 0, 0, 0] for _ in range(n)]
+    s.temp = [[0, 0, 0, 0] for _ in range(n)]
+    s.hand = [[s.code_deck.pop() for _ in range(START_CODES)] for _ in range(n)]
+    s.holder = [-1] * len(c.breaches)
+    s.lots = []
+    s.lot_bid = []
+    s.lot_bidder = []
+    s.seat_lot = [-1] * n
+    s.drew = [0] * n
+    s.actor = s.chip
+    s.turn_open = 0
+    s.priority = s.chip
+    s.streak = 0
+    s.team_of = [-1] * n
+    s.share = [0] * n
+    s.shield = [0] * n
+    s.bounty = [0] * n
+    s.proposals_left = [0] * n
+    s.code_log = []
+    s.cip = []
+    s.draft = []
+    s.draft_share = 0
+    s.pending = []
+    s.final_bitz = []
+    _open_auction(s, 0, [])
+    return s
+
+
+# -- the auction (BZ-3, BZ-4) ------------------------------------------------------------------
+def _open_auction(s: BetabotzState, phase: int, events: Events) -> None:
+    n = s.n
+    s.stage = ST_AUCTION
+    s.phase = phase
+    if phase == 0:
+        k = min(n, len(s.bot_deck))
+        s.lots = [s.bot_deck.pop() for _ in range(k)]
+        kind = "betabot"
+        names = [s.content.betabots[b].name for b in s.lots]
+    else:
+        k = min(n - 1, len(s.comp_deck))  # ruling BZ-4.1: fewer when the deck runs short
+        s.lots = [s.comp_deck.pop() for _ in range(k)]
+        kind = "component"
+        names = [s.content.components[x].name for x in s.lots]
+    s.lot_bid = [0] * len(s.lots)
+    s.lot_bidder = [-1] * len(s.lots)
+    s.seat_lot = [-1] * n
+    s.drew = [0] * n
+    s.actor = s.chip
+    s.turn_open = 0
+    events.append({"type": "auction_opened", "phase": phase, "kind": kind, "lots": names})
+
+
+def lot_min(s: BetabotzState, slot: int, seat: int) -> int:
+    """Smallest legal bid on a lot: its minimum bid, or one more than the active bid (BZ-3.4)."""
+    if s.lot_bidder[slot] >= 0:
+        return s.lot_bid[slot] + 1
+    if s.phase == 0:
+        # Ruling BZ-3.7: a seat that must bid but cannot afford a free Betabot bids all it has.
+        return min(s.content.betabots[s.lots[slot]].min_bid, s.bitz[seat])
+    return s.content.components[s.lots[slot]].min_bid
+
+
+def lot_name(s: BetabotzState, slot: int) -> str:
+    card = s.lots[slot]
+    return (s.content.betabots if s.phase == 0 else s.content.components)[card].name
+
+
+def bid_amounts(s: BetabotzState, seat: int, slot: int) -> list[int]:
+    """The amounts offered (BZ-3.5): exact near the minimum, coarser far above it."""
+    lo = lot_min(s, slot, seat)
+    hi = min(s.bitz[seat], MAX_BID)
+    if lo > hi:
+        return []
+    if s.game.options["bid_amounts"] == "coarse":
+        return [lo + d for d in COARSE_STEPS if lo + d <= hi]
+    out = list(range(lo, min(hi, lo + EXACT_SPAN - 1) + 1))
+    if hi > out[-1]:
+        step = 5
+        while True:
+            start = (out[-1] // step + 1) * step
+            extra = list(range(start, hi, step))
+            if len(out) + len(extra) + 1 <= MAX_BID_OPTIONS:
+                break
+            step *= 2
+        out.extend(extra)
+        out.append(hi)  # all in
+    return out
+
+
+def _next_actor(s: BetabotzState) -> bool:
+    """Move to the next seat without an active bid that has not drawn; False when none."""
+    n = s.n
+    for i in range(1, n + 1):
+        seat = (s.actor + i) % n
+        if s.seat_lot[seat] < 0 and not s.drew[seat]:
+            s.actor = seat
+            return True
+    return False
+
+
+def _close_auction(s: BetabotzState, events: Events) -> None:
+    """Winners pay the bank and take their lot; unbid components are discarded (BZ-3.6)."""
+    c = s.content
+    for seat in fx.chip_order(s):
+        slot = s.seat_lot[seat]
+        if slot < 0:
+            continue
+        card = s.lots[slot]
+        paid = s.lot_bid[slot]
+        s.bitz[seat] -= paid
+        s.bank += paid
+        if s.phase == 0:
+            s.bot[seat] = card
+            events.append(
+                {"type": "auction_won", "seat": seat, "card": c.betabots[card].name, "paid": paid}
+            )
+        else:
+            comp = c.components[card]
+            extra = min(comp.acquire_cost, s.bitz[seat])
+            s.bitz[seat] -= extra
+            s.bank += extra
+            s.comps[seat].append(card)
+            ev = {"type": "auction_won", "seat": seat, "card": comp.name, "paid": paid}
+            if extra:
+                ev["acquire_cost"] = extra
+            events.append(ev)
+        fx.recompute_perm(s, seat)
+    for slot, card in enumerate(s.lots):
+        if s.lot_bidder[slot] < 0:
+            s.comp_discard.append(card)
+            events.append({"type": "component_unsold", "card": c.components[card].name})
+    s.lots = []
+    s.lot_bid = []
+    s.lot_bidder = []
+    # Over the component limit: choose a discard, the new one allowed (BZ-5.2).
+    pushes = []
+    for seat in fx.chip_order(s):
+        over = component_count(s, seat) - COMPONENT_LIMIT
+        for _ in range(over):
+            pushes.append((PK_DISCARD_COMP, seat, 0))
+    s.pending.extend(reversed(pushes))
+    s.stage = ST_AUCTION_BREACH
+
+
+def component_count(s: BetabotzState, seat: int) -> int:
+    """Components that count toward the limit (green ones do not, BZ-5.2)."""
+    comps = s.content.components
+    return sum(1 for c in s.comps[seat] if not comps[c].green)
+
+
+# -- the mission phase (BZ-6..8) ---------------------------------------------------------------
+def _open_mission(s: BetabotzState, events: Events) -> None:
+    n = s.n
+    c = s.content
+    mission = c.missions[s.mission_order[s.revealed]]
+    s.revealed += 1
+    s.stage = ST_MISSION
+    s.phase = 2
+    s.temp = [[0, 0, 0, 0] for _ in range(n)]
+    s.team_of = [-1] * n
+    s.share = [0] * n
+    s.shield = [0] * n
+    s.bounty = [0] * n
+    s.proposals_left = [s.game.options["proposals"]] * n
+    s.code_log = []
+    s.cip = []
+    s.draft = []
+    s.draft_share = 0
+    s.priority = s.chip
+    s.streak = 0
+    s.turn_open = 0
+    events.append(
+        {
+            "type": "mission_flipped",
+            "number": s.revealed,
+            "mission": mission.name,
+            "ground": GROUNDS[mission.ground],
+            "require": {ATTRS[a]: v for a, v in enumerate(mission.require) if v},
+            "reward": mission.reward,
+        }
+    )
+    # Compiler-style breaches draw now, in chip order (BZ-5.6).
+    for seat in reversed(fx.chip_order(s)):
+        k = fx.has_breach_effect(s, seat, fx.BreachEffect.DRAW_EACH_MISSION)
+        if k:
+            fx.draw_codes(s, seat, k, events)
+
+
+def _solo_others(s: BetabotzState, seat: int) -> list[int]:
+    return [o for o in range(s.n) if o != seat and s.team_of[o] < 0]
+
+
+def _form_team(s: BetabotzState, events: Events) -> None:
+    """All invitees accepted: the team forms, locked for this mission, with its split (BZ-6.5)."""
+    members = s.draft
+    mission = s.content.missions[s.mission_order[s.revealed - 1]]
+    proposer = members[0]
+    rest = mission.reward - s.draft_share
+    others = [m for m in fx.chip_order(s) if m in members and m != proposer]
+    each, extra = divmod(rest, len(others))
+    s.share[proposer] = s.draft_share
+    for i, m in enumerate(others):
+        s.share[m] = each + (1 if i < extra else 0)
+    for m in members:
+        s.team_of[m] = proposer
+    events.append(
+        {
+            "type": "team_formed",
+            "seat": proposer,
+            "members": sorted(members),
+            "shares": {str(m): s.share[m] for m in sorted(members)},
+        }
+    )
+    s.draft = []
+    s.draft_share = 0
+
+
+# -- legal actions -----------------------------------------------------------------------------
+def legal_actions(s: BetabotzState) -> list:
+    if s.pending:
+        return _pending_actions(s)
+    if s.stage == ST_AUCTION:
+        seat = s.actor
+        out: list = []
+        for slot in range(len(s.lots)):
+            if s.lot_bidder[slot] != seat and lot_min(s, slot, seat) <= min(s.bitz[seat], MAX_BID):
+                out.append(ChooseLot(slot, lot_name(s, slot)))
+        if s.phase == 1:
+            out.append(DRAW)
+        return out
+    # mission priority
+    seat = s.priority
+    out = [PASS]
+    c = s.content
+    seen = set()
+    for card in s.hand[seat]:
+        k = c.code_card_kind[card]
+        if k in seen:
+            continue
+        seen.add(k)
+        if c.codes[k].op == CodeOp.CANCEL and not s.code_log:
+            continue  # nothing in force to undo
+        out.append(PlayCode(k, c.codes[k].name))
+    if s.team_of[seat] < 0 and s.proposals_left[seat] > 0 and _solo_others(s, seat):
+        out.append(PROPOSE)
+    return out
+
+
+def _pending_actions(s: BetabotzState) -> list:
+    kind, seat, x = s.pending[-1]
+    c = s.content
+    if kind == PK_BID:
+        return [_bid(a) for a in bid_amounts(s, seat, x)]
+    if kind == PK_DISCARD_COMP:
+        comps = s.comps[seat]
+        if x == 0:  # over the limit: only components that count toward it
+            comps = [cid for cid in comps if not c.components[cid].green]
+        return [DiscardComponent(cid, c.components[cid].name) for cid in comps]
+    if kind == PK_DISCARD_CODE:
+        kinds = sorted({c.code_card_kind[card] for card in s.hand[seat]})
+        return [DiscardCode(k, c.codes[k].name) for k in kinds]
+    if kind == PK_BREACH:
+        return [
+            TakeBreach(b, br.name)
+            for b, br in enumerate(c.breaches)
+            if br.attr == x and s.holder[b] < 0
+        ]
+    if kind == PK_CODE_SEAT:
+        target = c.codes[x].target
+        if target == Target.OTHER:
+            return [SEATS[o] for o in range(s.n) if o != seat]
+        return [SEATS[o] for o in range(s.n)]
+    if kind == PK_CODE_ATTR:
+        return list(ATTR_CHOICES)
+    if kind == PK_TEAM_INVITE:
+        out = [INVITES[o] for o in _solo_others(s, seat) if o not in s.draft]
+        if len(s.draft) >= 2:
+            out.append(FINISH)
+        return out
+    if kind == PK_TEAM_SHARE:
+        reward = c.missions[s.mission_order[s.revealed - 1]].reward
+        return [_share(v) for v in range(reward + 1)]
+    return [ACCEPT, REJECT]  # PK_TEAM_ANSWER
+
+
+# -- apply -------------------------------------------------------------------------------------
+def apply_action(s: BetabotzState, action) -> Events:
+    s.turn += 1
+    events: Events = []
+    seat = s.current_player()
+    if s.pending:
+        _apply_pending(s, action, seat, events)
+    elif s.stage == ST_AUCTION:
+        if action is DRAW or isinstance(action, DrawCode):
+            s.drew[seat] = 1
+            s.turn_open = 1
+            fx.draw_codes(s, seat, 1, events)
+            events.append({"type": "left_auction", "seat": seat})
+        else:  # ChooseLot
+            s.turn_open = 1
+            s.pending.append((PK_BID, seat, action.slot))
+    else:
+        if isinstance(action, Pass):
+            s.streak += 1
+            events.append({"type": "passed", "seat": seat})
+            if s.streak >= s.n:
+                _close_mission(s, events)
+            else:
+                s.priority = (s.priority + 1) % s.n
+        elif isinstance(action, PlayCode):
+            s.turn_open = 1
+            _start_code(s, seat, action.code, events)
+        else:  # ProposeTeam
+            s.turn_open = 1
+            s.proposals_left[seat] -= 1
+            s.draft = [seat]
+            s.draft_share = 0
+            s.pending.append((PK_TEAM_INVITE, seat, 0))
+    _advance(s, events)
+    return events
+
+
+def _start_code(s: BetabotzState, seat: int, kind_id: int, events: Events) -> None:
+    """BZ-7.1: the card leaves the hand face up; its choices follow as pending steps."""
+    card = fx.remove_code_of_kind(s, seat, kind_id)
+    s.code_discard.append(card)
+    kind = s.content.codes[kind_id]
+    events.append({"type": "code_played", "seat": seat, "card": kind.name})
+    s.cip = [seat, kind_id, -1]
+    if kind.target != Target.SELF:
+        s.pending.append((PK_CODE_SEAT, seat, kind_id))
+    elif kind.attr == -1:
+        s.pending.append((PK_CODE_ATTR, seat, kind_id))
+    else:
+        _finish_code(s, events)
+
+
+def _finish_code(s: BetabotzState, events: Events, attr: int | None = None) -> None:
+    seat, kind_id, target = s.cip
+    kind = s.content.codes[kind_id]
+    if attr is None:
+        attr = kind.attr
+    if kind.target == Target.SELF and kind.op in (CodeOp.MOD, CodeOp.ROLL):
+        target = seat
+    s.cip = []
+    events.extend(fx.resolve_code(s, seat, kind_id, target, attr))
+
+
+def _apply_pending(s: BetabotzState, action, seat: int, events: Events) -> None:
+    kind, _, x = s.pending.pop()
+    c = s.content
+    if kind == PK_BID:
+        slot = x
+        prev = s.lot_bidder[slot]
+        if prev >= 0:
+            s.seat_lot[prev] = -1  # outbid: Bitz back, acts again on a later turn (BZ-3.4)
+            events.append({"type": "outbid", "seat": prev, "by": seat, "card": lot_name(s, slot)})
+        s.lot_bid[slot] = action.amount
+        s.lot_bidder[slot] = seat
+        s.seat_lot[seat] = slot
+        events.append(
+            {"type": "bid", "seat": seat, "card": lot_name(s, slot), "amount": action.amount}
+        )
+    elif kind == PK_DISCARD_COMP:
+        s.comps[seat].remove(action.card)
+        s.comp_discard.append(action.card)
+        fx.recompute_perm(s, seat)
+        events.append(
+            {
+                "type": "component_discarded",
+                "seat": seat,
+                "card": action.name,
+                "reason": "limit" if x == 0 else "consequence",
+            }
+        )
+    elif kind == PK_DISCARD_CODE:
+        card = fx.remove_code_of_kind(s, seat, action.code)
+        s.code_discard.append(card)
+        events.append({"type": "code_discarded", "seat": seat, "card": action.name})
+    elif kind == PK_BREACH:
+        s.holder[action.breach] = seat
+        events.append({"type": "breach_taken", "seat": seat, "card": action.name})
+    elif kind == PK_CODE_SEAT:
+        s.cip[2] = action.seat
+        if c.codes[x].attr == -1:
+            s.pending.append((PK_CODE_ATTR, seat, x))
+        else:
+            _finish_code(s, events)
+    elif kind == PK_CODE_ATTR:
+        _finish_code(s, events, action.attribute)
+    elif kind == PK_TEAM_INVITE:
+        if isinstance(action, Invite):
+            s.draft.append(action.seat)
+            s.pending.append((PK_TEAM_INVITE, seat, 0))
+        else:
+            s.pending.append((PK_TEAM_SHARE, seat, 0))
+    elif kind == PK_TEAM_SHARE:
+        s.draft_share = action.share
+        events.append(
+            {"type": "team_proposed", "seat": seat, "members": sorted(s.draft), "keeps": action.share}
+        )
+        invitees = s.draft[1:]
+        for m in reversed(invitees):
+            s.pending.append((PK_TEAM_ANSWER, m, 0))
+    else:  # PK_TEAM_ANSWER
+        if isinstance(action, Accept):
+            events.append({"type": "team_accepted", "seat": seat})
+            if not s.pending or s.pending[-1][0] != PK_TEAM_ANSWER:
+                _form_team(s, events)
+        else:
+            while s.pending and s.pending[-1][0] == PK_TEAM_ANSWER:
+                s.pending.pop()
+            events.append({"type": "team_rejected", "seat": seat, "proposer": s.draft[0]})
+            s.draft = []
+            s.draft_share = 0
+
+
+def _close_mission(s: BetabotzState, events: Events) -> None:
+    fx.resolve_mission(s, events)
+    s.temp = [[0, 0, 0, 0] for _ in range(s.n)]  # this mission's Code changes end (BZ-8.4)
+    s.code_log = []
+    s.stage = ST_MISSION_BREACH
+
+
+# -- the flow ----------------------------------------------------------------------------------
+def _advance(s: BetabotzState, events: Events) -> None:
+    """Run automatic steps until a seat must decide (or the game is over)."""
+    while not s.pending:
+        st = s.stage
+        if st == ST_AUCTION:
+            if s.turn_open:
+                s.turn_open = 0
+                if not _next_actor(s):
+                    _close_auction(s, events)
+                    continue
+            elif s.seat_lot[s.actor] >= 0 or s.drew[s.actor]:
+                if not _next_actor(s):
+                    _close_auction(s, events)
+                    continue
+            return
+        if st == ST_MISSION:
+            if s.turn_open:
+                s.turn_open = 0
+                s.streak = 0
+                s.priority = (s.priority + 1) % s.n
+            return
+        if st in (ST_AUCTION_BREACH, ST_MISSION_BREACH):
+            if fx.check_breaches(s, events):
+                return
+            if st == ST_AUCTION_BREACH:
+                s.chip = (s.chip + 1) % s.n  # BZ-3.8: the chip moves on after phases 0 and 1
+                events.append({"type": "chip_moved", "seat": s.chip})
+                if s.phase == 0:
+                    _open_auction(s, 1, events)
+                else:
+                    _open_mission(s, events)
+            else:
+                if s.revealed >= min(MISSIONS, len(s.mission_order)):
+                    _end_game(s, events)
+                    return
+                _open_auction(s, 1, events)
+            continue
+        return
+
+
+def _end_game(s: BetabotzState, events: Events) -> None:
+    fx.end_bonuses(s, events)
+    s.stage = ST_OVER
+    s.phase = 3
+    s.final_bitz = s.bitz[:]
+    won = winners(s)
+    events.append({"type": "game_over", "winners": won, "bitz": s.bitz[:]})
+
+
+def winners(s: BetabotzState) -> list[int]:
+    """Most Bitz; tie: highest combined attributes; still tied: a shared win (BZ-9.2)."""
+    key = [(s.bitz[i], sum(s.perm[i])) for i in range(s.n)]
+    best = max(key)
+    return [i for i in range(s.n) if key[i] == best]
+
+
+# -- words -------------------------------------------------------------------------------------
+def prompt(s: BetabotzState) -> str:
+    if s.stage == ST_OVER:
+        return "game over"
+    seat = s.current_player()
+    c = s.content
+    if s.pending:
+        kind, _, x = s.pending[-1]
+        if kind == PK_BID:
+            return f"seat {seat}: how many Bitz on {lot_name(s, x)}? (at least {lot_min(s, x, seat)})"
+        if kind == PK_DISCARD_COMP:
+            why = "over the component limit" if x == 0 else "mission failed"
+            return f"seat {seat}: {why}, discard a component"
+        if kind == PK_DISCARD_CODE:
+            return f"seat {seat}: over the hand limit of {HAND_LIMIT}, discard a Code card"
+        if kind == PK_BREACH:
+            return f"seat {seat}: {ATTRS[x]} reached 13, choose a Limit Breach"
+        if kind == PK_CODE_SEAT:
+            return f"seat {seat}: choose the player {c.codes[x].name} targets"
+        if kind == PK_CODE_ATTR:
+            return f"seat {seat}: choose the attribute {c.codes[x].name} changes"
+        if kind == PK_TEAM_INVITE:
+            return f"seat {seat}: invite members to your team ({sorted(s.draft)} so far)"
+        if kind == PK_TEAM_SHARE:
+            return f"seat {seat}: how much of the reward do you keep? the rest is split equally"
+        return (
+            f"seat {seat}: seat {s.draft[0]} proposes team {sorted(s.draft)}, keeping "
+            f"{s.draft_share} Bitz of the reward; accept?"
+        )
+    if s.stage == ST_AUCTION:
+        what = "a Betabot (you must bid)" if s.phase == 0 else "a component or draw a Code card"
+        return f"seat {seat}: auction turn, bid on {what}"
+    return f"seat {seat}: mission priority, play a Code card, propose a team or pass"
+
+
+def stats(s: BetabotzState) -> dict[str, Any]:
+    c = s.content
+    return {
+        "missions": s.revealed,
+        "bank": s.bank,
+        "bitz": s.bitz[:],
+        "betabots": [c.betabots[b].name if b >= 0 else None for b in s.bot],
+        "components": [len(x) for x in s.comps],
+        "breaches": sum(1 for h in s.holder if h >= 0),
+        "winners": winners(s) if s.stage == ST_OVER else [],
+        "ended_by": "ten missions" if s.stage == ST_OVER else "unfinished",
+    }
+
+
+# -- the view (BZ-10) --------------------------------------------------------------------------
+def _comp_dict(c, cid: int) -> dict[str, Any]:
+    comp = c.components[cid]
+    return {
+        "id": cid,
+        "name": comp.name,
+        "min_bid": comp.min_bid,
+        "mods": {ATTRS[a]: v for a, v in enumerate(comp.mods) if v},
+        "gold": comp.gold,
+        "green": comp.green,
+        "acquire_cost": comp.acquire_cost,
+    }
+
+
+def _code_dict(c, kind_id: int) -> dict[str, Any]:
+    k = c.codes[kind_id]
+    return {"kind": kind_id, "name": k.name, "gold": k.gold, "text": k.text}
+
+
+def mission_dict(c, mid: int) -> dict[str, Any]:
+    m = c.missions[mid]
+    return {
+        "id": mid,
+        "name": m.name,
+        "ground": GROUNDS[m.ground],
+        "require": {ATTRS[a]: v for a, v in enumerate(m.require) if v},
+        "reward": m.reward,
+        "consequence": m.consequence_text(),
+        "lose_bitz": m.lose_bitz,
+        "damage": {ATTRS[a]: v for a, v in enumerate(m.damage) if v},
+        "discard_component": m.discard_component,
+        "discard_code": m.discard_code,
+    }
+
+
+def view(s: BetabotzState, seat: int | None) -> dict[str, Any]:
+    c = s.content
+    n = s.n
+    over = s.stage == ST_OVER
+    cur = s.current_player()
+    in_mission = s.stage == ST_MISSION
+    seats = []
+    for i in range(n):
+        b = s.bot[i]
+        entry: dict[str, Any] = {
+            "seat": i,
+            "bitz": s.bitz[i],
+            "betabot": None
+            if b < 0
+            else {
+                "id": b,
+                "name": c.betabots[b].name,
+                "min_bid": c.betabots[b].min_bid,
+                "base": dict(zip(ATTRS, c.betabots[b].attrs)),
+            },
+            "attributes": dict(zip(ATTRS, s.perm[i])),
+            "mission_values": {a: fx.mission_value(s, i, k) for k, a in enumerate(ATTRS)},
+            "code_changes": dict(zip(ATTRS, s.temp[i])),
+            "damage": dict(zip(ATTRS, s.damage[i])),
+            "components": [_comp_dict(c, x) for x in s.comps[i]],
+            "component_count": component_count(s, i),
+            "breaches": [
+                {"id": bb, "name": br.name, "attribute": ATTRS[br.attr], "text": br.text}
+                for bb, br in enumerate(c.breaches)
+                if s.holder[bb] == i
+            ],
+            "hand_count": len(s.hand[i]),
+            "bid": None
+            if s.stage != ST_AUCTION or s.seat_lot[i] < 0
+            else {"slot": s.seat_lot[i], "amount": s.lot_bid[s.seat_lot[i]]},
+            "drew": bool(s.drew[i]) if s.stage == ST_AUCTION else False,
+            "team": s.team_of[i] if in_mission and s.team_of[i] >= 0 else None,
+            "share": s.share[i] if in_mission and s.team_of[i] >= 0 else None,
+            "failsafe": bool(s.shield[i]),
+            "bounty": s.bounty[i],
+            "proposals_left": s.proposals_left[i] if in_mission else 0,
+            "starter_chip": i == s.chip,
+        }
+        if seat == i or over:
+            entry["hand"] = [_code_dict(c, c.code_card_kind[x]) for x in s.hand[i]]
+        seats.append(entry)
+    auction = None
+    if s.stage == ST_AUCTION or (s.pending and s.pending[-1][0] == PK_BID):
+        lots = []
+        for slot, card in enumerate(s.lots):
+            if s.phase == 0:
+                bb = c.betabots[card]
+                info = {
+                    "id": card,
+                    "name": bb.name,
+                    "min_bid": bb.min_bid,
+                    "attributes": dict(zip(ATTRS, bb.attrs)),
+                }
+            else:
+                info = _comp_dict(c, card)
+            lots.append(
+                {
+                    "slot": slot,
+                    "card": info,
+                    "bid": s.lot_bid[slot] if s.lot_bidder[slot] >= 0 else None,
+                    "bidder": s.lot_bidder[slot] if s.lot_bidder[slot] >= 0 else None,
+                }
+            )
+        auction = {
+            "kind": "betabot" if s.phase == 0 else "component",
+            "lots": lots,
+            "actor": s.actor,
+        }
+    mission = None
+    if s.revealed and s.stage in (ST_MISSION, ST_MISSION_BREACH, ST_OVER):
+        mid = s.mission_order[s.revealed - 1]
+        mission = mission_dict(c, mid)
+        if in_mission:
+            mission["units"] = [
+                {"members": u, "values": dict(zip(ATTRS, fx.unit_values(s, u)))}
+                for u in fx.units(s)
+            ]
+            mission["priority"] = s.priority
+            mission["passes_in_a_row"] = s.streak
+            log = s.code_log
+            mission["code_changes"] = [
+                {
+                    "player": log[i],
+                    "attribute": "all" if log[i + 1] == -2 else ATTRS[log[i + 1]],
+                    "amount": log[i + 2],
+                    "card": c.codes[log[i + 3]].name,
+                }
+                for i in range(0, len(log), 4)
+            ]
+    pending = None
+    if s.pending:
+        kind, pseat, x = s.pending[-1]
+        pending = {"kind": ("bid amount", "discard component", "discard code", "limit breach",
+                            "code target", "code attribute", "team members", "team split",
+                            "team answer")[kind], "seat": pseat}
+        if kind == PK_BID:
+            pending["slot"] = x
+        elif kind in (PK_CODE_SEAT, PK_CODE_ATTR):
+            pending["card"] = c.codes[x].name
+            if kind == PK_CODE_ATTR and s.cip and s.cip[2] >= 0:
+                pending["target"] = s.cip[2]
+        elif kind == PK_BREACH:
+            pending["attribute"] = ATTRS[x]
+    proposal = None
+    if s.draft:
+        proposal = {"proposer": s.draft[0], "members": sorted(s.draft)}
+        if s.pending and s.pending[-1][0] == PK_TEAM_ANSWER:
+            proposal["keeps"] = s.draft_share
+    legal = []
+    if seat is not None and seat == cur:
+        legal = [
+            {"index": i, "label": str(a), "action": a.to_json()}
+            for i, a in enumerate(s.legal_actions())
+        ]
+    return {
+        "game": "betabotz",
+        "seat": seat,
+        "current_player": cur,
+        "turn": s.turn,
+        "prompt": prompt(s),
+        "terminal": over,
+        "returns": s.returns() if over else None,
+        "legal_actions": legal,
+        "phase": ("betabot", "enhancement", "mission", "end")[s.phase],
+        "stage": ("auction", "auction breaches", "mission", "mission breaches", "over")[s.stage],
+        "mission_number": s.revealed,
+        "missions_total": len(s.mission_order),
+        "starter_chip": s.chip,
+        "bank": s.bank,
+        "seats": seats,
+        "auction": auction,
+        "mission": mission,
+        "mission_stack": [
+            {
+                "number": i + 1,
+                "ground": GROUNDS[c.missions[m].ground],
+                "mission": c.missions[m].name if i < s.revealed else None,
+            }
+            for i, m in enumerate(s.mission_order)
+        ],
+        "pending": pending,
+        "proposal": proposal,
+        "breach_pool": [
+            {
+                "id": bb,
+                "name": br.name,
+                "attribute": ATTRS[br.attr],
+                "text": br.text,
+                "holder": s.holder[bb] if s.holder[bb] >= 0 else None,
+            }
+            for bb, br in enumerate(c.breaches)
+        ],
+        "decks": {
+            "betabot": len(s.bot_deck),
+            "component": len(s.comp_deck),
+            "code": len(s.code_deck),
+            "code_discard": [c.codes[c.code_card_kind[x]].name for x in s.code_discard],
+            "component_discard": [c.components[x].name for x in s.comp_discard],
+        },
+        "code_kinds": [_code_dict(c, k.id) for k in c.codes],
+    }
