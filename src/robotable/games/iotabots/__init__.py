@@ -1,0 +1,201 @@
+"""Iotabots Trading Card Game: a match of up to three duels between two 33-card decks.
+
+Rules: docs/rules/iotabots.md (IB-x.y). Cards and decks are data in `data/`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from robotable.core.errors import OptionError
+from robotable.core.options import OptionSpec
+from robotable.core.protocol import Action, Game, State
+
+from . import encoding, heuristic, render
+from .actions import (
+    ACTION_CLASSES,
+    Activate,
+    Attack,
+    ChooseBot,
+    ChooseCard,
+    ChooseOrder,
+    EndBattle,
+    EndTurn,
+    EnterBattle,
+    Mulligan,
+    PlayBuzz,
+    Summon,
+)
+from .content import (
+    CardType,
+    EffectKind,
+    Op,
+    Target,
+    When,
+    bundled_deck_names,
+    load_deck,
+    load_pool,
+)
+from .rules import ZONE_SIZE, setup_match
+from .state import IotabotsState
+
+DEFAULT_DECKS = ("assembly_line", "heavy_metal")
+
+
+class IotabotsGame(Game):
+    name: ClassVar[str] = "iotabots"
+    title: ClassVar[str] = "Iotabots Trading Card Game"
+    description: ClassVar[str] = (
+        "Two duelists summon Bots and activate Buzz cards with a growing mana pool; "
+        "a match is the best of up to three duels at 20 Life Points."
+    )
+    version: ClassVar[str] = "1"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "deck0",
+            str,
+            DEFAULT_DECKS[0],
+            "seat 0's deck: a bundled deck name or a path to a deck list ('3 Tri Bot' per line)",
+        ),
+        OptionSpec(
+            "deck1",
+            str,
+            DEFAULT_DECKS[1],
+            "seat 1's deck: a bundled deck name or a path to a deck list ('3 Tri Bot' per line)",
+        ),
+        OptionSpec("cards", str, "", "a card file (TOML) to use instead of the bundled pool"),
+        OptionSpec("limits", str, "", "a forbidden/limited list file (TOML [limits] table)"),
+        OptionSpec(
+            "proposed_texts",
+            bool,
+            False,
+            "give Draw, Kamikaze, Bi, Sneaky and Wall Bot the rules notes' proposed texts",
+        ),
+        OptionSpec("max_turns", int, 80, "turns per duel before it is declared a draw", minimum=2),
+        OptionSpec("first_turn_draw", bool, True, "the starting player draws on the first turn"),
+        OptionSpec(
+            "direct_attack_requires_empty_zone",
+            bool,
+            False,
+            "Life Points can be attacked only when the defender has no Bots (2023 prototype)",
+        ),
+    )
+    action_classes: ClassVar[tuple[type[Action], ...]] = ACTION_CLASSES
+
+    def __init__(self, num_players: int | None = None, **options: Any) -> None:
+        super().__init__(num_players, **options)
+        opts = self.options
+        pool = load_pool(opts["cards"], opts["proposed_texts"], opts["limits"])
+        self.pool = pool
+        self.cards = pool.cards
+        self.names = [c.name for c in pool.cards]
+        self.by_name = pool.by_name
+        self.card_views = [c.to_view() for c in pool.cards]
+        decks = []
+        names = []
+        for key in ("deck0", "deck1"):
+            try:
+                name, deck = load_deck(opts[key], pool)
+            except ValueError as exc:
+                raise OptionError(f"game iotabots, option '{key}': {exc}") from None
+            names.append(name)
+            decks.append(deck)
+        self.decks = (decks[0], decks[1])
+        self.deck_names = (names[0], names[1])
+        self._build_tables()
+
+    def _build_tables(self) -> None:
+        n = len(self.cards)
+        self.triggers = []
+        self.ignition = []
+        self.static_self = []
+        self.aura = []
+        self.untargetable = []
+        self.no_direct = []
+        for card in self.cards:
+            trig: list[list[int]] = [[] for _ in When]
+            ign = -1
+            static, aura = [], []
+            untarget = no_direct = False
+            for i, eff in enumerate(card.effects):
+                if eff.kind == EffectKind.TRIGGER:
+                    trig[eff.when].append(i)
+                elif eff.kind == EffectKind.IGNITION and ign < 0:
+                    ign = i
+                elif eff.kind == EffectKind.CONTINUOUS:
+                    for step in eff.steps:
+                        if step.op == Op.STATIC_STAT:
+                            bucket = aura if step.target == Target.OTHERS_OWN else static
+                            bucket.append((eff.condition, step))
+                        elif step.op == Op.UNTARGETABLE_IF_OTHER:
+                            untarget = True
+                        elif step.op == Op.NO_DIRECT_ATTACK:
+                            no_direct = True
+            self.triggers.append(tuple(tuple(t) for t in trig))
+            self.ignition.append(ign)
+            self.static_self.append(tuple(static))
+            self.aura.append(tuple(aura))
+            self.untargetable.append(untarget)
+            self.no_direct.append(no_direct)
+        self.has_aura = any(self.aura)
+        # shared action objects (actions are immutable; legal_actions reuses them)
+        self.summon_actions = [Summon(c.name) for c in self.cards]
+        self.play_actions = [PlayBuzz(c.name) for c in self.cards]
+        self.choose_card_actions = [ChooseCard(c.name) for c in self.cards]
+        self.activate_actions = [Activate(s) for s in range(ZONE_SIZE)]
+        self.attack_actions = [
+            [Attack(s, t) for t in range(ZONE_SIZE)] + [Attack(s, -1)] for s in range(ZONE_SIZE)
+        ]
+        self.choose_bot_actions = [[ChooseBot(p, s) for s in range(ZONE_SIZE)] for p in (0, 1)]
+        self.order_actions = [ChooseOrder(False), ChooseOrder(True)]
+        self.mulligan_actions = [Mulligan(False), Mulligan(True)]
+        self.enter_battle = EnterBattle()
+        self.end_battle = EndBattle()
+        self.end_turn = EndTurn()
+        self.num_cards = n
+        self.token_cards = [c.index for c in self.cards if c.type == CardType.TOKEN]
+
+    # -- construction --------------------------------------------------------------------------
+    def new_initial_state(self, seed: int = 0) -> IotabotsState:
+        state = IotabotsState(self, seed)
+        setup_match(state)
+        return state
+
+    def state_from_json(self, data: dict[str, Any]) -> IotabotsState:
+        if isinstance(data, dict) and "options" in data:
+            given = data["options"]
+            if not isinstance(given, dict):
+                raise ValueError("iotabots state: field 'options' must be an object")
+            if {k: given.get(k) for k in self.options} != dict(self.options):
+                raise ValueError("iotabots state: field 'options' differs from this game's options")
+        return IotabotsState.from_json(self, data)
+
+    # -- agents and front ends -----------------------------------------------------------------
+    def evaluate(self, state: State, seat: int) -> float:
+        return heuristic.evaluate(state, seat)  # type: ignore[arg-type]
+
+    def render(self, state: State, seat: int | None) -> str:
+        return render.render(state, seat)  # type: ignore[arg-type]
+
+    def num_distinct_actions(self) -> int:
+        return encoding.num_distinct_actions(self)
+
+    def action_index(self, action: Action) -> int:
+        return encoding.action_index(self, action)
+
+    def observation_size(self) -> int:
+        return encoding.observation_size(self)
+
+    def encode_observation(self, view: dict[str, Any]) -> list[float]:
+        return encoding.encode_observation(self, view)
+
+    @staticmethod
+    def bundled_decks() -> list[str]:
+        return bundled_deck_names()
+
+
+GAME = IotabotsGame
+
+__all__ = ["GAME", "IotabotsGame", "IotabotsState"]

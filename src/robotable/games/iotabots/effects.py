@@ -1,0 +1,446 @@
+"""The effect interpreter (IB-8): continuous stats, activation requirements, the resolution stack.
+
+Card abilities are data (`content.Effect` = costs and operations as `Step`s). An activated or
+triggered effect becomes a frame `(card, effect, step, controller, source uid, battled uid)` on
+the state's stack; `resolve` runs the top frame step by step. A step that needs a choice with
+more than one option stops the loop with `state.choice` set (the pending decision); the chosen
+action resumes it through `resume`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import ChooseBot, ChooseCard
+from .content import CHOSEN_TARGETS, CardType, Condition, CondKind, EffectKind, Op, Step, Target
+
+if TYPE_CHECKING:
+    from .state import Bot, IotabotsState
+
+ZONE_SIZE = 5
+BUZZ_SOURCE = -1  # a frame's source uid when the effect is a Buzz card's
+
+# Steps whose resolution asks the controller to choose (IB-8.4), by the kind of choice.
+_BOT_CHOICE_OPS = frozenset({Op.MODIFY, Op.DESTROY, Op.BOUNCE, Op.CONTROL, Op.COST_TRIBUTE})
+_HAND_CHOICE_OPS = frozenset({Op.DISCARD, Op.COST_DISCARD})
+
+
+def choice_kind(step: Step) -> int:
+    """-1: no choice; else a state.Choice value (0 bot, 1 hand card, 2 junk card)."""
+    op = step.op
+    if op in _BOT_CHOICE_OPS:
+        return 0 if step.target in CHOSEN_TARGETS else -1
+    if op in _HAND_CHOICE_OPS:
+        return 1
+    if op == Op.JUNK_TO_HAND:
+        return 2
+    return -1
+
+
+# -- continuous effects (IB-8.2): recomputed every time, never stored --------------------------
+
+
+def condition_holds(state: IotabotsState, seat: int, cond: Condition, source_uid: int) -> bool:
+    kind = cond.kind
+    if kind == CondKind.NONE:
+        return True
+    if kind == CondKind.CARD_PRESENT:
+        idx = state.game.pool.by_name[cond.card]
+        if cond.in_junk and idx in state.junk[seat]:
+            return True
+        return cond.on_field and any(b.card == idx for b in state.field[seat])
+    # CONTROLS_OTHER_BOT
+    return any(b.uid != source_uid for b in state.field[seat])
+
+
+def stats(state: IotabotsState, seat: int, bot: Bot) -> tuple[int, int]:
+    """(ATK, DEF) of `bot` controlled by `seat`: printed, then continuous effects, then
+    until-end-of-turn modifiers (IB-8.2, IB-8.6)."""
+    g = state.game
+    card = g.cards[bot.card]
+    atk = card.atk
+    dfn = card.def_
+    for cond, step in g.static_self[bot.card]:
+        if condition_holds(state, seat, cond, bot.uid):
+            if step.set_stats:
+                atk = step.atk if step.atk else atk
+                dfn = step.def_ if step.def_ else dfn
+            else:
+                atk += step.atk
+                dfn += step.def_
+    if g.has_aura:
+        for other in state.field[seat]:
+            if other.uid != bot.uid:
+                for cond, step in g.aura[other.card]:
+                    if condition_holds(state, seat, cond, other.uid):
+                        atk += step.atk
+                        dfn += step.def_
+    atk += bot.atk_mod
+    dfn += bot.def_mod
+    return (atk if atk > 0 else 0, dfn if dfn > 0 else 0)
+
+
+def attackable(state: IotabotsState, seat: int, bot: Bot) -> bool:
+    """May `bot` (controlled by `seat`) be chosen as an attack target? (Bot Protect, IB-8.2)"""
+    if state.protect[seat]:
+        return False
+    if state.game.untargetable[bot.card]:
+        return not any(b.uid != bot.uid for b in state.field[seat])
+    return True
+
+
+def direct_attack_allowed(state: IotabotsState, seat: int) -> bool:
+    """May the opponent of `seat` attack `seat`'s Life Points? (IB-6.2, Wall Bot proposal)"""
+    field = state.field[seat]
+    if not field:
+        return True
+    if state.game.options["direct_attack_requires_empty_zone"]:
+        return False
+    no_direct = state.game.no_direct
+    return not any(no_direct[b.card] for b in field)
+
+
+# -- finding things ----------------------------------------------------------------------------
+
+
+def find_bot(state: IotabotsState, uid: int) -> tuple[int, int]:
+    """(controller seat, slot) of the Bot with this uid, or (-1, -1) if it left the field."""
+    for seat in (0, 1):
+        for slot, b in enumerate(state.field[seat]):
+            if b.uid == uid:
+                return seat, slot
+    return -1, -1
+
+
+def bot_options(
+    state: IotabotsState, step: Step, controller: int, source_uid: int
+) -> list[ChooseBot]:
+    """The Bots a chosen-target step may pick, as actions (IB-8.4)."""
+    target = step.target
+    if step.op == Op.CONTROL and len(state.field[controller]) >= ZONE_SIZE:
+        return []  # IB-8.7: no control change into a full Bot Zone
+    seats: tuple[int, ...]
+    if target in (Target.OWN, Target.OWN_OTHER):
+        seats = (controller,)
+    elif target == Target.ENEMY:
+        seats = (1 - controller,)
+    else:
+        seats = (controller, 1 - controller)
+    filtered = step.max_atk < 99 or step.max_def < 99
+    cache = state.game.choose_bot_actions
+    out = []
+    for seat in seats:
+        for slot, b in enumerate(state.field[seat]):
+            if target == Target.OWN_OTHER and b.uid == source_uid:
+                continue
+            if filtered:
+                atk, dfn = stats(state, seat, b)
+                if atk > step.max_atk or dfn > step.max_def:
+                    continue
+            out.append(cache[seat][slot])
+    return out
+
+
+def card_options(state: IotabotsState, seat: int, kind: int) -> list[ChooseCard]:
+    """Distinct cards of `seat`'s hand (kind 1) or Bot cards of its Junk Zone (kind 2)."""
+    g = state.game
+    zone = state.hand[seat] if kind == 1 else state.junk[seat]
+    seen: set[int] = set()
+    out = []
+    for c in zone:
+        if c in seen:
+            continue
+        seen.add(c)
+        if kind == 2 and g.cards[c].type == CardType.BUZZ:
+            continue
+        out.append(g.choose_card_actions[c])
+    return out
+
+
+def options_for(state: IotabotsState) -> list:
+    """Legal actions of the pending effect decision on top of the stack."""
+    card, eff, step_i, ctrl, src, _battled = state.frames[-1]
+    step = state.game.cards[card].effects[eff].steps[step_i]
+    kind = choice_kind(step)
+    if kind == 0:
+        return bot_options(state, step, ctrl, src)
+    return card_options(state, ctrl, kind)
+
+
+# -- activation requirements (IB-8.3) ---------------------------------------------------------
+
+
+def can_activate(
+    state: IotabotsState, seat: int, card: int, eff: int, source_uid: int, from_hand: bool
+) -> bool:
+    """Costs payable and the effect's first chosen target present when it is declared."""
+    effect = state.game.cards[card].effects[eff]
+    if not condition_holds(state, seat, effect.condition, source_uid):
+        return False
+    hand_size = len(state.hand[seat]) - (1 if from_hand else 0)
+    discards = 0
+    tributes = 0
+    free = ZONE_SIZE - len(state.field[seat])
+    for step in effect.steps:
+        op = step.op
+        if op == Op.COST_DISCARD:
+            discards += 1
+            if discards > hand_size:
+                return False
+        elif op == Op.COST_TRIBUTE:
+            tributes += 1
+            if step.target == Target.SELF:
+                continue
+            others = sum(1 for b in state.field[seat] if b.uid != source_uid)
+            if tributes > others:
+                return False
+        elif op == Op.TOKEN:
+            if free + tributes <= 0:
+                return False
+        elif op == Op.CONTROL:
+            if free + tributes <= 0 or not bot_options(state, step, seat, source_uid):
+                return False
+            break
+        elif op == Op.JUNK_TO_HAND:
+            if not card_options(state, seat, 2):
+                return False
+            break
+        elif op in (Op.MODIFY, Op.DESTROY, Op.BOUNCE) and step.target in CHOSEN_TARGETS:
+            if not bot_options(state, step, seat, source_uid):
+                return False
+            break
+    return True
+
+
+# -- the resolution stack (IB-8.5) ------------------------------------------------------------
+
+
+def push(
+    state: IotabotsState, card: int, eff: int, controller: int, source_uid: int, battled: int = -1
+) -> None:
+    state.frames.append((card, eff, 0, controller, source_uid, battled))
+
+
+def push_triggers(state: IotabotsState, entries: list[tuple[int, int, int, int, int]]) -> None:
+    """Push triggered effects so that the first entry resolves first (IB-8.5 order)."""
+    for card, eff, ctrl, uid, battled in reversed(entries):
+        state.frames.append((card, eff, 0, ctrl, uid, battled))
+
+
+def resolve(state: IotabotsState, events: list[dict]) -> None:
+    """Run the stack until it is empty, a choice is pending, or the duel ends."""
+    frames = state.frames
+    cards = state.game.cards
+    duel = len(state.results)
+    while frames and state.choice is None:
+        card, eff, step_i, ctrl, src, battled = frames[-1]
+        steps = cards[card].effects[eff].steps
+        if step_i >= len(steps):
+            frames.pop()
+            if src == BUZZ_SOURCE:
+                # IB-5.2: a Buzz card goes to the Junk Zone once its effect is resolved
+                state.junk[ctrl].append(state.resolving)
+                state.resolving = -1
+            continue
+        step = steps[step_i]
+        kind = choice_kind(step)
+        if kind >= 0:
+            opts = (
+                bot_options(state, step, ctrl, src)
+                if kind == 0
+                else card_options(state, ctrl, kind)
+            )
+            if not opts:
+                # IB-8.4: nothing to choose (a trigger's target is gone): the step does nothing
+                frames[-1] = (card, eff, step_i + 1, ctrl, src, battled)
+                continue
+            if len(opts) > 1:
+                state.choice = (kind, ctrl)
+                return
+            frames[-1] = (card, eff, step_i + 1, ctrl, src, battled)
+            do_step(state, step, card, ctrl, src, battled, opts[0], events)
+        else:
+            frames[-1] = (card, eff, step_i + 1, ctrl, src, battled)
+            do_step(state, step, card, ctrl, src, battled, None, events)
+        if len(state.results) != duel:
+            return  # the duel ended inside the effect
+
+
+def resume(state: IotabotsState, action, events: list[dict]) -> None:
+    """Apply the chosen option of the pending decision, then keep resolving."""
+    card, eff, step_i, ctrl, src, battled = state.frames[-1]
+    step = state.game.cards[card].effects[eff].steps[step_i]
+    state.choice = None
+    state.frames[-1] = (card, eff, step_i + 1, ctrl, src, battled)
+    duel = len(state.results)
+    do_step(state, step, card, ctrl, src, battled, action, events)
+    if len(state.results) == duel:
+        resolve(state, events)
+
+
+# -- operations (IB-8.6) ----------------------------------------------------------------------
+
+
+def remove_bot(state: IotabotsState, seat: int, slot: int, to_hand: bool = False) -> Bot:
+    """Take a Bot off the field: a card goes to its OWNER's Junk Zone (or hand), a token leaves
+    the game (IB-7.3, IB-8.7)."""
+    bot = state.field[seat].pop(slot)
+    if state.game.cards[bot.card].type != CardType.TOKEN:
+        if to_hand:
+            state.hand[bot.owner].append(bot.card)
+        else:
+            state.junk[bot.owner].append(bot.card)
+    return bot
+
+
+def do_step(
+    state: IotabotsState,
+    step: Step,
+    card: int,
+    ctrl: int,
+    src: int,
+    battled: int,
+    chosen,
+    events: list[dict],
+) -> None:
+    from . import rules  # the flow functions (draw, end of duel) live in rules
+
+    g = state.game
+    op = step.op
+    name = g.cards[card].name
+    if op == Op.COST_TRIBUTE or op == Op.DESTROY or op == Op.BOUNCE:
+        targets: list[tuple[int, int]] = []
+        if chosen is not None:
+            targets.append((chosen.seat, chosen.slot))
+        elif step.target in (Target.SELF, Target.BATTLED):
+            seat, slot = find_bot(state, src if step.target == Target.SELF else battled)
+            if seat >= 0:
+                targets.append((seat, slot))
+        else:
+            seats = {Target.ALL_OWN: (ctrl,), Target.ALL_ENEMY: (1 - ctrl,)}.get(
+                step.target, (0, 1)
+            )
+            for seat in seats:
+                for slot, b in enumerate(state.field[seat]):
+                    atk, dfn = stats(state, seat, b)
+                    if atk <= step.max_atk and dfn <= step.max_def:
+                        targets.append((seat, slot))
+        # remove from the highest slot down so earlier slot numbers stay valid
+        for seat, slot in sorted(targets, key=lambda t: (t[0], -t[1])):
+            bot = remove_bot(state, seat, slot, to_hand=op == Op.BOUNCE)
+            kind = {Op.COST_TRIBUTE: "tribute", Op.DESTROY: "destroy", Op.BOUNCE: "bounce"}[op]
+            events.append(
+                {
+                    "type": kind,
+                    "seat": ctrl,
+                    "card": name,
+                    "target": g.cards[bot.card].name,
+                    "target_owner": bot.owner,
+                }
+            )
+    elif op == Op.COST_DISCARD or op == Op.DISCARD:
+        c = g.by_name[chosen.card]
+        state.hand[ctrl].remove(c)
+        state.junk[ctrl].append(c)
+        events.append({"type": "discard", "seat": ctrl, "card": chosen.card, "by": name})
+    elif op == Op.DRAW:
+        events.append({"type": "effect_draw", "seat": ctrl, "card": name, "count": step.n})
+        rules.draw(state, ctrl, step.n, events)
+    elif op == Op.HEAL:
+        state.life[ctrl] += step.n
+        events.append({"type": "heal", "seat": ctrl, "card": name, "amount": step.n})
+    elif op == Op.DAMAGE:
+        state.life[1 - ctrl] -= step.n
+        events.append({"type": "damage", "seat": ctrl, "card": name, "amount": step.n})
+        rules.check_life(state, "life points", events)
+    elif op == Op.ADD_MANA:
+        state.mana[ctrl] += step.n  # IB-4.2 ruling: effects may exceed the cap of 6
+        events.append({"type": "add_mana", "seat": ctrl, "card": name, "amount": step.n})
+    elif op == Op.MODIFY:
+        if chosen is not None:
+            bots = [state.field[chosen.seat][chosen.slot]]
+        elif step.target == Target.SELF:
+            seat, slot = find_bot(state, src)
+            bots = [state.field[seat][slot]] if seat >= 0 else []
+        elif step.target == Target.ALL_OWN:
+            bots = list(state.field[ctrl])
+        elif step.target == Target.ALL_ENEMY:
+            bots = list(state.field[1 - ctrl])
+        else:
+            bots = state.field[0] + state.field[1]
+        for b in bots:
+            b.atk_mod += step.atk
+            b.def_mod += step.def_
+        events.append(
+            {
+                "type": "modify",
+                "seat": ctrl,
+                "card": name,
+                "targets": [g.cards[b.card].name for b in bots],
+                "atk": step.atk,
+                "def": step.def_,
+            }
+        )
+    elif op == Op.TOKEN:
+        made = 0
+        for _ in range(step.n):
+            if len(state.field[ctrl]) >= ZONE_SIZE:
+                break  # IB-7.2: tokens count toward the 5-Bot limit
+            state.field[ctrl].append(rules.new_bot(state, step.token, ctrl))
+            made += 1
+        events.append(
+            {
+                "type": "token",
+                "seat": ctrl,
+                "card": name,
+                "token": g.cards[step.token].name,
+                "count": made,
+            }
+        )
+    elif op == Op.CONTROL:
+        bot = state.field[chosen.seat].pop(chosen.slot)
+        bot.entered = state.turn
+        bot.attacks = 0
+        bot.may_attack = step.may_attack
+        bot.eot_control = not step.permanent
+        state.field[ctrl].append(bot)
+        events.append(
+            {
+                "type": "control",
+                "seat": ctrl,
+                "card": name,
+                "target": g.cards[bot.card].name,
+                "permanent": step.permanent,
+            }
+        )
+    elif op == Op.JUNK_TO_HAND:
+        c = g.by_name[chosen.card]
+        state.junk[ctrl].remove(c)
+        state.hand[ctrl].append(c)
+        events.append({"type": "junk_to_hand", "seat": ctrl, "card": name, "target": chosen.card})
+    elif op == Op.PROTECT:
+        state.protect[ctrl] = True
+        events.append({"type": "protect", "seat": ctrl, "card": name})
+    elif op == Op.COUNTER:
+        seat, slot = find_bot(state, src)
+        if seat >= 0:
+            state.field[seat][slot].counters += step.n
+            events.append(
+                {
+                    "type": "counter",
+                    "seat": ctrl,
+                    "card": name,
+                    "counters": state.field[seat][slot].counters,
+                }
+            )
+    elif op == Op.WIN_IF_COUNTERS:
+        seat, slot = find_bot(state, src)
+        if seat >= 0 and state.field[seat][slot].counters >= step.n:
+            events.append({"type": "win_condition", "seat": ctrl, "card": name})
+            rules.end_duel(state, ctrl, f"win condition ({name})", events)
+    else:  # pragma: no cover - content validation keeps continuous ops out of frames
+        raise AssertionError(f"op {op.name} cannot resolve")
+
+
+def effect_kind(state: IotabotsState, card: int, eff: int) -> EffectKind:
+    return state.game.cards[card].effects[eff].kind

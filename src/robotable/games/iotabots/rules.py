@@ -1,0 +1,609 @@
+"""The Iotabots forward model: match, duel, turn flow, battle (IB-1 .. IB-7), and the view.
+
+Functions over the plain data of `state.IotabotsState`; no I/O. Card effects are interpreted by
+`effects.py`. Rule numbers refer to docs/rules/iotabots.md.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING, Any
+
+from robotable.core.protocol import Action
+
+from . import effects
+from .actions import (
+    LIFE_POINTS,
+    Activate,
+    Attack,
+    ChooseCard,
+    ChooseOrder,
+    EndBattle,
+    EndTurn,
+    EnterBattle,
+    Mulligan,
+    PlayBuzz,
+    Summon,
+)
+from .content import CardType, When
+
+if TYPE_CHECKING:
+    from .state import Bot, IotabotsState
+
+ZONE_SIZE = effects.ZONE_SIZE
+START_LIFE = 20
+HAND_SIZE = 3
+HAND_LIMIT = 5
+MANA_CAP = 6
+MAX_MULLIGANS = 2
+DRAW = 2  # a drawn duel in state.results
+
+
+class Phase(enum.IntEnum):
+    ORDER = 0  # IB-1.3: a seat chooses to go first or second
+    MULLIGAN = 1  # IB-3.2
+    MAIN1 = 2
+    BATTLE = 3
+    MAIN2 = 4
+    END = 5  # IB-4.6: discarding down to 5
+    OVER = 6  # the match is over
+
+
+ORDER, MULLIGAN, MAIN1, BATTLE, MAIN2, END, OVER = tuple(Phase)
+
+
+# -- match (IB-1) -----------------------------------------------------------------------------
+
+
+def setup_match(state: IotabotsState, events: list[dict] | None = None) -> None:
+    """IB-1.3: a coin toss decides who chooses to go first or second."""
+    state.chooser = state.rng.below(2)
+    state.phase = ORDER
+    if events is not None:
+        events.append({"type": "coin_toss", "winner": state.chooser})
+
+
+def start_duel(state: IotabotsState, first: int, events: list[dict]) -> None:
+    """IB-3.1: both decks shuffled, 20 Life Points, 3 cards each; then the mulligans."""
+    g = state.game
+    state.first = first
+    state.active = first
+    state.turn = 0
+    for s in (0, 1):
+        deck = list(g.decks[s])
+        state.rng.shuffle(deck)
+        state.deck[s] = deck
+        state.hand[s] = []
+        state.junk[s] = []
+        state.field[s] = []
+        state.life[s] = START_LIFE
+        state.mana[s] = 0
+        state.mana_max[s] = 0
+        state.mulligans[s] = 0
+        state.protect[s] = False
+    state.kept = [False, False]
+    state.resolving = -1
+    state.frames = []
+    state.choice = None
+    events.append({"type": "duel_start", "duel": len(state.results) + 1, "first": first})
+    for s in (0, 1):
+        draw(state, s, HAND_SIZE, events)
+    state.phase = MULLIGAN
+
+
+def mulligan_seat(state: IotabotsState) -> int:
+    """IB-3.2: the starting player decides first, then the other player."""
+    return state.first if not state.kept[state.first] else 1 - state.first
+
+
+def end_duel(state: IotabotsState, result: int, reason: str, events: list[dict]) -> None:
+    """IB-1.1/1.2: record the duel; end the match or prepare the next duel's first-player pick."""
+    state.results.append(result)
+    state.reasons.append(reason)
+    state.frames = []
+    state.choice = None
+    if state.resolving >= 0:
+        state.junk[state.active].append(state.resolving)
+        state.resolving = -1
+    events.append(
+        {
+            "type": "duel_end",
+            "duel": len(state.results),
+            "winner": None if result == DRAW else result,
+            "reason": reason,
+        }
+    )
+    wins = (state.results.count(0), state.results.count(1))
+    if max(wins) >= 2 or len(state.results) == 3:
+        state.phase = OVER
+        events.append({"type": "match_end", "returns": state.returns()})
+        return
+    if result == DRAW:
+        setup_match(state, events)  # IB-1.3: a re-toss after a drawn duel
+    else:
+        state.chooser = 1 - result  # IB-1.3: the loser of the previous duel picks
+        state.phase = ORDER
+
+
+def check_life(state: IotabotsState, reason: str, events: list[dict]) -> bool:
+    """IB-1.1: 0 or less Life Points loses; both at once is a drawn duel. True if it ended."""
+    dead0 = state.life[0] <= 0
+    dead1 = state.life[1] <= 0
+    if not (dead0 or dead1):
+        return False
+    if dead0 and dead1:
+        end_duel(state, DRAW, reason + " (both at 0)", events)
+    else:
+        end_duel(state, 1 if dead0 else 0, reason, events)
+    return True
+
+
+def draw(state: IotabotsState, seat: int, n: int, events: list[dict]) -> bool:
+    """Draw n cards; IB-4.1: a player who must draw from an empty deck loses. True if all drawn."""
+    deck = state.deck[seat]
+    hand = state.hand[seat]
+    names = state.game.names
+    drawn = []
+    for _ in range(n):
+        if not deck:
+            if drawn:
+                events.append({"type": "drew", "seat": seat, "cards": drawn, "to": [seat]})
+            end_duel(state, 1 - seat, "deck out", events)
+            return False
+        c = deck.pop()
+        hand.append(c)
+        drawn.append(names[c])
+    events.append({"type": "draw", "seat": seat, "count": n})
+    events.append({"type": "drew", "seat": seat, "cards": drawn, "to": [seat]})
+    return True
+
+
+def new_bot(state: IotabotsState, card: int, seat: int) -> Bot:
+    from .state import Bot
+
+    bot = Bot(state.next_uid, card, seat, state.turn)
+    state.next_uid += 1
+    return bot
+
+
+# -- turn flow (IB-4) -------------------------------------------------------------------------
+
+
+def begin_turn(state: IotabotsState, events: list[dict]) -> None:
+    """Draw Phase, Standby Phase, then Main Phase 1 (IB-4.1 .. IB-4.3)."""
+    a = state.active
+    state.phase = MAIN1
+    events.append({"type": "turn", "seat": a, "turn": state.turn})
+    if state.turn > 1 or state.game.options["first_turn_draw"]:
+        if not draw(state, a, 1, events):
+            return
+    # Standby: mana grows by 1 up to 6 and is refilled; Bot Protect ends; per-turn counts reset
+    state.mana_max[a] = min(MANA_CAP, state.mana_max[a] + 1)
+    state.mana[a] = state.mana_max[a]
+    state.protect[a] = False
+    for b in state.field[a]:
+        b.attacks = 0
+        b.used = False
+    triggers = state.game.triggers
+    entries = [
+        (b.card, eff, a, b.uid, -1)
+        for b in state.field[a]
+        for eff in triggers[b.card][When.ON_STANDBY]
+    ]
+    if entries:
+        effects.push_triggers(state, entries)
+        effects.resolve(state, events)
+
+
+def end_turn(state: IotabotsState, events: list[dict]) -> None:
+    """End Phase (IB-4.6): discard to 5 (a decision), then mana to 0, end-of-turn effects end."""
+    state.phase = END
+    if len(state.hand[state.active]) <= HAND_LIMIT:
+        finish_turn(state, events)
+
+
+def finish_turn(state: IotabotsState, events: list[dict]) -> None:
+    a = state.active
+    state.mana[a] = 0
+    for f in state.field:
+        for b in f:
+            b.atk_mod = 0
+            b.def_mod = 0
+    # IB-8.7: control "until the end of the turn" ends; the Bot goes back to its owner's zone,
+    # or to its owner's Junk Zone when that zone is full.
+    field = state.field[a]
+    if any(b.eot_control for b in field):
+        keep = []
+        for b in field:
+            if not b.eot_control:
+                keep.append(b)
+                continue
+            b.eot_control = False
+            b.may_attack = False
+            b.entered = state.turn
+            if len(state.field[b.owner]) < ZONE_SIZE:
+                state.field[b.owner].append(b)
+            elif state.game.cards[b.card].type != CardType.TOKEN:
+                state.junk[b.owner].append(b.card)
+            events.append(
+                {"type": "control_ends", "seat": b.owner, "card": state.game.names[b.card]}
+            )
+        state.field[a] = keep
+    for b in field:
+        b.may_attack = False
+    state.active = 1 - a
+    state.turn += 1
+    state.total_turns += 1
+    if state.turn > state.game.options["max_turns"]:
+        end_duel(state, DRAW, "turn cap", events)  # IB-4.7 ruling
+        return
+    begin_turn(state, events)
+
+
+# -- legal actions ----------------------------------------------------------------------------
+
+
+def can_attack(state: IotabotsState, bot: Bot) -> bool:
+    """IB-6.3: not on the turn it arrived (unless its effect says so); its attacks per turn."""
+    return (bot.entered < state.turn or bot.may_attack) and bot.attacks < state.game.cards[
+        bot.card
+    ].attacks
+
+
+def attack_targets(state: IotabotsState) -> list[int]:
+    a = state.active
+    o = 1 - a
+    targets = [slot for slot, b in enumerate(state.field[o]) if effects.attackable(state, o, b)]
+    if effects.direct_attack_allowed(state, o):
+        targets.append(LIFE_POINTS)
+    return targets
+
+
+def legal_actions(state: IotabotsState) -> list[Action]:
+    g = state.game
+    phase = state.phase
+    if state.choice is not None:
+        return list(effects.options_for(state))
+    if phase == MAIN1 or phase == MAIN2:
+        return main_actions(state)
+    if phase == BATTLE:
+        out: list[Action] = []
+        targets = attack_targets(state)
+        if targets:
+            cache = g.attack_actions
+            for slot, b in enumerate(state.field[state.active]):
+                if can_attack(state, b):
+                    row = cache[slot]
+                    out.extend(row[t] for t in targets)
+        out.append(g.end_battle)
+        return out
+    if phase == END:
+        return list(effects.card_options(state, state.active, 1))
+    if phase == ORDER:
+        return [g.order_actions[1], g.order_actions[0]]
+    if phase == MULLIGAN:
+        s = mulligan_seat(state)
+        if state.mulligans[s] < MAX_MULLIGANS:
+            return [g.mulligan_actions[0], g.mulligan_actions[1]]
+        return [g.mulligan_actions[0]]
+    return []
+
+
+def main_actions(state: IotabotsState) -> list[Action]:
+    g = state.game
+    a = state.active
+    mana = state.mana[a]
+    cards = g.cards
+    out: list[Action] = []
+    room = len(state.field[a]) < ZONE_SIZE
+    seen = set()
+    for c in state.hand[a]:
+        if c in seen:
+            continue
+        seen.add(c)
+        card = cards[c]
+        if card.mana > mana:
+            continue
+        if card.type == CardType.BUZZ:
+            if effects.can_activate(state, a, c, 0, effects.BUZZ_SOURCE, True):
+                out.append(g.play_actions[c])
+        elif room:
+            out.append(g.summon_actions[c])
+    for slot, b in enumerate(state.field[a]):
+        eff = g.ignition[b.card]
+        if eff >= 0 and not b.used and effects.can_activate(state, a, b.card, eff, b.uid, False):
+            out.append(g.activate_actions[slot])
+    if state.phase == MAIN1 and state.turn > 1:
+        # IB-6.1: the starting player has no Battle Phase on the first turn; offered only when
+        # some Bot could attack, since an empty Battle Phase changes nothing.
+        if any(can_attack(state, b) for b in state.field[a]) and attack_targets(state):
+            out.append(g.enter_battle)
+    out.append(g.end_turn)
+    return out
+
+
+# -- applying actions -------------------------------------------------------------------------
+
+
+def apply(state: IotabotsState, action: Action) -> list[dict]:
+    events: list[dict] = []
+    g = state.game
+    a = state.active
+    kind = type(action)
+    if state.choice is not None:
+        effects.resume(state, action, events)
+    elif kind is Summon:
+        c = g.by_name[action.card]
+        state.hand[a].remove(c)
+        state.mana[a] -= g.cards[c].mana
+        bot = new_bot(state, c, a)
+        state.field[a].append(bot)
+        events.append({"type": "summon", "seat": a, "card": action.card})
+        entries = [(c, eff, a, bot.uid, -1) for eff in g.triggers[c][When.ON_SUMMON]]
+        if entries:
+            effects.push_triggers(state, entries)
+            effects.resolve(state, events)
+    elif kind is PlayBuzz:
+        c = g.by_name[action.card]
+        state.hand[a].remove(c)
+        state.mana[a] -= g.cards[c].mana
+        state.resolving = c
+        events.append({"type": "play_buzz", "seat": a, "card": action.card})
+        effects.push(state, c, 0, a, effects.BUZZ_SOURCE)
+        effects.resolve(state, events)
+    elif kind is Activate:
+        bot = state.field[a][action.slot]
+        bot.used = True
+        events.append({"type": "activate", "seat": a, "card": g.names[bot.card]})
+        effects.push(state, bot.card, g.ignition[bot.card], a, bot.uid)
+        effects.resolve(state, events)
+    elif kind is Attack:
+        battle(state, action.slot, action.target, events)
+    elif kind is EnterBattle:
+        state.phase = BATTLE
+        events.append({"type": "battle_phase", "seat": a})
+    elif kind is EndBattle:
+        state.phase = MAIN2
+        events.append({"type": "main_phase_2", "seat": a})
+    elif kind is EndTurn:
+        events.append({"type": "end_turn", "seat": a})
+        end_turn(state, events)
+    elif kind is ChooseCard:  # End Phase discard (IB-4.6)
+        c = g.by_name[action.card]
+        state.hand[a].remove(c)
+        state.junk[a].append(c)
+        events.append({"type": "discard", "seat": a, "card": action.card, "by": "hand limit"})
+        if len(state.hand[a]) <= HAND_LIMIT:
+            finish_turn(state, events)
+    elif kind is ChooseOrder:
+        first = state.chooser if action.go_first else 1 - state.chooser
+        events.append({"type": "choose_order", "seat": state.chooser, "go_first": action.go_first})
+        start_duel(state, first, events)
+    elif kind is Mulligan:
+        s = mulligan_seat(state)
+        if action.redraw:
+            state.mulligans[s] += 1
+            state.deck[s].extend(state.hand[s])
+            state.hand[s] = []
+            state.rng.shuffle(state.deck[s])
+            events.append({"type": "mulligan", "seat": s, "count": state.mulligans[s]})
+            draw(state, s, HAND_SIZE, events)
+            if state.mulligans[s] >= MAX_MULLIGANS:
+                state.kept[s] = True  # IB-3.2: after two mulligans the hand is kept
+        else:
+            state.kept[s] = True
+            events.append({"type": "keep", "seat": s})
+        if state.kept[0] and state.kept[1]:
+            state.turn = 1
+            state.total_turns += 1
+            begin_turn(state, events)
+    else:  # pragma: no cover - apply_action only passes legal actions
+        raise AssertionError(f"unexpected action {action}")
+    return events
+
+
+def battle(state: IotabotsState, slot: int, target: int, events: list[dict]) -> None:
+    """Battle and Damage Steps (IB-6.2 .. IB-6.4)."""
+    g = state.game
+    a = state.active
+    o = 1 - a
+    attacker = state.field[a][slot]
+    attacker.attacks += 1
+    att_atk, att_def = effects.stats(state, a, attacker)
+    name = g.names[attacker.card]
+    if target == LIFE_POINTS:
+        state.life[o] -= att_atk
+        events.append(
+            {"type": "attack", "seat": a, "card": name, "target": "life points", "damage": att_atk}
+        )
+        if check_life(state, "life points", events):
+            return
+        entries = [
+            (attacker.card, eff, a, attacker.uid, -1)
+            for eff in g.triggers[attacker.card][When.AFTER_DAMAGE]
+        ]
+        if entries:
+            effects.push_triggers(state, entries)
+            effects.resolve(state, events)
+        return
+    defender = state.field[o][target]
+    def_atk, def_def = effects.stats(state, o, defender)
+    # IB-6.4: both differences at once; <= 0 destroys, a negative one also costs Life Points
+    d_def = def_def - att_atk
+    d_att = att_def - def_atk
+    events.append(
+        {
+            "type": "attack",
+            "seat": a,
+            "card": name,
+            "target": g.names[defender.card],
+            "defender_diff": d_def,
+            "attacker_diff": d_att,
+        }
+    )
+    if d_def < 0:
+        state.life[o] += d_def
+    if d_att < 0:
+        state.life[a] += d_att
+    destroyed = []
+    if d_def <= 0:
+        destroyed.append((o, defender))
+    if d_att <= 0:
+        destroyed.append((a, attacker))
+    for seat, bot in destroyed:
+        effects.remove_bot(state, seat, state.field[seat].index(bot))
+        events.append(
+            {
+                "type": "destroyed_in_battle",
+                "seat": seat,
+                "card": g.names[bot.card],
+                "owner": bot.owner,
+            }
+        )
+    if check_life(state, "battle damage", events):
+        return
+    # Triggers right after damage calculation, the turn player's first (IB-8.5)
+    entries = []
+    for seat, bot, other in ((a, attacker, defender), (o, defender, attacker)):
+        gone = d_att <= 0 if bot is attacker else d_def <= 0
+        when = When.ON_BATTLE_DESTROYED if gone else When.AFTER_DAMAGE
+        for eff in g.triggers[bot.card][when]:
+            entries.append((bot.card, eff, seat, bot.uid, other.uid))
+    if entries:
+        effects.push_triggers(state, entries)
+        effects.resolve(state, events)
+
+
+# -- prompt and view (IB-11) ------------------------------------------------------------------
+
+
+def prompt(state: IotabotsState) -> str:
+    g = state.game
+    phase = state.phase
+    if phase == OVER:
+        return "the match is over"
+    seat = state.current_player()
+    if state.choice is not None:
+        card, eff, step_i, ctrl, _src, _b = state.frames[-1]
+        step = g.cards[card].effects[eff].steps[step_i]
+        what = {
+            "COST_DISCARD": "discard a card (cost)",
+            "DISCARD": "discard a card",
+            "COST_TRIBUTE": "tribute a Bot (cost)",
+            "MODIFY": "choose a Bot to modify",
+            "DESTROY": "choose a Bot to destroy",
+            "BOUNCE": "choose a Bot to return to its owner's hand",
+            "CONTROL": "choose an enemy Bot to take control of",
+            "JUNK_TO_HAND": "choose a Bot in your Junk Zone to take into your hand",
+        }.get(step.op.name, step.op.name.lower())
+        return f"seat {seat}: {g.names[card]}: {what}"
+    if phase == ORDER:
+        how = (
+            "won the coin toss"
+            if not state.results or state.results[-1] == DRAW
+            else ("lost the previous duel")
+        )
+        return f"seat {seat} {how}: go first or second in duel {len(state.results) + 1}"
+    if phase == MULLIGAN:
+        return (
+            f"seat {seat}: keep this hand or mulligan "
+            f"({MAX_MULLIGANS - state.mulligans[seat]} mulligans left)"
+        )
+    if phase == END:
+        return f"seat {seat}: End Phase, discard down to {HAND_LIMIT} cards"
+    name = {MAIN1: "Main Phase 1", BATTLE: "Battle Phase", MAIN2: "Main Phase 2"}[int(phase)]
+    return f"seat {seat}: {name} of turn {state.turn} (duel {len(state.results) + 1})"
+
+
+def bot_view(state: IotabotsState, seat: int, slot: int, bot: Bot) -> dict[str, Any]:
+    g = state.game
+    card = g.cards[bot.card]
+    atk, dfn = effects.stats(state, seat, bot)
+    return {
+        "slot": slot,
+        "name": card.name,
+        "token": card.type == CardType.TOKEN,
+        "owner": bot.owner,
+        "controller": seat,
+        "mana": card.mana,
+        "atk": atk,
+        "def": dfn,
+        "base_atk": card.atk,
+        "base_def": card.def_,
+        "attacks_per_turn": card.attacks,
+        "attacks_made": bot.attacks,
+        "summoned_this_turn": bot.entered >= state.turn and not bot.may_attack,
+        "can_attack_now": seat == state.active and state.phase == BATTLE and can_attack(state, bot),
+        "control_ends_this_turn": bot.eot_control,
+        "counters": bot.counters,
+        "ignition_used": bot.used,
+        "has_ignition": g.ignition[bot.card] >= 0,
+        "text": card.text,
+        "origin": card.origin,
+    }
+
+
+def view(state: IotabotsState, seat: int | None) -> dict[str, Any]:
+    g = state.game
+    terminal = state.phase == OVER
+    current = state.current_player()
+    legal = []
+    if seat is not None and seat == current and not terminal:
+        legal = [
+            {"index": i, "label": str(act), "action": act.to_json()}
+            for i, act in enumerate(state.legal_actions())
+        ]
+    players = []
+    for s in (0, 1):
+        players.append(
+            {
+                "seat": s,
+                "deck_name": g.deck_names[s],
+                "life": state.life[s],
+                "mana": state.mana[s],
+                "mana_max": state.mana_max[s],
+                "deck_count": len(state.deck[s]),
+                "hand_count": len(state.hand[s]),
+                "hand": [g.card_views[c] for c in sorted(state.hand[s])] if seat == s else None,
+                "junk": [g.card_views[c] for c in state.junk[s]],
+                "field": [bot_view(state, s, i, b) for i, b in enumerate(state.field[s])],
+                "mulligans": state.mulligans[s],
+                "bot_protect": state.protect[s],
+                "duel_wins": state.results.count(s),
+            }
+        )
+    pending = None
+    if state.choice is not None:
+        card, eff, _step, ctrl, _src, _b = state.frames[-1]
+        pending = {
+            "seat": ctrl,
+            "card": g.names[card],
+            "kind": ("bot", "hand", "junk")[state.choice[0]],
+        }
+    phase_names = ("order", "mulligan", "main1", "battle", "main2", "end", "over")
+    return {
+        "game": g.name,
+        "seat": seat,
+        "current_player": current,
+        "turn": state.total_turns,
+        "prompt": prompt(state),
+        "terminal": terminal,
+        "returns": state.returns() if terminal else None,
+        "legal_actions": legal,
+        "phase": phase_names[int(state.phase)],
+        "duel": len(state.results) + (0 if terminal else 1),
+        "duel_turn": state.turn,
+        "max_turns": g.options["max_turns"],
+        "active": state.active,
+        "first": state.first,
+        "chooser": state.chooser,
+        "match": {
+            "results": ["draw" if r == DRAW else f"seat {r}" for r in state.results],
+            "reasons": list(state.reasons),
+            "wins": [state.results.count(0), state.results.count(1)],
+            "draws": state.results.count(DRAW),
+        },
+        "players": players,
+        "resolving": g.card_views[state.resolving] if state.resolving >= 0 else None,
+        "pending": pending,
+    }

@@ -1,0 +1,408 @@
+"""Iotabots match state: plain data (ids, ints, small lists), hand-written clone, JSON, views.
+
+The forward model lives in `rules.py` and `effects.py`; this module holds the data, the one
+visibility model (IB-11) that drives `view`, the events' "to" lists and `determinize`, and the
+exact JSON round trip.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from typing import TYPE_CHECKING, Any
+
+from robotable.core.errors import RecordError
+from robotable.core.protocol import TERMINAL, Action, State
+from robotable.core.rng import GameRng
+
+from . import rules
+from .rules import Phase
+
+if TYPE_CHECKING:
+    from . import IotabotsGame
+
+
+class Choice(enum.IntEnum):
+    """What a pending effect decision picks (IB-8.4)."""
+
+    BOT = 0  # a Bot on the field
+    HAND = 1  # a card in the deciding seat's hand
+    JUNK = 2  # a card in the deciding seat's Junk Zone
+
+
+class Bot:
+    """A Bot (or token) on the field. `entered` is the duel turn it came under its controller."""
+
+    __slots__ = (
+        "uid",
+        "card",
+        "owner",
+        "entered",
+        "attacks",
+        "atk_mod",
+        "def_mod",
+        "eot_control",
+        "may_attack",
+        "counters",
+        "used",
+    )
+
+    def __init__(self, uid: int, card: int, owner: int, entered: int) -> None:
+        self.uid = uid
+        self.card = card
+        self.owner = owner
+        self.entered = entered
+        self.attacks = 0  # attacks made this turn
+        self.atk_mod = 0  # until the end of the turn (IB-8.6 modify)
+        self.def_mod = 0
+        self.eot_control = False  # control returns to the owner at the end of the turn
+        self.may_attack = False  # its card effect lets it attack on the turn it arrived
+        self.counters = 0
+        self.used = False  # ignition effect used this turn
+
+    def copy(self) -> Bot:
+        b = Bot.__new__(Bot)
+        b.uid = self.uid
+        b.card = self.card
+        b.owner = self.owner
+        b.entered = self.entered
+        b.attacks = self.attacks
+        b.atk_mod = self.atk_mod
+        b.def_mod = self.def_mod
+        b.eot_control = self.eot_control
+        b.may_attack = self.may_attack
+        b.counters = self.counters
+        b.used = self.used
+        return b
+
+    FIELDS = (
+        "uid",
+        "card",
+        "owner",
+        "entered",
+        "attacks",
+        "atk_mod",
+        "def_mod",
+        "eot_control",
+        "may_attack",
+        "counters",
+        "used",
+    )
+
+    def to_json(self) -> list:
+        return [getattr(self, f) for f in Bot.FIELDS]
+
+    @staticmethod
+    def from_json(data: Any, where: str) -> Bot:
+        if not isinstance(data, list) or len(data) != len(Bot.FIELDS):
+            raise RecordError(f"iotabots state: {where} must be a list of {len(Bot.FIELDS)}")
+        b = Bot.__new__(Bot)
+        for name, value in zip(Bot.FIELDS, data):
+            want = bool if name in ("eot_control", "may_attack", "used") else int
+            if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+                raise RecordError(f"iotabots state: {where}.{name} must be {want.__name__}")
+            setattr(b, name, value)
+        return b
+
+
+_LIST_FIELDS = ("deck", "hand", "junk")
+_SEAT_INT_FIELDS = ("life", "mana", "mana_max", "mulligans")
+
+
+class IotabotsState(State):
+    __slots__ = (
+        "game",
+        "_legal",
+        "rng",
+        # match
+        "results",
+        "reasons",
+        "chooser",
+        "phase",
+        "total_turns",
+        # duel
+        "first",
+        "active",
+        "turn",
+        "deck",
+        "hand",
+        "junk",
+        "field",
+        "life",
+        "mana",
+        "mana_max",
+        "mulligans",
+        "kept",
+        "protect",
+        "next_uid",
+        "resolving",
+        "frames",
+        "choice",
+    )
+
+    def __init__(self, game: IotabotsGame, seed: int) -> None:
+        self.game = game
+        self._legal: list[Action] | None = None
+        self.rng = GameRng(seed)
+        self.results: list[int] = []  # per duel: winning seat, or 2 for a drawn duel
+        self.reasons: list[str] = []  # per duel: how it ended
+        self.chooser = 0  # who chooses first/second (IB-1.3)
+        self.phase = Phase.ORDER
+        self.total_turns = 0
+        self.first = 0
+        self.active = 0
+        self.turn = 0  # turn number within the duel, 1 = the starting player's first turn
+        self.deck: list[list[int]] = [[], []]  # top of the deck is the end of the list
+        self.hand: list[list[int]] = [[], []]
+        self.junk: list[list[int]] = [[], []]
+        self.field: list[list[Bot]] = [[], []]
+        self.life = [20, 20]
+        self.mana = [0, 0]
+        self.mana_max = [0, 0]
+        self.mulligans = [0, 0]
+        self.kept = [False, False]  # IB-3.2: the seat's opening hand is final
+        self.protect = [False, False]  # Bot Protect: until that seat's next Standby Phase
+        self.next_uid = 1
+        self.resolving = -1  # the Buzz card being resolved (its owner is the active seat)
+        # Effect resolution stack (IB-8.5): [card, effect, step, controller, source uid, battled uid]
+        self.frames: list[tuple[int, int, int, int, int, int]] = []
+        self.choice: tuple[int, int] | None = None  # (Choice, deciding seat) of the top frame
+
+    # -- protocol ------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == Phase.OVER:
+            return TERMINAL
+        if self.choice is not None:
+            return self.choice[1]
+        if phase == Phase.ORDER:
+            return self.chooser
+        if phase == Phase.MULLIGAN:
+            return rules.mulligan_seat(self)
+        return self.active
+
+    def is_terminal(self) -> bool:
+        return self.phase == Phase.OVER
+
+    def returns(self) -> list[float]:
+        """IB-1.2: the match result; a drawn match shares the point."""
+        if self.phase != Phase.OVER:
+            return [0.0, 0.0]
+        w0 = self.results.count(0)
+        w1 = self.results.count(1)
+        if w0 > w1:
+            return [1.0, 0.0]
+        if w1 > w0:
+            return [0.0, 1.0]
+        return [0.5, 0.5]
+
+    def _legal_actions(self) -> list[Action]:
+        return rules.legal_actions(self)
+
+    def _apply(self, action: Action) -> list[dict]:
+        return rules.apply(self, action)
+
+    def turn_number(self) -> int:
+        return self.total_turns
+
+    def prompt(self) -> str:
+        return rules.prompt(self)
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "duels": len(self.results),
+            "duel_results": ["draw" if r == 2 else f"seat {r}" for r in self.results],
+            "duel_end_reasons": list(self.reasons),
+            "turns": self.total_turns,
+            "decks": [self.game.deck_names[0], self.game.deck_names[1]],
+        }
+
+    def clone(self) -> IotabotsState:
+        s = IotabotsState.__new__(IotabotsState)
+        s.game = self.game
+        s._legal = self._legal
+        s.rng = self.rng.clone()
+        s.results = self.results[:]
+        s.reasons = self.reasons[:]
+        s.chooser = self.chooser
+        s.phase = self.phase
+        s.total_turns = self.total_turns
+        s.first = self.first
+        s.active = self.active
+        s.turn = self.turn
+        s.deck = [self.deck[0][:], self.deck[1][:]]
+        s.hand = [self.hand[0][:], self.hand[1][:]]
+        s.junk = [self.junk[0][:], self.junk[1][:]]
+        s.field = [[b.copy() for b in self.field[0]], [b.copy() for b in self.field[1]]]
+        s.life = self.life[:]
+        s.mana = self.mana[:]
+        s.mana_max = self.mana_max[:]
+        s.mulligans = self.mulligans[:]
+        s.kept = self.kept[:]
+        s.protect = self.protect[:]
+        s.next_uid = self.next_uid
+        s.resolving = self.resolving
+        s.frames = self.frames[:]
+        s.choice = self.choice
+        return s
+
+    # -- visibility (IB-11): hands and deck order are secret; everything else is public ----------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return rules.view(self, seat)
+
+    def determinize(self, seat: int, rng: random.Random | Any) -> IotabotsState:
+        """Resample what `seat` cannot see: the opponent's hand and deck (pooled, since the
+        opponent's deck list is not known to `seat`... but their sizes are), and the order of
+        `seat`'s own deck. The copy gets a fresh GameRng drawn from `rng`."""
+        s = self.clone()
+        s._legal = None
+        other = 1 - seat
+        pool = s.hand[other] + s.deck[other]
+        rng.shuffle(pool)
+        n = len(s.hand[other])
+        s.hand[other] = sorted(pool[:n])
+        s.deck[other] = pool[n:]
+        own = s.deck[seat]
+        rng.shuffle(own)
+        s.rng = GameRng(rng.getrandbits(63))
+        return s
+
+    # -- JSON ----------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        g = self.game
+        return {
+            "game": g.name,
+            "num_players": g.num_players,
+            "options": dict(g.options),
+            "rng": self.rng.state,
+            "results": self.results[:],
+            "reasons": self.reasons[:],
+            "chooser": self.chooser,
+            "phase": int(self.phase),
+            "total_turns": self.total_turns,
+            "first": self.first,
+            "active": self.active,
+            "turn": self.turn,
+            "deck": [x[:] for x in self.deck],
+            "hand": [x[:] for x in self.hand],
+            "junk": [x[:] for x in self.junk],
+            "field": [[b.to_json() for b in f] for f in self.field],
+            "life": self.life[:],
+            "mana": self.mana[:],
+            "mana_max": self.mana_max[:],
+            "mulligans": self.mulligans[:],
+            "kept": self.kept[:],
+            "protect": self.protect[:],
+            "next_uid": self.next_uid,
+            "resolving": self.resolving,
+            "frames": [list(f) for f in self.frames],
+            "choice": list(self.choice) if self.choice is not None else None,
+        }
+
+    @classmethod
+    def from_json(cls, game: IotabotsGame, data: Any) -> IotabotsState:
+        def fail(field: str, what: str) -> RecordError:
+            return RecordError(f"iotabots state: field '{field}' {what}")
+
+        if not isinstance(data, dict):
+            raise RecordError("iotabots state: expected a JSON object")
+        if data.get("game") != game.name:
+            raise fail("game", f"must be '{game.name}', got {data.get('game')!r}")
+        n_cards = len(game.pool.cards)
+
+        def get(field: str) -> Any:
+            if field not in data:
+                raise fail(field, "is missing")
+            return data[field]
+
+        def integer(field: str, lo: int = -(2**63), hi: int = 2**64) -> int:
+            v = get(field)
+            if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+                raise fail(field, f"must be an integer in [{lo}, {hi}], got {v!r}")
+            return v
+
+        def pair(field: str, kind: type) -> list:
+            v = get(field)
+            if not isinstance(v, list) or len(v) != 2:
+                raise fail(field, "must be a list of 2 (one per seat)")
+            for x in v:
+                if not isinstance(x, kind) or (kind is int and isinstance(x, bool)):
+                    raise fail(field, f"must hold {kind.__name__} values, got {x!r}")
+            return list(v)
+
+        def card_lists(field: str) -> list[list[int]]:
+            v = pair(field, list)
+            for lst in v:
+                for x in lst:
+                    if not isinstance(x, int) or isinstance(x, bool) or not 0 <= x < n_cards:
+                        raise fail(field, f"holds an unknown card index {x!r}")
+            return [list(x) for x in v]
+
+        s = cls.__new__(cls)
+        s.game = game
+        s._legal = None
+        s.rng = GameRng(integer("rng", 0, 2**64 - 1))
+        results = get("results")
+        if not isinstance(results, list) or any(r not in (0, 1, 2) for r in results):
+            raise fail("results", "must be a list of 0, 1 or 2")
+        s.results = list(results)
+        reasons = get("reasons")
+        if not isinstance(reasons, list) or not all(isinstance(r, str) for r in reasons):
+            raise fail("reasons", "must be a list of strings")
+        s.reasons = list(reasons)
+        s.chooser = integer("chooser", 0, 1)
+        s.phase = Phase(integer("phase", 0, len(Phase) - 1))
+        s.total_turns = integer("total_turns", 0)
+        s.first = integer("first", 0, 1)
+        s.active = integer("active", 0, 1)
+        s.turn = integer("turn", 0)
+        s.deck = card_lists("deck")
+        s.hand = card_lists("hand")
+        s.junk = card_lists("junk")
+        fields = pair("field", list)
+        s.field = [
+            [Bot.from_json(b, f"field[{i}][{j}]") for j, b in enumerate(fields[i])]
+            for i in range(2)
+        ]
+        for i in range(2):
+            if len(s.field[i]) > rules.ZONE_SIZE:
+                raise fail("field", f"seat {i} has more than {rules.ZONE_SIZE} Bots")
+            for b in s.field[i]:
+                if not 0 <= b.card < n_cards or b.owner not in (0, 1):
+                    raise fail("field", f"seat {i} holds a Bot with a bad card or owner")
+        s.life = pair("life", int)
+        s.mana = pair("mana", int)
+        s.mana_max = pair("mana_max", int)
+        s.mulligans = pair("mulligans", int)
+        s.kept = pair("kept", bool)
+        s.protect = pair("protect", bool)
+        s.next_uid = integer("next_uid", 0)
+        s.resolving = integer("resolving", -1, n_cards - 1)
+        frames = get("frames")
+        if not isinstance(frames, list):
+            raise fail("frames", "must be a list")
+        s.frames = []
+        for f in frames:
+            if (
+                not isinstance(f, list)
+                or len(f) != 6
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in f)
+                or not 0 <= f[0] < n_cards
+                or not 0 <= f[1] < len(game.pool.cards[f[0]].effects)
+            ):
+                raise fail("frames", f"holds a malformed frame {f!r}")
+            s.frames.append(tuple(f))
+        choice = get("choice")
+        if choice is None:
+            s.choice = None
+        elif (
+            isinstance(choice, list)
+            and len(choice) == 2
+            and choice[0] in (0, 1, 2)
+            and choice[1] in (0, 1)
+            and s.frames
+        ):
+            s.choice = (int(choice[0]), int(choice[1]))
+        else:
+            raise fail("choice", f"must be null or [kind 0..2, seat 0..1], got {choice!r}")
+        return s
