@@ -1,0 +1,126 @@
+"""Rumblebots: deck building in a Workshop, then automatic battles between decks for crystals.
+
+Rules: docs/rules/rumblebots.md (RB-x.y). The Build Phase follows the rulebook (seed 001); the
+Battle Phase, crystals, the Showdown and victory follow the team's rules notes and rulings, each
+ruling a named option below.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from robotable.core.errors import OptionError
+from robotable.core.options import OptionSpec
+from robotable.core.protocol import Action, Game, State
+
+from . import encoding, heuristic, render
+from .actions import ACTION_CLASSES
+from .content import Content, load_content
+from .state import RumbleState
+
+
+class RumblebotsGame(Game):
+    name: ClassVar[str] = "rumblebots"
+    title: ClassVar[str] = "Rumblebots"
+    description: ClassVar[str] = (
+        "Build bots in your Workshop over five rounds and a Showdown; each battle is fought "
+        "automatically by shuffled decks, clash after clash, for crystals."
+    )
+    version: ClassVar[str] = "1"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    action_classes: ClassVar[tuple[type[Action], ...]] = ACTION_CLASSES
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("cards", str, "", "path of a card file replacing the bundled set (TOML)"),
+        OptionSpec(
+            "round_crystals",
+            tuple,
+            (2, 2, 3, 3, 4),
+            "crystals on the round spaces 1-5 (ruling RB-2.3)",
+        ),
+        OptionSpec(
+            "total_crystals", int, 30, "crystals in the box (rest is the supply)", minimum=1
+        ),
+        OptionSpec(
+            "first_champion",
+            int,
+            -1,
+            "seat holding the Champion token first; -1 draws it with the seed (ruling RB-2.4)",
+            minimum=-1,
+            maximum=3,
+        ),
+        OptionSpec("crit_threshold", int, 4, "crits that break a gang without barriers", minimum=1),
+        OptionSpec(
+            "attack_must_exceed",
+            bool,
+            True,
+            "attack must exceed defense (false: equal is enough) (ruling RB-5.4)",
+        ),
+        OptionSpec("dominance_margin", int, 6, "crystal lead for a Dominance Victory", minimum=1),
+        OptionSpec(
+            "reactor_to_cryo",
+            bool,
+            True,
+            "Reactor crystals move to the Cryo-cell at the end of a round (ruling RB-6.4)",
+        ),
+        OptionSpec(
+            "showdown_crystals",
+            bool,
+            False,
+            "the Showdown battle also pays crystals (ruling RB-7.5)",
+        ),
+        OptionSpec(
+            "battle_reveal_cap",
+            int,
+            300,
+            "reveals after which a battle stops and the Champion wins it (ruling RB-5.11)",
+            minimum=10,
+        ),
+    )
+
+    def __init__(self, num_players: int | None = None, **options: Any) -> None:
+        super().__init__(num_players, **options)
+        spaces = self.options["round_crystals"]
+        if len(spaces) != 5 or not all(isinstance(x, int) and x >= 0 for x in spaces):
+            raise OptionError(
+                f"game rumblebots, option 'round_crystals': needs 5 integers >= 0, got {spaces!r}"
+            )
+        if sum(spaces) > self.options["total_crystals"]:
+            raise OptionError(
+                "game rumblebots, option 'round_crystals': more crystals than 'total_crystals'"
+            )
+        self.content: Content = load_content(self.options["cards"])
+        if len(self.content.starters[0]) < self.num_players:
+            raise OptionError("game rumblebots: not enough starter copies for the seats")
+        self._encoding = encoding.Encoding(self)
+
+    def new_initial_state(self, seed: int = 0) -> RumbleState:
+        state = RumbleState(self)
+        state.setup(seed)
+        return state
+
+    def state_from_json(self, data: dict[str, Any]) -> RumbleState:
+        return RumbleState.from_json(self, data)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        return heuristic.evaluate(state, seat)  # type: ignore[arg-type]
+
+    def render(self, state: State, seat: int | None) -> str:
+        return render.render(state, seat)  # type: ignore[arg-type]
+
+    def num_distinct_actions(self) -> int:
+        return self._encoding.num_actions
+
+    def action_index(self, action: Action) -> int:
+        return self._encoding.action_index(action)
+
+    def observation_size(self) -> int:
+        return self._encoding.obs_size
+
+    def encode_observation(self, view: dict[str, Any]) -> list[float]:
+        return self._encoding.encode(view)
+
+
+GAME = RumblebotsGame
+
+__all__ = ["GAME", "RumblebotsGame"]

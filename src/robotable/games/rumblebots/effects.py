@@ -1,0 +1,177 @@
+"""Card abilities in battle: gang totals with continuous abilities, and reveal effects (RB-8).
+
+Functions here read and change a `RumbleState` (duck-typed to keep the import graph one-way).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .content import Effect, Keyword
+
+if TYPE_CHECKING:
+    from .state import RumbleState
+
+# Pending decision kinds (the stack entries are (kind, seat, source card id, flag)).
+P_FACTION = 0
+P_ATTACK_WINDOW = 1
+P_DEFEND_WINDOW = 2
+P_TARGET_DEFEAT = 3
+P_TARGET_REVIVE = 4
+PENDING_NAMES = ("faction", "attack_window", "defense_window", "target_defeat", "target_revive")
+
+# flag of a target decision: what happens to the source once the target is resolved
+SRC_BOT = 0  # an Enter bot: it stays in the gang
+SRC_REBOOT = 1  # a Reboot bot: it goes face down under its owner's deck
+SRC_CONTRAPTION = 2
+
+_CONTINUOUS = (Keyword.SWARM, Keyword.FINALE, Keyword.ENERGIZED, Keyword.BUDDY)
+
+
+def gang_totals(s: RumbleState, gang: list[int], owner: int) -> tuple[int, int, int, int]:
+    """(attack, crits, defense, barriers) of a gang, continuous abilities included (RB-8.2).
+
+    A bot keeps its continuous abilities in defense position (ruling RB-5.9).
+    """
+    cards = s.game.content.cards
+    atk = crit = dfn = bar = 0
+    size = len(gang)
+    for cid in gang:
+        d = cards[cid]
+        atk += d.attack
+        crit += d.crits
+        dfn += d.defense
+        bar += d.barriers
+        kw = d.keyword
+        if kw in _CONTINUOUS:
+            if kw is Keyword.SWARM:
+                ok = size >= 3
+            elif kw is Keyword.FINALE:
+                ok = len(s.bdeck[owner]) <= 1
+            elif kw is Keyword.ENERGIZED:
+                ok = s.reactor[owner] > 0
+            else:
+                bm = d.buddy_mask
+                ok = any(o != cid and (not bm or cards[o].mask & bm) for o in gang)
+            if ok:
+                e = d.effect
+                if e is Effect.ATTACK:
+                    atk += d.amount
+                elif e is Effect.DEFENSE:
+                    dfn += d.amount
+                elif e is Effect.CRITS:
+                    crit += d.amount
+                else:
+                    bar += d.amount
+    return atk, crit, dfn, bar
+
+
+def clash_numbers(s: RumbleState) -> tuple[int, int, int, int, int]:
+    """ATK, CRIT, DEF, BAR and the crit threshold of the current clash, modifiers included."""
+    atk, crit, _, _ = gang_totals(s, s.attack, s.challenger) if s.challenger >= 0 else (0, 0, 0, 0)
+    _, _, dfn, bar = gang_totals(s, s.defense, s.champion)
+    atk += s.atk_mod
+    crit += s.crit_mod
+    dfn += s.def_mod
+    bar += s.bar_mod
+    threshold = s.game.options["crit_threshold"] + bar
+    return atk, crit, dfn, bar, threshold
+
+
+def challenger_winning(s: RumbleState) -> bool:
+    """RB-5.4: the attack beats the defense (strictly, by default) or enough crits get through."""
+    if s.forced:
+        return True
+    atk, crit, dfn, _, threshold = clash_numbers(s)
+    if s.game.options["attack_must_exceed"]:
+        if atk > dfn:
+            return True
+    elif atk >= dfn:
+        return True
+    return crit >= threshold
+
+
+def distinct_names(s: RumbleState, ids: list[int]) -> list[str]:
+    cards = s.game.content.cards
+    seen: list[str] = []
+    for cid in ids:
+        name = cards[cid].name
+        if name not in seen:
+            seen.append(name)
+    return seen
+
+
+def reveal_effect(
+    s: RumbleState, seat: int, source: int, effect: Effect, amount: int, flag: int, ev: list
+) -> None:
+    """Resolve an Enter / Reboot / Contraption effect; a choice of target becomes a pending
+    decision (RB-8.1). The source's Reboot happens once the effect is resolved."""
+    card = s.game.content.cards[source]
+    if effect is Effect.BOOST_ATTACK:
+        s.atk_mod += amount
+    elif effect is Effect.BOOST_CRITS:
+        s.crit_mod += amount
+    elif effect is Effect.BOOST_DEFENSE:
+        s.def_mod += amount
+    elif effect is Effect.BOOST_BARRIERS:
+        s.bar_mod += amount
+    elif effect is Effect.CREATE_CRYSTALS:
+        s.add_log("ability", seat, source, card.text)
+        s.create_crystals(seat, amount, ev, card.name)
+        if s.phase == 2:  # a Dominance Victory ended the game
+            return
+    elif effect is Effect.DEFEAT_DEFENDER or effect is Effect.REVIVE:
+        zone = s.defense if effect is Effect.DEFEAT_DEFENDER else s.discard[seat]
+        names = distinct_names(s, zone)
+        if len(names) > 1:
+            kind = P_TARGET_DEFEAT if effect is Effect.DEFEAT_DEFENDER else P_TARGET_REVIVE
+            s.pending.append((kind, seat, source, flag))
+            return
+        if names:
+            resolve_target(s, effect, seat, source, names[0], ev)
+        else:
+            s.add_log("fizzle", seat, source, "no bot to target")
+    if effect is not Effect.CREATE_CRYSTALS and effect not in (
+        Effect.DEFEAT_DEFENDER,
+        Effect.REVIVE,
+    ):
+        s.add_log("ability", seat, source, card.text)
+        ev.append({"type": "ability", "seat": seat, "card": card.name, "text": card.text})
+    if flag == SRC_REBOOT:
+        reboot(s, seat, source, ev)
+
+
+def resolve_target(
+    s: RumbleState, effect: Effect, seat: int, source: int, name: str, ev: list
+) -> None:
+    cards = s.game.content.cards
+    src = cards[source].name
+    if effect is Effect.DEFEAT_DEFENDER:
+        target = next(c for c in s.defense if cards[c].name == name)
+        s.defense.remove(target)
+        s.discard[s.champion].append(target)
+        s.add_log("defeat", seat, source, target)
+        ev.append(
+            {"type": "bot_defeated", "seat": seat, "card": src, "target": name, "owner": s.champion}
+        )
+        if not s.defense:
+            s.refill_defense(ev)
+    else:
+        pile = s.discard[seat]
+        target = next(c for c in reversed(pile) if cards[c].name == name)
+        pile.remove(target)
+        s.bdeck[seat].append(target)
+        s.known_top[seat] += 1
+        s.add_log("revive", seat, source, target)
+        ev.append({"type": "bot_revived", "seat": seat, "card": src, "target": name})
+
+
+def reboot(s: RumbleState, seat: int, source: int, ev: list) -> None:
+    """RB-8.3: the bot goes face down under its owner's deck and leaves the gang."""
+    if source in s.attack:
+        s.attack.remove(source)
+    s.bdeck[seat].insert(0, source)
+    s.known_bottom[seat] += 1
+    s.reboots += 1
+    s.add_log("reboot", seat, source)
+    ev.append({"type": "rebooted", "seat": seat, "card": s.game.content.cards[source].name})

@@ -1,0 +1,626 @@
+"""The forward model: setup, legal actions, the Build Phase, the automatic Battle Phase.
+
+Rule numbers (RB-x.y) refer to docs/rules/rumblebots.md. The battle runs by itself inside
+`advance_battle` and stops only at a pending decision (faction, Contraption, target) or its end.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from robotable.core.protocol import Action
+
+from .actions import (
+    BuildLab,
+    BuildScanned,
+    ChooseFaction,
+    ChooseTarget,
+    EndTurn,
+    EnergizeCryo,
+    EnergizeScan,
+    EnergizeScrap,
+    PassContraption,
+    Recycle,
+    Upgrade,
+    UseContraption,
+)
+from .content import (
+    CHALLENGER_CONTRAPTION,
+    CHAMPION_CONTRAPTION,
+    FACTION_BIT,
+    FACTIONS,
+    Effect,
+    Keyword,
+)
+from .effects import (
+    P_ATTACK_WINDOW,
+    P_DEFEND_WINDOW,
+    P_FACTION,
+    P_TARGET_DEFEAT,
+    SRC_BOT,
+    SRC_CONTRAPTION,
+    SRC_REBOOT,
+    challenger_winning,
+    clash_numbers,
+    distinct_names,
+    reboot,
+    resolve_target,
+    reveal_effect,
+)
+
+if TYPE_CHECKING:
+    from .state import RumbleState
+
+BUILD, BATTLE, OVER = 0, 1, 2
+SHOWDOWN = 6
+UPGRADE_COST = 3
+MAX_TIER = 4
+ROW_SIZE = 4
+SCAN_SIZE = 2
+
+# Battle steps (where the automaton resumes after a decision).
+BS_NEXT, BS_REVEAL, BS_CHECK, BS_ATTACK, BS_DEFEND, BS_WIN = range(6)
+
+_END_TURN = EndTurn()
+_UPGRADE = Upgrade()
+_ENERGIZE_SCRAP = EnergizeScrap()
+_ENERGIZE_CRYO = EnergizeCryo()
+_PASS = PassContraption()
+_SCANS = (None, EnergizeScan(1), EnergizeScan(2), EnergizeScan(3), EnergizeScan(4))
+_FACTION_ACTS = {f: ChooseFaction(f) for f in FACTIONS}
+_NAMED: dict[tuple[type, str], Action] = {}
+_LAB_ACTS: dict[tuple[int, int, str], Action] = {}
+
+
+def named(cls: type, name: str) -> Action:
+    """Shared action objects: building frozen dataclasses is the slow part of legal_actions."""
+    key = (cls, name)
+    act = _NAMED.get(key)
+    if act is None:
+        act = _NAMED[key] = cls(name)
+    return act
+
+
+def lab_action(tier: int, slot: int, name: str) -> Action:
+    key = (tier, slot, name)
+    act = _LAB_ACTS.get(key)
+    if act is None:
+        act = _LAB_ACTS[key] = BuildLab(tier, slot, name)
+    return act
+
+
+# ----------------------------------------------------------------------------- setup / rounds
+def start_round(s: RumbleState, ev: list) -> None:
+    """RB-3.1/3.2: the Champion-token holder starts; odd rounds clockwise, even counter."""
+    s.direction = 1 if s.round % 2 == 1 else -1
+    n = s.game.num_players
+    s.order = [(s.champion + s.direction * i) % n for i in range(n)]
+    s.turn_pos = 0
+    s.phase = BUILD
+    ev.append({"type": "round_started", "round": s.round, "order": list(s.order)})
+    begin_turn(s, ev)
+
+
+def crystals_of(s: RumbleState, seat: int) -> int:
+    """RB-6.1: a player's crystals are Storage + Reactor + Cryo-cell."""
+    return s.storage[seat] + s.reactor[seat] + s.cryo[seat]
+
+
+def begin_turn(s: RumbleState, ev: list) -> None:
+    """RB-4.1 income: scraps = the round number (6 in the Showdown), +1 underdog from round 2."""
+    seat = s.order[s.turn_pos]
+    s.turns += 1
+    income = s.round
+    underdog = False
+    if s.round >= 2:
+        top = max(crystals_of(s, p) for p in range(s.game.num_players))
+        if top - crystals_of(s, seat) >= 2:
+            income += 1
+            underdog = True
+    s.scraps[seat] = income
+    s.builds = s.upgrades = s.energizes = 0
+    ev.append({"type": "income", "seat": seat, "scraps": income, "underdog": underdog})
+
+
+def end_turn(s: RumbleState, ev: list) -> None:
+    """RB-4.7 clean-up: scanned cards under their decks in random order, new bots join the
+    collection, scraps back to 0; then the next seat, or the battle."""
+    seat = s.order[s.turn_pos]
+    cards = s.game.content.cards
+    hand = s.hand[seat]
+    if hand:
+        for t in range(1, 5):
+            group = [c for c in hand if cards[c].tier == t]
+            if group:
+                s.rng.shuffle(group)
+                s.decks[t][0:0] = group
+                ev.append({"type": "scan_returned", "seat": seat, "tier": t, "count": len(group)})
+        s.hand[seat] = []
+    s.collection[seat].extend(s.fresh[seat])
+    s.fresh[seat] = []
+    s.scraps[seat] = 0
+    ev.append({"type": "build_ended", "seat": seat})
+    s.turn_pos += 1
+    if s.turn_pos < len(s.order):
+        begin_turn(s, ev)
+    else:
+        start_battle(s, ev)
+
+
+# ----------------------------------------------------------------------------- build phase
+def build_legal(s: RumbleState) -> list[Action]:
+    seat = s.order[s.turn_pos]
+    cards = s.game.content.cards
+    showdown = s.round == SHOWDOWN
+    sc = s.scraps[seat]
+    tier = s.tier[seat]
+    acts: list[Action] = []
+    if s.builds < (3 if showdown else 2):
+        for t in range(1, tier + 1):
+            seen = set()
+            for slot, cid in enumerate(s.lab[t]):
+                if cid >= 0:
+                    d = cards[cid]
+                    if d.cost <= sc and d.name not in seen:
+                        seen.add(d.name)
+                        acts.append(lab_action(t, slot, d.name))
+        seen = set()
+        for cid in s.hand[seat]:
+            d = cards[cid]
+            if d.cost <= sc and d.name not in seen:
+                seen.add(d.name)
+                acts.append(named(BuildScanned, d.name))
+    owned = s.collection[seat]
+    fresh = s.fresh[seat]
+    if len(owned) + len(fresh) > 1:
+        fighters = sum(1 for c in owned if not cards[c].contraption) + sum(
+            1 for c in fresh if not cards[c].contraption
+        )
+        seen = set()
+        for cid in owned:
+            d = cards[cid]
+            # RB-4.4: never the only bot, never leave a deck of only Contraptions
+            if d.name not in seen and (d.contraption or fighters >= 2):
+                seen.add(d.name)
+                acts.append(named(Recycle, d.name))
+    if (showdown or s.upgrades == 0) and tier < MAX_TIER and sc >= UPGRADE_COST:
+        acts.append(_UPGRADE)
+    if (showdown or s.energizes < 3) and s.storage[seat] > 0:
+        acts.append(_ENERGIZE_SCRAP)
+        for t in range(1, tier + 1):
+            if s.decks[t]:
+                acts.append(_SCANS[t])
+    if showdown and s.cryo[seat] > 0:
+        acts.append(_ENERGIZE_CRYO)
+    acts.append(_END_TURN)
+    return acts
+
+
+def reveal_row(s: RumbleState, tier: int, ev: list) -> None:
+    """RB-4.5: the first seat to reach a tier reveals four bots of it."""
+    s.lab_open[tier] = True
+    deck = s.decks[tier]
+    row = s.lab[tier]
+    for slot in range(ROW_SIZE):
+        row[slot] = deck.pop() if deck else -1
+    names = [s.game.content.cards[c].name for c in row if c >= 0]
+    ev.append({"type": "row_revealed", "tier": tier, "cards": names})
+
+
+def apply_build(s: RumbleState, action: Action, ev: list) -> None:
+    seat = s.order[s.turn_pos]
+    cards = s.game.content.cards
+    kind = action.kind
+    showdown = s.round == SHOWDOWN
+    if kind == "build_lab":
+        row = s.lab[action.tier]
+        cid = row[action.slot]
+        deck = s.decks[action.tier]
+        row[action.slot] = deck.pop() if deck else -1
+        _built(s, seat, cid, "laboratory", ev)
+        if row[action.slot] >= 0:
+            ev.append(
+                {
+                    "type": "lab_refilled",
+                    "tier": action.tier,
+                    "slot": action.slot,
+                    "card": cards[row[action.slot]].name,
+                }
+            )
+    elif kind == "build_scanned":
+        hand = s.hand[seat]
+        cid = next(c for c in hand if cards[c].name == action.name)
+        hand.remove(cid)
+        _built(s, seat, cid, "hand", ev)
+    elif kind == "recycle":
+        owned = s.collection[seat]
+        cid = next(c for c in owned if cards[c].name == action.name)
+        owned.remove(cid)
+        d = cards[cid]
+        gain = d.scrap + (s.tier[seat] if d.keyword is Keyword.RIPENING else 0)
+        s.scraps[seat] += gain
+        s.recycled.append(cid)
+        ev.append({"type": "recycled", "seat": seat, "card": d.name, "scraps": gain})
+    elif kind == "upgrade":
+        s.scraps[seat] -= UPGRADE_COST
+        s.tier[seat] += 1
+        s.upgrades += 1
+        t = s.tier[seat]
+        ev.append({"type": "workshop_upgraded", "seat": seat, "tier": t})
+        if not s.lab_open[t]:
+            reveal_row(s, t, ev)
+    elif kind == "energize_scrap":
+        s.storage[seat] -= 1
+        s.reactor[seat] += 1
+        s.energizes += 1
+        gain = 2 if showdown else 1
+        s.scraps[seat] += gain
+        ev.append({"type": "energized", "seat": seat, "from": "storage", "scraps": gain})
+    elif kind == "energize_scan":
+        s.storage[seat] -= 1
+        s.reactor[seat] += 1
+        s.energizes += 1
+        deck = s.decks[action.tier]
+        drawn = [deck.pop() for _ in range(min(SCAN_SIZE, len(deck)))]
+        s.hand[seat].extend(drawn)
+        ev.append(
+            {
+                "type": "energized",
+                "seat": seat,
+                "from": "storage",
+                "scan": action.tier,
+                "count": len(drawn),
+            }
+        )
+        ev.append(
+            {
+                "type": "scanned",
+                "seat": seat,
+                "tier": action.tier,
+                "to": [seat],
+                "cards": [cards[c].name for c in drawn],
+            }
+        )
+    elif kind == "energize_cryo":
+        s.cryo[seat] -= 1
+        s.reactor[seat] += 1
+        s.energizes += 1
+        s.scraps[seat] += 1
+        ev.append({"type": "energized", "seat": seat, "from": "cryo", "scraps": 1})
+    else:  # end_turn
+        end_turn(s, ev)
+
+
+def _built(s: RumbleState, seat: int, cid: int, source: str, ev: list) -> None:
+    d = s.game.content.cards[cid]
+    s.scraps[seat] -= d.cost
+    s.builds += 1
+    s.fresh[seat].append(cid)
+    ev.append({"type": "built", "seat": seat, "card": d.name, "from": source, "cost": d.cost})
+
+
+# ----------------------------------------------------------------------------- battle phase
+def start_battle(s: RumbleState, ev: list) -> None:
+    """RB-5.1: every seat shuffles its bots (not Contraptions) into a battle deck; the Champion
+    reveals the top bot as the first defense gang (no Enter on defense, ruling RB-5.9)."""
+    s.phase = BATTLE
+    n = s.game.num_players
+    cards = s.game.content.cards
+    s.battle_no += 1
+    s.log = None
+    s.add_log("battle", s.round, s.champion)
+    for p in range(n):
+        deck = [c for c in s.collection[p] if not cards[c].contraption]
+        s.rng.shuffle(deck)
+        s.bdeck[p] = deck
+        s.known_top[p] = s.known_bottom[p] = 0
+        s.discard[p] = []
+        s.used[p] = []
+        s.active[p] = True
+    s.attack = []
+    s.defense = []
+    s.challenger = -1
+    s.last_challenger = s.champion
+    s.reveals = 0
+    s.forced = False
+    ev.append({"type": "battle_started", "round": s.round, "champion": s.champion})
+    s.refill_defense(ev)
+    s.bstep = BS_NEXT
+    advance_battle(s, ev)
+
+
+def _next_active(s: RumbleState, after: int) -> int:
+    n = s.game.num_players
+    p = after
+    for _ in range(n):
+        p = (p + s.direction) % n
+        if s.active[p] and p != s.champion:
+            return p
+    return -1
+
+
+def _surrender(s: RumbleState, seat: int, ev: list) -> None:
+    """RB-5.7: out of this Battle Phase."""
+    s.active[seat] = False
+    s.add_log("surrender", seat)
+    ev.append({"type": "surrendered", "seat": seat})
+
+
+def advance_battle(s: RumbleState, ev: list) -> None:
+    """Run the battle until a decision is needed or the battle (or game) ends."""
+    cards = s.game.content.cards
+    while not s.pending and s.phase == BATTLE:
+        step = s.bstep
+        if step == BS_NEXT:
+            if sum(s.active) == 1:
+                end_battle(s, ev)
+                return
+            ch = _next_active(s, s.last_challenger)
+            s.challenger = ch
+            s.attack = []
+            s.atk_mod = s.crit_mod = s.def_mod = s.bar_mod = 0
+            s.reboots = 0
+            s.forced = False
+            s.offered = False
+            s.clashes += 1
+            s.add_log("clash", ch, s.champion)
+            ev.append({"type": "clash_started", "challenger": ch, "champion": s.champion})
+            if not s.bdeck[ch]:
+                # ruling RB-5.7: an empty deck when called to challenge surrenders at once
+                _surrender(s, ch, ev)
+                s.last_challenger = ch
+                s.challenger = -1
+                continue
+            if not s.defense:
+                s.refill_defense(ev)  # may set forced: the Champion cannot defend
+            s.bstep = BS_REVEAL
+        elif step == BS_REVEAL:
+            ch = s.challenger
+            deck = s.bdeck[ch]
+            if s.reveals >= s.game.options["battle_reveal_cap"]:
+                # ruling RB-5.11: the battle stops; the current Champion wins it
+                s.add_log("cap", s.champion)
+                ev.append({"type": "battle_capped", "champion": s.champion})
+                end_battle(s, ev)
+                return
+            if len(deck) <= s.reboots:
+                # RB-5.5: the challenger failed to break the defense; out of this battle
+                s.discard[ch].extend(s.attack)
+                s.attack = []
+                s.add_log("failed", ch)
+                _surrender(s, ch, ev)
+                s.last_challenger = ch
+                s.challenger = -1
+                s.bstep = BS_NEXT
+                continue
+            cid = deck.pop()
+            if s.known_top[ch]:
+                s.known_top[ch] -= 1
+            elif s.known_bottom[ch] > len(deck):
+                s.known_bottom[ch] = len(deck)
+            s.reveals += 1
+            s.offered = False
+            s.bstep = BS_CHECK
+            d = cards[cid]
+            ev.append({"type": "bot_revealed", "seat": ch, "card": d.name})
+            if d.keyword is Keyword.REBOOT:
+                s.add_log("reveal", ch, cid)
+                reveal_effect(s, ch, cid, d.effect, d.amount, SRC_REBOOT, ev)
+            else:
+                s.attack.append(cid)
+                s.add_log("reveal", ch, cid)
+                if d.keyword is Keyword.ENTER:
+                    reveal_effect(s, ch, cid, d.effect, d.amount, SRC_BOT, ev)
+        elif step == BS_CHECK:
+            s.add_log("totals", *clash_numbers(s))
+            s.bstep = BS_DEFEND if challenger_winning(s) else BS_ATTACK
+        elif step == BS_ATTACK:
+            s.bstep = BS_REVEAL
+            if not s.offered and usable_contraptions(s, s.challenger, CHALLENGER_CONTRAPTION):
+                s.pending.append((P_ATTACK_WINDOW, s.challenger, -1, 0))
+                return
+        elif step == BS_DEFEND:
+            s.bstep = BS_WIN
+            if not s.forced and usable_contraptions(s, s.champion, CHAMPION_CONTRAPTION):
+                s.pending.append((P_DEFEND_WINDOW, s.champion, -1, 0))
+                return
+        elif step == BS_WIN:
+            challenger_wins(s, ev)
+
+
+def usable_contraptions(s: RumbleState, seat: int, effects: tuple[Effect, ...]) -> list[str]:
+    """RB-5.8: upright Contraptions of `seat` whose condition holds now (distinct names)."""
+    cards = s.game.content.cards
+    used = s.used[seat]
+    names: list[str] = []
+    for cid in s.collection[seat]:
+        d = cards[cid]
+        if not d.contraption or cid in used or d.effect not in effects or d.name in names:
+            continue
+        if d.effect is Effect.REVIVE and not s.discard[seat]:
+            continue
+        if d.effect is Effect.DEFEAT_DEFENDER and not s.defense:
+            continue
+        names.append(d.name)
+    return names
+
+
+def challenger_wins(s: RumbleState, ev: list) -> None:
+    """RB-5.6: the old defense gang is defeated; Creating Crystals and Transformation trigger;
+    the Challenger picks a faction of the attack for the new defense gang."""
+    cards = s.game.content.cards
+    ch = s.challenger
+    old = s.champion
+    s.discard[old].extend(s.defense)
+    s.defense = []
+    s.add_log("won", ch, old)
+    ev.append({"type": "clash_won", "seat": ch, "against": old})
+    for cid in list(s.attack):
+        d = cards[cid]
+        if d.keyword is Keyword.CRYSTALS:
+            s.add_log("ability", ch, cid, d.text)
+            s.create_crystals(ch, d.amount, ev, d.name)
+            if s.phase == OVER:
+                return
+        elif d.keyword is Keyword.TRANSFORMATION:
+            transform(s, ch, cid, ev)
+    mask = 0
+    for cid in s.attack:
+        mask |= cards[cid].mask
+    options = [f for f in FACTIONS if mask & FACTION_BIT[f]]
+    s.bstep = BS_NEXT
+    if len(options) > 1:
+        s.pending.append((P_FACTION, ch, -1, 0))
+        return
+    form_gang(s, options[0] if options else "", ev)
+
+
+def transform(s: RumbleState, seat: int, cid: int, ev: list) -> None:
+    """RB-8.8: trash the bot, take its evolved version from the Transformation deck if there."""
+    cards = s.game.content.cards
+    into = cards[cid].into
+    new = next((c for c in s.transform_deck if cards[c].index == into), -1)
+    if new < 0:
+        return
+    s.transform_deck.remove(new)
+    s.attack[s.attack.index(cid)] = new
+    owned = s.collection[seat]
+    owned[owned.index(cid)] = new
+    s.recycled.append(cid)
+    s.add_log("transform", seat, cid, new)
+    ev.append(
+        {"type": "transformed", "seat": seat, "card": cards[cid].name, "into": cards[new].name}
+    )
+
+
+def form_gang(s: RumbleState, faction: str, ev: list) -> None:
+    """RB-5.6: bots of the chosen faction turn sideways as the new defense gang; the other
+    attackers go to the discard pile; the title passes; an old Champion with an empty deck
+    surrenders."""
+    cards = s.game.content.cards
+    ch = s.challenger
+    old = s.champion
+    bit = FACTION_BIT.get(faction, 0)
+    s.defense = [c for c in s.attack if cards[c].mask & bit]
+    s.discard[ch].extend(c for c in s.attack if not cards[c].mask & bit)
+    s.attack = []
+    s.champion = ch
+    s.add_log("gang", ch, faction)
+    ev.append(
+        {
+            "type": "champion",
+            "seat": ch,
+            "faction": faction,
+            "gang": [cards[c].name for c in s.defense],
+        }
+    )
+    if not s.bdeck[old] and s.active[old]:
+        _surrender(s, old, ev)
+    s.last_challenger = ch
+    s.challenger = -1
+    s.bstep = BS_NEXT
+
+
+def end_battle(s: RumbleState, ev: list) -> None:
+    """RB-5.10 / RB-6.2 / RB-6.3: the Champion wins the round and its crystals; end of round."""
+    winner = s.champion
+    s.add_log("battle_won", winner)
+    ev.append({"type": "battle_won", "seat": winner, "round": s.round})
+    s.challenger = -1
+    opts = s.game.options
+    if s.round < SHOWDOWN or opts["showdown_crystals"]:
+        space = min(s.round, len(s.spaces)) - 1
+        gain = s.spaces[space] if space >= 0 else 0
+        if gain:
+            s.spaces[space] = 0
+            s.storage[winner] += gain
+            s.add_log("crystals", winner, gain)
+            ev.append(
+                {"type": "crystals_gained", "seat": winner, "count": gain, "from": "round space"}
+            )
+            if s.check_dominance(ev):
+                return
+    if s.round == SHOWDOWN:
+        s.finish(winner, "showdown", ev)
+        return
+    # RB-6.4: Reactor crystals go to the Cryo-cell; zones return to their owners
+    n = s.game.num_players
+    if opts["reactor_to_cryo"]:
+        for p in range(n):
+            s.cryo[p] += s.reactor[p]
+            s.reactor[p] = 0
+    for p in range(n):
+        s.bdeck[p] = []
+        s.discard[p] = []
+        s.known_top[p] = s.known_bottom[p] = 0
+        s.used[p] = []
+    s.defense = []
+    s.attack = []
+    if s.check_dominance(ev):
+        return
+    s.round += 1
+    start_round(s, ev)
+
+
+# ----------------------------------------------------------------------------- decisions
+def pending_legal(s: RumbleState) -> list[Action]:
+    kind, seat, source, _ = s.pending[-1]
+    cards = s.game.content.cards
+    if kind == P_FACTION:
+        mask = 0
+        for cid in s.attack:
+            mask |= cards[cid].mask
+        return [_FACTION_ACTS[f] for f in FACTIONS if mask & FACTION_BIT[f]]
+    if kind == P_ATTACK_WINDOW:
+        names = usable_contraptions(s, seat, CHALLENGER_CONTRAPTION)
+        return [*(named(UseContraption, n) for n in names), _PASS]
+    if kind == P_DEFEND_WINDOW:
+        names = usable_contraptions(s, seat, CHAMPION_CONTRAPTION)
+        return [*(named(UseContraption, n) for n in names), _PASS]
+    zone = s.defense if kind == P_TARGET_DEFEAT else s.discard[seat]
+    return [named(ChooseTarget, n) for n in distinct_names(s, zone)]
+
+
+def apply_pending(s: RumbleState, action: Action, ev: list) -> None:
+    kind, seat, source, flag = s.pending.pop()
+    cards = s.game.content.cards
+    if kind == P_FACTION:
+        form_gang(s, action.faction, ev)
+    elif kind in (P_ATTACK_WINDOW, P_DEFEND_WINDOW):
+        if action.kind == "pass_contraption":
+            if kind == P_ATTACK_WINDOW:
+                s.offered = True
+        else:
+            cid = next(
+                c
+                for c in s.collection[seat]
+                if cards[c].name == action.name and c not in s.used[seat]
+            )
+            s.used[seat].append(cid)
+            d = cards[cid]
+            s.add_log("contraption", seat, cid)
+            ev.append({"type": "contraption_used", "seat": seat, "card": d.name})
+            s.bstep = BS_CHECK
+            reveal_effect(s, seat, cid, d.effect, d.amount, SRC_CONTRAPTION, ev)
+    else:
+        effect = Effect.DEFEAT_DEFENDER if kind == P_TARGET_DEFEAT else Effect.REVIVE
+        resolve_target(s, effect, seat, source, action.name, ev)
+        if flag == SRC_REBOOT:
+            reboot(s, seat, source, ev)
+    if s.phase == BATTLE:
+        advance_battle(s, ev)
+
+
+def legal_actions(s: RumbleState) -> list[Action]:
+    if s.pending:
+        return pending_legal(s)
+    return build_legal(s)
+
+
+def apply(s: RumbleState, action: Action) -> list:
+    ev: list = []
+    if s.pending:
+        apply_pending(s, action, ev)
+    else:
+        apply_build(s, action, ev)
+    return ev

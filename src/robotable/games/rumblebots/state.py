@@ -1,0 +1,700 @@
+"""Rumblebots state: plain data (ids and small lists), hand-written clone, JSON, view, determinize.
+
+Visibility model (one place, RB-9): everything is public except (a) the order of every tier deck
+and of every battle deck (hidden from everybody; cards put on top or under a battle deck face
+down by Reboot and revive stay known), and (b) a scanned hand, seen only by its owner (others see
+how many cards of which tier). `view`, the "to" of the `scanned` event and `determinize` all
+follow this model.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from robotable.core.errors import RecordError
+from robotable.core.protocol import TERMINAL, Action, State
+from robotable.core.rng import GameRng
+
+from . import rules
+from .content import FACTIONS
+from .effects import (
+    P_ATTACK_WINDOW,
+    P_DEFEND_WINDOW,
+    P_FACTION,
+    P_TARGET_DEFEAT,
+    PENDING_NAMES,
+    clash_numbers,
+)
+
+_LIST_FIELDS = (
+    "scraps", "tier", "storage", "reactor", "cryo", "active", "known_top", "known_bottom",
+    "spaces", "order",
+)  # fmt: skip
+_NESTED_FIELDS = ("collection", "fresh", "hand", "decks", "lab", "bdeck", "discard", "used")
+_ID_LISTS = ("transform_deck", "recycled", "reserve", "defense", "attack")
+_INT_FIELDS = (
+    "round", "phase", "champion", "direction", "turn_pos", "builds", "upgrades", "energizes",
+    "supply", "challenger", "last_challenger", "bstep", "atk_mod", "crit_mod", "def_mod",
+    "bar_mod", "reboots", "reveals", "winner", "turns", "battle_no", "clashes",
+)  # fmt: skip
+_BOOL_FIELDS = ("offered", "forced")
+
+
+class RumbleState(State):
+    __slots__ = (
+        "game", "_legal", "rng", "round", "phase", "champion", "direction", "order",
+        "turn_pos", "scraps", "tier", "storage", "reactor", "cryo", "collection", "fresh",
+        "hand", "builds", "upgrades", "energizes", "decks", "lab", "lab_open",
+        "transform_deck", "recycled", "reserve", "supply", "spaces", "active", "bdeck",
+        "known_top", "known_bottom", "discard", "used", "defense", "attack", "challenger",
+        "last_challenger", "bstep", "atk_mod", "crit_mod", "def_mod", "bar_mod", "reboots",
+        "reveals", "offered", "forced", "pending", "log", "winner", "end_reason", "turns",
+        "battle_no", "clashes",
+    )  # fmt: skip
+
+    def __init__(self, game: Any) -> None:
+        n = game.num_players
+        self.game = game
+        self._legal: list[Action] | None = None
+        self.rng = GameRng(0)
+        self.round = 1
+        self.phase = rules.BUILD
+        self.champion = 0
+        self.direction = 1
+        self.order: list[int] = list(range(n))
+        self.turn_pos = 0
+        self.scraps = [0] * n
+        self.tier = [1] * n
+        self.storage = [0] * n
+        self.reactor = [0] * n
+        self.cryo = [0] * n
+        self.collection: list[list[int]] = [[] for _ in range(n)]
+        self.fresh: list[list[int]] = [[] for _ in range(n)]
+        self.hand: list[list[int]] = [[] for _ in range(n)]
+        self.builds = self.upgrades = self.energizes = 0
+        self.decks: list[list[int]] = [[] for _ in range(5)]
+        self.lab: list[list[int]] = [[-1] * rules.ROW_SIZE for _ in range(5)]
+        self.lab_open = [False] * 5
+        self.transform_deck: list[int] = []
+        self.recycled: list[int] = []
+        self.reserve: list[int] = []
+        self.supply = 0
+        self.spaces: list[int] = []
+        self.active = [True] * n
+        self.bdeck: list[list[int]] = [[] for _ in range(n)]
+        self.known_top = [0] * n
+        self.known_bottom = [0] * n
+        self.discard: list[list[int]] = [[] for _ in range(n)]
+        self.used: list[list[int]] = [[] for _ in range(n)]
+        self.defense: list[int] = []
+        self.attack: list[int] = []
+        self.challenger = -1
+        self.last_challenger = -1
+        self.bstep = 0
+        self.atk_mod = self.crit_mod = self.def_mod = self.bar_mod = 0
+        self.reboots = 0
+        self.reveals = 0
+        self.offered = False
+        self.forced = False
+        self.pending: list[tuple[int, int, int, int]] = []
+        self.log: tuple | None = None  # cons list (previous, entry): shared by clones
+        self.winner = -1
+        self.end_reason = ""
+        self.turns = 0
+        self.battle_no = 0
+        self.clashes = 0
+
+    # ------------------------------------------------------------------ setup (RB-2)
+    def setup(self, seed: int) -> list:
+        game = self.game
+        content = game.content
+        opts = game.options
+        n = game.num_players
+        self.rng = GameRng(seed)
+        first = opts["first_champion"]
+        self.champion = self.rng.below(n) if first < 0 else first % n
+        for s_idx, copies in enumerate(content.starters):
+            for i, cid in enumerate(copies):
+                if i < n:
+                    self.collection[i].append(cid)
+                else:
+                    self.reserve.append(cid)
+            del s_idx
+        for t in range(1, 5):
+            deck = list(content.tier_decks[t])
+            self.rng.shuffle(deck)
+            self.decks[t] = deck
+        self.transform_deck = list(content.transformation)
+        self.spaces = list(opts["round_crystals"])
+        self.supply = opts["total_crystals"] - sum(self.spaces)
+        ev: list = []
+        rules.reveal_row(self, 1, ev)
+        rules.start_round(self, ev)
+        return ev
+
+    # ------------------------------------------------------------------ helpers used by rules
+    def add_log(self, *entry: Any) -> None:
+        self.log = (self.log, entry)
+
+    def log_entries(self) -> list[tuple]:
+        out = []
+        node = self.log
+        while node is not None:
+            node, entry = node
+            out.append(entry)
+        out.reverse()
+        return out
+
+    def draw_top(self, seat: int) -> int:
+        deck = self.bdeck[seat]
+        cid = deck.pop()
+        if self.known_top[seat]:
+            self.known_top[seat] -= 1
+        elif self.known_bottom[seat] > len(deck):
+            self.known_bottom[seat] = len(deck)
+        return cid
+
+    def refill_defense(self, ev: list) -> None:
+        """Ruling RB-5.3: an empty defense gang is refilled from the top of the Champion's
+        deck (no Enter); with an empty deck the Champion falls to the current Challenger."""
+        champ = self.champion
+        if self.bdeck[champ]:
+            cid = self.draw_top(champ)
+            self.defense = [cid]
+            self.add_log("defense", champ, cid)
+            ev.append(
+                {
+                    "type": "defense_revealed",
+                    "seat": champ,
+                    "card": self.game.content.cards[cid].name,
+                }
+            )
+        else:
+            self.forced = True
+            self.add_log("undefended", champ)
+
+    def create_crystals(self, seat: int, amount: int, ev: list, card: str) -> None:
+        """RB-8.7 Creating Crystals: from the supply into Storage, capped by the supply."""
+        take = min(amount, self.supply)
+        if take:
+            self.supply -= take
+            self.storage[seat] += take
+            self.add_log("crystals", seat, take)
+            ev.append(
+                {
+                    "type": "crystals_gained",
+                    "seat": seat,
+                    "card": card,
+                    "count": take,
+                    "from": "supply",
+                }
+            )
+        self.check_dominance(ev)
+
+    def check_dominance(self, ev: list) -> bool:
+        """RB-10.1: before the Showdown, 6+ crystals more than every other player wins now."""
+        if self.phase == rules.OVER:
+            return True
+        if self.round >= rules.SHOWDOWN:
+            return False
+        n = self.game.num_players
+        totals = [self.storage[p] + self.reactor[p] + self.cryo[p] for p in range(n)]
+        margin = self.game.options["dominance_margin"]
+        for p in range(n):
+            if all(totals[p] - totals[q] >= margin for q in range(n) if q != p):
+                self.finish(p, "dominance", ev)
+                return True
+        return False
+
+    def finish(self, winner: int, reason: str, ev: list) -> None:
+        self.phase = rules.OVER
+        self.winner = winner
+        self.end_reason = reason
+        self.pending = []
+        self.add_log("game_won", winner, reason)
+        ev.append({"type": "game_over", "winner": winner, "reason": reason})
+
+    # ------------------------------------------------------------------ protocol
+    def _legal_actions(self) -> list[Action]:
+        return rules.legal_actions(self)
+
+    def _apply(self, action: Action) -> list:
+        return rules.apply(self, action)
+
+    def current_player(self) -> int:
+        if self.phase == rules.OVER:
+            return TERMINAL
+        if self.pending:
+            return self.pending[-1][1]
+        return self.order[self.turn_pos]
+
+    def is_terminal(self) -> bool:
+        return self.phase == rules.OVER
+
+    def returns(self) -> list[float]:
+        n = self.game.num_players
+        if self.phase != rules.OVER:
+            return [0.0] * n
+        return [1.0 if p == self.winner else 0.0 for p in range(n)]
+
+    def turn_number(self) -> int:
+        return self.turns
+
+    def clone(self) -> RumbleState:
+        c = RumbleState.__new__(RumbleState)
+        c.game = self.game
+        c._legal = self._legal
+        c.rng = self.rng.clone()
+        c.round = self.round
+        c.phase = self.phase
+        c.champion = self.champion
+        c.direction = self.direction
+        c.order = self.order[:]
+        c.turn_pos = self.turn_pos
+        c.scraps = self.scraps[:]
+        c.tier = self.tier[:]
+        c.storage = self.storage[:]
+        c.reactor = self.reactor[:]
+        c.cryo = self.cryo[:]
+        c.collection = [z[:] for z in self.collection]
+        c.fresh = [z[:] for z in self.fresh]
+        c.hand = [z[:] for z in self.hand]
+        c.builds = self.builds
+        c.upgrades = self.upgrades
+        c.energizes = self.energizes
+        c.decks = [z[:] for z in self.decks]
+        c.lab = [z[:] for z in self.lab]
+        c.lab_open = self.lab_open[:]
+        c.transform_deck = self.transform_deck[:]
+        c.recycled = self.recycled[:]
+        c.reserve = self.reserve  # never changes after setup
+        c.supply = self.supply
+        c.spaces = self.spaces[:]
+        c.active = self.active[:]
+        c.bdeck = [z[:] for z in self.bdeck]
+        c.known_top = self.known_top[:]
+        c.known_bottom = self.known_bottom[:]
+        c.discard = [z[:] for z in self.discard]
+        c.used = [z[:] for z in self.used]
+        c.defense = self.defense[:]
+        c.attack = self.attack[:]
+        c.challenger = self.challenger
+        c.last_challenger = self.last_challenger
+        c.bstep = self.bstep
+        c.atk_mod = self.atk_mod
+        c.crit_mod = self.crit_mod
+        c.def_mod = self.def_mod
+        c.bar_mod = self.bar_mod
+        c.reboots = self.reboots
+        c.reveals = self.reveals
+        c.offered = self.offered
+        c.forced = self.forced
+        c.pending = self.pending[:]
+        c.log = self.log
+        c.winner = self.winner
+        c.end_reason = self.end_reason
+        c.turns = self.turns
+        c.battle_no = self.battle_no
+        c.clashes = self.clashes
+        return c
+
+    # ------------------------------------------------------------------ JSON
+    def to_json(self) -> dict[str, Any]:
+        g = self.game
+        data: dict[str, Any] = {
+            "game": g.name,
+            "num_players": g.num_players,
+            "options": {k: list(v) if isinstance(v, tuple) else v for k, v in g.options.items()},
+            "rng": self.rng.state,
+        }
+        for name in _INT_FIELDS:
+            data[name] = getattr(self, name)
+        for name in _BOOL_FIELDS:
+            data[name] = getattr(self, name)
+        for name in _LIST_FIELDS:
+            data[name] = [int(x) if not isinstance(x, bool) else x for x in getattr(self, name)]
+        for name in _NESTED_FIELDS:
+            data[name] = [z[:] for z in getattr(self, name)]
+        for name in _ID_LISTS:
+            data[name] = getattr(self, name)[:]
+        data["lab_open"] = self.lab_open[:]
+        data["pending"] = [list(p) for p in self.pending]
+        data["log"] = [list(e) for e in self.log_entries()]
+        data["end_reason"] = self.end_reason
+        return data
+
+    @classmethod
+    def from_json(cls, game: Any, data: Any) -> RumbleState:
+        """Rebuild a state; malformed data raises RecordError naming the field."""
+        where = "rumblebots state"
+        if not isinstance(data, dict):
+            raise RecordError(f"{where}: expected a JSON object")
+        if data.get("game") != game.name:
+            raise RecordError(
+                f"{where}: field 'game' must be {game.name!r}, got {data.get('game')!r}"
+            )
+        if data.get("num_players") != game.num_players:
+            raise RecordError(
+                f"{where}: field 'num_players' is {data.get('num_players')!r}, "
+                f"the game has {game.num_players}"
+            )
+        opts = data.get("options")
+        mine = {k: list(v) if isinstance(v, tuple) else v for k, v in game.options.items()}
+        if opts != mine:
+            raise RecordError(f"{where}: field 'options' differs from the game's options")
+        n = game.num_players
+        total = game.content.num_cards
+        s = cls(game)
+
+        def need(name: str) -> Any:
+            if name not in data:
+                raise RecordError(f"{where}: missing field '{name}'")
+            return data[name]
+
+        def as_int(name: str, v: Any) -> int:
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise RecordError(f"{where}: field '{name}' must be an integer, got {v!r}")
+            return v
+
+        def id_list(name: str, v: Any) -> list[int]:
+            if not isinstance(v, list):
+                raise RecordError(f"{where}: field '{name}' must be a list, got {v!r}")
+            out = [as_int(name, x) for x in v]
+            for x in out:
+                if not -1 <= x < total:
+                    raise RecordError(f"{where}: field '{name}' holds an unknown card id {x}")
+            return out
+
+        rng = as_int("rng", need("rng"))
+        s.rng = GameRng(rng)
+        for name in _INT_FIELDS:
+            setattr(s, name, as_int(name, need(name)))
+        for name in _BOOL_FIELDS:
+            v = need(name)
+            if not isinstance(v, bool):
+                raise RecordError(f"{where}: field '{name}' must be true or false, got {v!r}")
+            setattr(s, name, v)
+        sizes = {"spaces": None, "order": n}
+        for name in _LIST_FIELDS:
+            v = need(name)
+            if not isinstance(v, list) or len(v) != sizes.get(name, n) and name != "spaces":
+                raise RecordError(f"{where}: field '{name}' must be a list of {n} values")
+            if name == "active":
+                if not all(isinstance(x, bool) for x in v):
+                    raise RecordError(f"{where}: field 'active' must hold true/false values")
+                setattr(s, name, list(v))
+            else:
+                setattr(s, name, [as_int(name, x) for x in v])
+        for name in _NESTED_FIELDS:
+            v = need(name)
+            want = 5 if name in ("decks", "lab") else n
+            if not isinstance(v, list) or len(v) != want:
+                raise RecordError(f"{where}: field '{name}' must be a list of {want} lists")
+            setattr(s, name, [id_list(name, z) for z in v])
+        for name in _ID_LISTS:
+            setattr(s, name, id_list(name, need(name)))
+        lab_open = need("lab_open")
+        if not isinstance(lab_open, list) or len(lab_open) != 5:
+            raise RecordError(f"{where}: field 'lab_open' must be a list of 5 booleans")
+        s.lab_open = [bool(x) for x in lab_open]
+        pending = need("pending")
+        if not isinstance(pending, list):
+            raise RecordError(f"{where}: field 'pending' must be a list")
+        s.pending = []
+        for p in pending:
+            if not isinstance(p, list) or len(p) != 4:
+                raise RecordError(f"{where}: field 'pending' holds a malformed entry {p!r}")
+            s.pending.append(tuple(as_int("pending", x) for x in p))  # type: ignore[arg-type]
+        log = need("log")
+        if not isinstance(log, list):
+            raise RecordError(f"{where}: field 'log' must be a list")
+        s.log = None
+        for e in log:
+            if not isinstance(e, list) or not e or not isinstance(e[0], str):
+                raise RecordError(f"{where}: field 'log' holds a malformed entry {e!r}")
+            s.add_log(*e)
+        reason = need("end_reason")
+        if not isinstance(reason, str):
+            raise RecordError(f"{where}: field 'end_reason' must be a string")
+        s.end_reason = reason
+        if s.phase not in (rules.BUILD, rules.BATTLE, rules.OVER):
+            raise RecordError(f"{where}: field 'phase' must be 0, 1 or 2, got {s.phase}")
+        if not 1 <= s.round <= rules.SHOWDOWN:
+            raise RecordError(f"{where}: field 'round' must be 1-6, got {s.round}")
+        if s.phase != rules.OVER and not s.pending and not 0 <= s.turn_pos < len(s.order):
+            raise RecordError(f"{where}: field 'turn_pos' is out of range")
+        return s
+
+    # ------------------------------------------------------------------ views
+    def _card(self, cid: int) -> dict[str, Any]:
+        return self.game.content.cards[cid].as_json()
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        content = self.game.content
+        cards = content.cards
+        n = self.game.num_players
+        player = self.current_player()
+        legal = self.legal_actions() if seat is not None and seat == player else []
+        showdown = self.round == rules.SHOWDOWN
+        seats = []
+        for p in range(n):
+            building = self.phase == rules.BUILD and not self.pending and p == player
+            info: dict[str, Any] = {
+                "seat": p,
+                "workshop_tier": self.tier[p],
+                "scraps": self.scraps[p],
+                "crystals": {
+                    "storage": self.storage[p],
+                    "reactor": self.reactor[p],
+                    "cryo_cell": self.cryo[p],
+                    "total": self.storage[p] + self.reactor[p] + self.cryo[p],
+                },
+                "champion": p == self.champion,
+                "bots": [self._card(c) for c in self.collection[p] if not cards[c].contraption],
+                "contraptions": [
+                    {**self._card(c), "upright": c not in self.used[p]}
+                    for c in self.collection[p]
+                    if cards[c].contraption
+                ],
+                "built_this_phase": [self._card(c) for c in self.fresh[p]],
+                "hand_count": len(self.hand[p]),
+                "hand_tiers": sorted(cards[c].tier for c in self.hand[p]),
+            }
+            if seat == p:
+                info["hand"] = [self._card(c) for c in self.hand[p]]
+            if building:
+                info["actions_used"] = {
+                    "builds": self.builds,
+                    "build_limit": 3 if showdown else 2,
+                    "upgrades": self.upgrades,
+                    "upgrade_limit": None if showdown else 1,
+                    "energized": self.energizes,
+                    "energize_limit": None if showdown else 3,
+                }
+            if self.phase == rules.BATTLE:
+                deck = self.bdeck[p]
+                kb, kt = self.known_bottom[p], self.known_top[p]
+                info["battle"] = {
+                    "active": self.active[p],
+                    "deck_count": len(deck),
+                    "deck_contents": sorted(cards[c].name for c in deck),
+                    "deck_top_known": [cards[c].name for c in reversed(deck[len(deck) - kt :])],
+                    "deck_bottom_known": [cards[c].name for c in deck[:kb]],
+                    "discard": [self._card(c) for c in self.discard[p]],
+                }
+            seats.append(info)
+        rows = []
+        for t in range(1, 5):
+            rows.append(
+                {
+                    "tier": t,
+                    "open": self.lab_open[t],
+                    "deck_count": len(self.decks[t]),
+                    "slots": [self._card(c) if c >= 0 else None for c in self.lab[t]]
+                    if self.lab_open[t]
+                    else [],
+                }
+            )
+        battle = None
+        if self.phase == rules.BATTLE:
+            atk, crit, dfn, bar, thr = clash_numbers(self)
+            battle = {
+                "champion": self.champion,
+                "challenger": self.challenger if self.challenger >= 0 else None,
+                "defense_gang": [self._card(c) for c in self.defense],
+                "attack_gang": [self._card(c) for c in self.attack],
+                "attack": atk,
+                "crits": crit,
+                "defense": dfn,
+                "barriers": bar,
+                "crits_needed": thr,
+                "modifiers": {
+                    "attack": self.atk_mod,
+                    "crits": self.crit_mod,
+                    "defense": self.def_mod,
+                    "barriers": self.bar_mod,
+                },
+            }
+        pending = None
+        if self.pending:
+            kind, pseat, source, _ = self.pending[-1]
+            pending = {
+                "kind": PENDING_NAMES[kind],
+                "seat": pseat,
+                "source": cards[source].name if source >= 0 else None,
+            }
+        return {
+            "game": self.game.name,
+            "seat": seat,
+            "current_player": player,
+            "turn": self.turns,
+            "prompt": self.prompt(),
+            "terminal": self.is_terminal(),
+            "returns": self.returns() if self.is_terminal() else None,
+            "legal_actions": [
+                {"index": i, "label": str(a), "action": a.to_json()} for i, a in enumerate(legal)
+            ],
+            "round": self.round,
+            "showdown": showdown,
+            "phase": ("build", "battle", "over")[self.phase],
+            "direction": "clockwise" if self.direction == 1 else "counter-clockwise",
+            "turn_order": list(self.order),
+            "champion": self.champion,
+            "crystal_supply": self.supply,
+            "round_spaces": list(self.spaces),
+            "laboratory": {
+                "rows": rows,
+                "transformation_deck": [cards[c].name for c in self.transform_deck],
+                "recycling_area": [cards[c].name for c in self.recycled],
+            },
+            "seats": seats,
+            "battle": battle,
+            "battle_number": self.battle_no,
+            "battle_log": self.battle_log(),
+            "pending": pending,
+            "winner": self.winner if self.phase == rules.OVER else None,
+            "end_reason": self.end_reason or None,
+        }
+
+    def battle_log(self) -> list[str]:
+        """The current (or last) battle, one readable line per step."""
+        cards = self.game.content.cards
+
+        def stats(cid: int) -> str:
+            d = cards[cid]
+            text = f" - {d.text}" if d.text else ""
+            return (
+                f"{d.name} [{'/'.join(d.factions)}] ATK {d.attack} crit {d.crits}"
+                f" DEF {d.defense} bar {d.barriers}{text}"
+            )
+
+        lines = []
+        for e in self.log_entries():
+            k = e[0]
+            if k == "battle":
+                lines.append(f"Battle of round {e[1]}: seat {e[2]} holds the Champion token.")
+            elif k == "defense":
+                lines.append(f"Seat {e[1]} reveals {stats(e[2])} as the defense gang.")
+            elif k == "undefended":
+                lines.append(f"Seat {e[1]} has no bot left to defend with.")
+            elif k == "clash":
+                lines.append(f"Clash: seat {e[1]} challenges Champion seat {e[2]}.")
+            elif k == "reveal":
+                lines.append(f"  seat {e[1]} reveals {stats(e[2])}")
+            elif k == "totals":
+                lines.append(f"    attack {e[1]} vs defense {e[3]}; crits {e[2]} of {e[5]} needed")
+            elif k == "ability":
+                lines.append(f"    {cards[e[2]].name}: {e[3]}")
+            elif k == "reboot":
+                lines.append(f"    {cards[e[2]].name} reboots under seat {e[1]}'s deck")
+            elif k == "defeat":
+                lines.append(f"    {cards[e[2]].name} defeats the defender {cards[e[3]].name}")
+            elif k == "revive":
+                lines.append(
+                    f"    {cards[e[2]].name} puts {cards[e[3]].name} back on top of the deck"
+                )
+            elif k == "fizzle":
+                lines.append(f"    {cards[e[2]].name}: {e[3]}")
+            elif k == "contraption":
+                lines.append(f"    seat {e[1]} uses the Contraption {cards[e[2]].name}")
+            elif k == "won":
+                lines.append(f"  seat {e[1]} breaks seat {e[2]}'s defense!")
+            elif k == "transform":
+                lines.append(f"    {cards[e[2]].name} transforms into {cards[e[3]].name}")
+            elif k == "gang":
+                what = f"a {e[2]} defense gang" if e[2] else "no defense gang"
+                lines.append(f"  seat {e[1]} is the new Champion with {what}")
+            elif k == "failed":
+                lines.append(f"  seat {e[1]} runs out of bots without breaking the defense")
+            elif k == "surrender":
+                lines.append(f"  seat {e[1]} surrenders and leaves the battle")
+            elif k == "crystals":
+                lines.append(f"  seat {e[1]} takes {e[2]} crystal(s) into Storage")
+            elif k == "cap":
+                lines.append(f"  the battle reaches its step limit; seat {e[1]} keeps the title")
+            elif k == "battle_won":
+                lines.append(f"Seat {e[1]} is the last Champion standing and wins the battle.")
+            elif k == "game_won":
+                lines.append(f"Seat {e[1]} wins the game ({e[2]}).")
+        return lines
+
+    def prompt(self) -> str:
+        if self.phase == rules.OVER:
+            how = "Dominance Victory" if self.end_reason == "dominance" else "the Showdown"
+            return f"game over: seat {self.winner} wins by {how}"
+        if self.pending:
+            kind, seat, source, _ = self.pending[-1]
+            cards = self.game.content.cards
+            atk, crit, dfn, _, thr = clash_numbers(self)
+            score = f"attack {atk} vs defense {dfn}, crits {crit}/{thr}"
+            if kind == P_FACTION:
+                return f"seat {seat} broke the defense: choose the faction of the new defense gang"
+            if kind == P_ATTACK_WINDOW:
+                return f"seat {seat} challenges ({score}): use a Contraption?"
+            if kind == P_DEFEND_WINDOW:
+                return f"seat {seat}'s defense is about to fall ({score}): use a Contraption?"
+            what = (
+                "a defending bot to defeat"
+                if kind == P_TARGET_DEFEAT
+                else "a bot of your discard pile to put on top of your deck"
+            )
+            return f"{cards[source].name} (seat {seat}): choose {what}"
+        seat = self.order[self.turn_pos]
+        sd = self.round == rules.SHOWDOWN
+        title = "Showdown" if sd else f"round {self.round}"
+        return (
+            f"{title} Build Phase: seat {seat} builds with {self.scraps[seat]} scraps "
+            f"(builds {self.builds}/{3 if sd else 2}, upgrades {self.upgrades}/"
+            f"{'any' if sd else 1}, energized {self.energizes}/{'any' if sd else 3})"
+        )
+
+    def stats(self) -> dict[str, Any]:
+        n = self.game.num_players
+        return {
+            "end_reason": self.end_reason,
+            "winner": self.winner,
+            "rounds": self.round,
+            "battles": self.battle_no,
+            "clashes": self.clashes,
+            "crystals": [self.storage[p] + self.reactor[p] + self.cryo[p] for p in range(n)],
+            "workshop_tiers": self.tier[:],
+            "collection_sizes": [len(self.collection[p]) for p in range(n)],
+            "first_champion_won": None,
+        }
+
+    # ------------------------------------------------------------------ determinize (RB-9)
+    def determinize(self, seat: int, rng: random.Random | Any) -> RumbleState:
+        """Resample what `seat` cannot see: every tier deck's order, the other seats' scanned
+        hands (pooled with the deck of the same tier) and the hidden part of every battle deck."""
+        c = self.clone()
+        cards = self.game.content.cards
+        n = self.game.num_players
+        for t in range(1, 5):
+            pool = c.decks[t]
+            taken: list[tuple[int, int]] = []  # (seat, count) of hand cards of this tier
+            for p in range(n):
+                if p == seat:
+                    continue
+                keep = [x for x in c.hand[p] if cards[x].tier != t]
+                mine = len(c.hand[p]) - len(keep)
+                if mine:
+                    pool.extend(x for x in c.hand[p] if cards[x].tier == t)
+                    c.hand[p] = keep
+                    taken.append((p, mine))
+            rng.shuffle(pool)
+            for p, k in taken:
+                c.hand[p].extend(pool.pop() for _ in range(k))
+        for p in range(n):
+            deck = c.bdeck[p]
+            lo, hi = c.known_bottom[p], len(deck) - c.known_top[p]
+            if hi - lo > 1:
+                middle = deck[lo:hi]
+                rng.shuffle(middle)
+                deck[lo:hi] = middle
+        c.rng = GameRng(rng.getrandbits(63))
+        c._legal = self._legal if seat == self.current_player() else None
+        return c
+
+
+__all__ = ["FACTIONS", "RumbleState", "P_DEFEND_WINDOW"]
