@@ -1,0 +1,217 @@
+// The lobby: every game, a form to open a table, tables in play and finished games.
+import { clear, getJSON, h } from "./ui.js";
+
+const state = { games: [], aiLevels: [] };
+
+function gameInfo(name) {
+  return state.games.find((g) => g.name === name);
+}
+
+function showError(message) {
+  const el = document.getElementById("lobby-error");
+  el.textContent = message;
+  el.hidden = !message;
+}
+
+function renderGames() {
+  const select = document.getElementById("game");
+  clear(select);
+  for (const g of state.games) select.appendChild(h("option", { value: g.name }, g.title || g.name));
+  const cards = clear(document.getElementById("games"));
+  for (const g of state.games) {
+    const seats = g.min_players === g.max_players ? `${g.min_players} seats` : `${g.min_players}-${g.max_players} seats`;
+    cards.appendChild(h("article", { class: "game-card", dataset: { game: g.name } },
+      h("h3", {}, g.title || g.name),
+      h("p", { class: "seats-count" }, seats),
+      h("p", {}, g.description || ""),
+      h("button", { type: "button", onclick: () => { select.value = g.name; onGameChange(); select.focus(); } }, "Set up a table")));
+  }
+  onGameChange();
+}
+
+function onGameChange() {
+  const g = gameInfo(document.getElementById("game").value);
+  if (!g) return;
+  document.getElementById("game-description").textContent = g.description || "";
+  const count = clear(document.getElementById("num-players"));
+  for (let n = g.min_players; n <= g.max_players; n++) count.appendChild(h("option", { value: n }, String(n)));
+  renderSeats();
+  renderOptions(g);
+}
+
+function renderSeats() {
+  const n = Number(document.getElementById("num-players").value);
+  const list = document.getElementById("seat-list");
+  const previous = [...list.querySelectorAll(".seat-row")].map((row) => ({
+    kind: row.querySelector(".seat-kind").value,
+    ai: row.querySelector(".seat-ai").value,
+    name: row.querySelector(".seat-name").value,
+  }));
+  for (const row of list.querySelectorAll(".seat-row")) row.remove();
+  for (let i = 0; i < n; i++) {
+    const prev = previous[i] || { kind: i === 0 ? "human" : "ai", ai: "mcts:200", name: "" };
+    const kind = h("select", { class: "seat-kind", name: `seat-${i}-kind`, "aria-label": `Seat ${i + 1} kind` },
+      h("option", { value: "human" }, "Person"), h("option", { value: "ai" }, "AI"));
+    kind.value = prev.kind;
+    const ai = h("select", { class: "seat-ai", name: `seat-${i}-ai`, "aria-label": `Seat ${i + 1} AI strength` },
+      state.aiLevels.map((l) => h("option", { value: l.spec }, l.label)));
+    ai.value = prev.ai || "mcts:200";
+    const name = h("input", { class: "seat-name", name: `seat-${i}-name`, placeholder: "name (optional)", maxlength: 40, value: prev.name });
+    const sync = () => { ai.hidden = kind.value !== "ai"; };
+    kind.addEventListener("change", sync);
+    sync();
+    list.appendChild(h("div", { class: "seat-row" }, h("span", { class: "seat-label" }, `Seat ${i + 1}`), kind, ai, name));
+  }
+}
+
+function renderOptions(g) {
+  const box = document.getElementById("options");
+  for (const el of box.querySelectorAll(".option")) el.remove();
+  // Content files are read from the server's disk by path: not something a web visitor may name.
+  const shown = g.options.filter((o) => !/\b(path|file)\b/i.test(o.help || "") && !["content", "cards"].includes(o.name));
+  box.hidden = shown.length === 0;
+  for (const opt of shown) {
+    let input;
+    const base = { class: "option-input", name: `option-${opt.name}`, dataset: { option: opt.name, type: opt.type } };
+    if (opt.choices && opt.choices.length) {
+      input = h("select", base, opt.choices.map((c) => h("option", { value: String(c) }, String(c))));
+      input.value = String(opt.default);
+    } else if (opt.type === "bool") {
+      input = h("input", { ...base, type: "checkbox" });
+      input.checked = Boolean(opt.default);
+    } else if (opt.type === "int" || opt.type === "float") {
+      input = h("input", { ...base, type: "number", step: opt.type === "int" ? "1" : "any", placeholder: String(opt.default ?? "") });
+    } else {
+      const shown = Array.isArray(opt.default) ? opt.default.join(",") : (opt.default ?? "");
+      input = h("input", { ...base, type: "text", placeholder: String(shown) });
+    }
+    box.appendChild(h("label", { class: "option", title: opt.help }, h("span", {}, opt.name.replace(/_/g, " ")), input,
+      h("small", { class: "muted" }, opt.help || "")));
+  }
+}
+
+function readOptions() {
+  const options = {};
+  for (const input of document.querySelectorAll(".option-input")) {
+    const { option, type } = input.dataset;
+    if (type === "bool") options[option] = input.checked;
+    else if (input.tagName === "SELECT") {
+      const raw = input.value;
+      options[option] = type === "int" ? Number.parseInt(raw, 10) : type === "float" ? Number.parseFloat(raw) : raw;
+    } else if (input.value.trim() !== "") {
+      const raw = input.value.trim();
+      if (type === "int") options[option] = Number.parseInt(raw, 10);
+      else if (type === "float") options[option] = Number.parseFloat(raw);
+      else options[option] = raw;
+    }
+  }
+  return options;
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  showError("");
+  const seats = [...document.querySelectorAll(".seat-row")].map((row) => {
+    const kind = row.querySelector(".seat-kind").value;
+    const seat = { kind };
+    const name = row.querySelector(".seat-name").value.trim();
+    if (name) seat.name = name;
+    if (kind === "ai") seat.ai = row.querySelector(".seat-ai").value;
+    return seat;
+  });
+  const body = {
+    game: document.getElementById("game").value,
+    num_players: Number(document.getElementById("num-players").value),
+    options: readOptions(),
+    seats,
+  };
+  const seed = document.getElementById("seed").value.trim();
+  if (seed) body.seed = Number.parseInt(seed, 10);
+  try {
+    const created = await getJSON("/api/tables", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    showCreated(created);
+    refreshTables();
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+function showCreated(created) {
+  const box = clear(document.getElementById("created"));
+  box.hidden = false;
+  const humans = created.seats.filter((s) => s.join_url);
+  box.appendChild(h("h3", {}, "Table ready"));
+  if (humans.length === 0) {
+    box.appendChild(h("p", {}, h("a", { class: "button", id: "open-table", href: created.url }, "Watch the AI play")));
+    return;
+  }
+  box.appendChild(h("p", { class: "muted" }, "Each link holds one seat: keep yours, send the others to your friends. Anyone with the table link alone can watch."));
+  const list = h("ul", { class: "join-links" });
+  humans.forEach((s, i) => {
+    const url = new URL(s.join_url, window.location.href).href;
+    const copy = h("button", { type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(url) }, "Copy");
+    list.appendChild(h("li", {}, h("b", {}, `${s.name} (seat ${s.seat + 1})`), " ",
+      h("a", { href: s.join_url, class: i === 0 ? "button join-first" : "", id: i === 0 ? "open-table" : null }, i === 0 ? "Play this seat" : "Join link"),
+      " ", h("input", { readonly: true, value: url, class: "link-field", "aria-label": `Seat ${s.seat + 1} link` }), " ", copy));
+  });
+  box.appendChild(list);
+  box.appendChild(h("p", {}, "Spectators: ", h("a", { href: created.url }, new URL(created.url, window.location.href).href)));
+}
+
+function seatSummary(t) {
+  return t.seats.map((s) => (s.kind === "ai" ? `AI ${s.ai}` : s.name)).join(" vs ");
+}
+
+function resultText(t) {
+  if (!t.result) return "";
+  const r = t.result.returns;
+  const best = Math.max(...r);
+  const winners = r.map((v, i) => [v, i]).filter(([v]) => v === best && v > 0).map(([, i]) => t.seats[i].kind === "ai" ? `AI ${t.seats[i].ai}` : t.seats[i].name);
+  return winners.length === r.length || winners.length === 0 ? "draw" : `won by ${winners.join(" and ")}`;
+}
+
+async function refreshTables() {
+  try {
+    const data = await getJSON("/api/tables");
+    const titles = Object.fromEntries(state.games.map((g) => [g.name, g.title || g.name]));
+    const fill = (id, rows, finished) => {
+      const ul = clear(document.getElementById(id));
+      if (rows.length === 0) ul.appendChild(h("li", { class: "muted" }, "none"));
+      for (const t of rows) {
+        ul.appendChild(h("li", {},
+          h("b", {}, titles[t.game] || t.game), ` · ${seatSummary(t)} · ${t.step} moves `,
+          finished ? h("span", { class: "result" }, resultText(t)) : null, " ",
+          h("a", { href: t.url }, finished ? "view" : "watch"),
+          finished ? [" ", h("a", { href: t.record_url, download: true }, "record")] : null));
+      }
+    };
+    fill("playing", data.playing, false);
+    fill("finished", data.finished, true);
+  } catch (err) {
+    showError(`could not list tables: ${err.message}`);
+  }
+}
+
+async function start() {
+  try {
+    const data = await getJSON("/api/games");
+    state.games = data.games;
+    state.aiLevels = data.ai_levels;
+  } catch (err) {
+    showError(`could not load the games: ${err.message}`);
+    return;
+  }
+  renderGames();
+  document.getElementById("game").addEventListener("change", onGameChange);
+  document.getElementById("num-players").addEventListener("change", renderSeats);
+  document.getElementById("create").addEventListener("submit", createTable);
+  document.body.dataset.ready = "true";
+  await refreshTables();
+  setInterval(refreshTables, 5000);
+}
+
+start();

@@ -1,0 +1,373 @@
+// The play page shell, the same for every game: header and seats, whose decision and why, the
+// board (drawn by games/<name>.js, or the generic drawing), leftover choices as buttons, the log,
+// undo, the end screen and the record download. The server decides everything; this page only
+// shows what the websocket sends and sends back the index of the chosen legal action.
+import { clear, h, humanize } from "./ui.js";
+import generic from "./games/generic.js";
+
+const tableId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop());
+const TOKEN_KEY = `robotable-seat-${tableId}`;
+
+const page = {
+  socket: null,
+  table: null,
+  you: null,
+  view: null,
+  step: -1,
+  log: [],
+  module: null,
+  moduleName: null,
+  pending: false,
+  retry: 0,
+  nextId: 1,
+  thinking: null,
+  canUndo: false,
+};
+
+function seatToken() {
+  const match = window.location.hash.match(/seat=([A-Za-z0-9_-]+)/);
+  if (match) {
+    try { sessionStorage.setItem(TOKEN_KEY, match[1]); } catch (_) { /* storage off: keep the hash */ }
+    return match[1];
+  }
+  try { return sessionStorage.getItem(TOKEN_KEY); } catch (_) { return null; }
+}
+
+function seatName(i) {
+  if (i === null || i === undefined || i < 0 || !page.table) return "—";
+  const s = page.table.seats[i];
+  if (!s) return `Seat ${i + 1}`;
+  const you = i === page.you ? " (you)" : "";
+  return `${s.name}${you}`;
+}
+
+function toast(message) {
+  const el = document.getElementById("toast");
+  el.textContent = message;
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { el.hidden = true; }, 5000);
+}
+
+async function loadModule(game) {
+  if (page.moduleName === game) return page.module;
+  let mod = generic;
+  try {
+    const imported = await import(`/static/games/${encodeURIComponent(game)}.js`);
+    mod = imported.default || generic;
+  } catch (_) {
+    mod = generic; // no drawing for this game yet: the generic panels still play it fully
+  }
+  page.module = mod;
+  page.moduleName = game;
+  return mod;
+}
+
+function send(message) {
+  if (!page.socket || page.socket.readyState !== WebSocket.OPEN) {
+    toast("not connected; reconnecting…");
+    return false;
+  }
+  page.socket.send(JSON.stringify(message));
+  return true;
+}
+
+function act(index) {
+  if (page.pending || !page.view) return;
+  page.pending = true;
+  document.body.dataset.pending = "true";
+  for (const el of document.querySelectorAll("[data-action-index]")) el.classList.add("waiting");
+  if (!send({ type: "act", id: page.nextId++, index, step: page.step })) settle();
+}
+
+function settle() {
+  page.pending = false;
+  document.body.dataset.pending = "false";
+}
+
+// -- drawing -------------------------------------------------------------------------------------
+function makeContext(view) {
+  const legal = view.legal_actions || [];
+  const claimed = new Set();
+  return {
+    view,
+    you: page.you,
+    table: page.table,
+    legal,
+    seatName,
+    h,
+    // Make `el` the control for legal action `index` (a card, a tile, a bid button).
+    bind(el, index, label) {
+      if (index === undefined || index === null || !legal[index]) return el;
+      claimed.add(index);
+      el.classList.add("actionable");
+      el.dataset.actionIndex = String(index);
+      el.setAttribute("role", "button");
+      el.setAttribute("tabindex", "0");
+      el.title = label || legal[index].label;
+      el.addEventListener("click", (e) => { e.stopPropagation(); act(index); });
+      el.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(index); }
+      });
+      return el;
+    },
+    // Legal actions whose JSON matches `fields` (e.g. {type: "play", card: 3}).
+    find(fields) {
+      return legal.filter((a) => Object.entries(fields).every(([k, v]) => JSON.stringify(a.action[k]) === JSON.stringify(v)));
+    },
+    claim(index) { claimed.add(index); },
+    claimed,
+    act,
+  };
+}
+
+function render() {
+  const view = page.view;
+  if (!view || !page.table) return;
+  const deciding = view.current_player;
+  const youDecide = page.you !== null && deciding === page.you && !view.terminal;
+  document.body.dataset.step = String(page.step);
+  document.body.dataset.deciding = String(youDecide);
+  document.body.dataset.terminal = String(Boolean(view.terminal));
+  document.body.dataset.game = page.table.game;
+
+  renderHeader();
+  renderStatus(view, youDecide);
+
+  const board = clear(document.getElementById("board"));
+  const ctx = makeContext(view);
+  const mod = page.module || generic;
+  try {
+    mod.render(board, view, ctx);
+  } catch (err) {
+    // A drawing bug must never stop play: fall back to the generic panels.
+    console.error(err);
+    clear(board);
+    ctx.claimed.clear();
+    generic.render(board, view, ctx);
+  }
+  renderLeftoverActions(ctx);
+  renderLog();
+  renderSide();
+  renderEnd(view);
+}
+
+function renderHeader() {
+  const t = page.table;
+  document.getElementById("title").textContent = `${t.title} · table ${t.id}`;
+  document.title = `${t.title} · robotable`;
+  const seats = clear(document.getElementById("seats"));
+  for (const s of t.seats) {
+    const classes = ["seat-chip"];
+    if (s.seat === page.you) classes.push("you");
+    if (page.view && s.seat === page.view.current_player) classes.push("deciding");
+    const badge = s.kind === "ai" ? `AI ${s.ai}` : (s.connected ? "online" : "away");
+    seats.appendChild(h("span", { class: classes.join(" "), dataset: { seat: s.seat } },
+      h("b", {}, `${s.seat + 1}. ${s.name}`), " ", h("small", {}, s.seat === page.you ? "you" : badge)));
+  }
+  if (page.you === null) seats.appendChild(h("span", { class: "seat-chip spectator" }, "watching"));
+}
+
+function renderStatus(view, youDecide) {
+  const status = document.getElementById("status");
+  status.className = "status";
+  if (view.terminal) {
+    status.textContent = "The game is over.";
+    status.classList.add("over");
+    return;
+  }
+  const who = seatName(view.current_player);
+  const why = view.prompt ? `: ${view.prompt}` : "";
+  if (youDecide) {
+    status.textContent = `Your decision${why}`;
+    status.classList.add("yours");
+  } else if (page.thinking !== null && page.thinking !== undefined) {
+    status.textContent = `${who} is thinking${why}`;
+    status.classList.add("thinking");
+  } else {
+    status.textContent = `Waiting for ${who}${why}`;
+  }
+  if (page.table.ai_error) status.textContent += ` — ${page.table.ai_error}`;
+}
+
+function renderLeftoverActions(ctx) {
+  const box = clear(document.getElementById("actions"));
+  const left = ctx.legal.filter((a) => !ctx.claimed.has(a.index));
+  if (left.length === 0) return;
+  const groups = new Map();
+  for (const a of left) {
+    const kind = a.action.type || "choice";
+    if (!groups.has(kind)) groups.set(kind, []);
+    groups.get(kind).push(a);
+  }
+  box.appendChild(h("div", { class: "actions-title" }, page.view.prompt || "Choose"));
+  for (const [kind, actions] of groups) {
+    const row = h("div", { class: "action-group" }, h("span", { class: "action-kind" }, humanize(kind)));
+    for (const a of actions) {
+      const button = h("button", { type: "button", class: "action-button" }, a.label);
+      ctx.bind(button, a.index, a.label);
+      row.appendChild(button);
+    }
+    box.appendChild(row);
+  }
+}
+
+function describeEvent(event) {
+  const mod = page.module || generic;
+  if (mod.describeEvent) {
+    try {
+      const text = mod.describeEvent(event, { seatName, you: page.you });
+      if (text) return text;
+    } catch (_) { /* fall through to the generic wording */ }
+  }
+  return generic.describeEvent(event, { seatName, you: page.you });
+}
+
+function logItem(entry) {
+  const who = seatName(entry.seat);
+  const head = entry.label ? `${who}: ${entry.label}` : `${who} acted`;
+  const events = (entry.events || []).map(describeEvent).filter(Boolean);
+  return h("li", { class: entry.seat === page.you ? "mine" : "", dataset: { step: entry.step } },
+    h("span", { class: "log-step" }, `${entry.step}.`), " ", h("span", { class: "log-head" }, head),
+    events.length ? h("ul", { class: "log-events" }, events.map((t) => h("li", {}, t))) : null);
+}
+
+function renderLog() {
+  const list = document.getElementById("log");
+  const shown = Number(list.dataset.shown || 0);
+  if (shown > page.log.length || list.dataset.full !== "true") {
+    clear(list);
+    for (const entry of page.log) list.appendChild(logItem(entry));
+    list.dataset.full = "true";
+  } else {
+    for (const entry of page.log.slice(shown)) list.appendChild(logItem(entry));
+  }
+  list.dataset.shown = String(page.log.length);
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderSide() {
+  const undo = document.getElementById("undo");
+  undo.disabled = !page.canUndo || page.pending;
+  undo.hidden = page.you === null;
+  const record = document.getElementById("record");
+  if (page.table.record_url) {
+    record.href = page.table.record_url;
+    record.hidden = false;
+  } else {
+    record.hidden = true;
+  }
+}
+
+function renderEnd(view) {
+  const end = document.getElementById("end");
+  if (!view.terminal) {
+    end.hidden = true;
+    return;
+  }
+  if (end.dataset.dismissed === String(page.step)) return;
+  const returns = view.returns || (page.table.result && page.table.result.returns) || [];
+  const best = Math.max(...returns);
+  const winners = returns.map((v, i) => [v, i]).filter(([v]) => v === best && v > 0).map(([, i]) => i);
+  let headline = "Game over";
+  if (page.you !== null) {
+    if (winners.length === returns.length || winners.length === 0) headline = "A draw";
+    else headline = winners.includes(page.you) ? (winners.length > 1 ? "You share the win" : "You won!") : "You lost";
+  } else if (winners.length && winners.length < returns.length) {
+    headline = `${winners.map(seatName).join(" and ")} won`;
+  }
+  clear(end);
+  end.hidden = false;
+  end.appendChild(h("div", { class: "end-card", id: "end-card" },
+    h("h2", {}, headline),
+    h("table", { class: "results" },
+      h("tr", {}, h("th", {}, "Seat"), h("th", {}, "Result")),
+      returns.map((v, i) => h("tr", { class: winners.includes(i) ? "winner" : "" }, h("td", {}, seatName(i)), h("td", {}, String(v))))),
+    page.table.record_url ? h("p", {}, h("a", { class: "button", id: "end-record", href: page.table.record_url, download: true }, "Download the record"),
+      h("br"), h("small", { class: "muted" }, "Replay it with: robotable replay FILE")) : null,
+    h("p", {}, h("a", { href: "/", class: "button" }, "Back to the lobby"), " ",
+      h("button", { type: "button", id: "end-close", onclick: () => { end.hidden = true; end.dataset.dismissed = String(page.step); } }, "Look at the table"))));
+}
+
+// -- the connection --------------------------------------------------------------------------------
+async function onFrame(frame) {
+  switch (frame.type) {
+    case "state":
+      page.table = frame.table;
+      page.you = frame.you;
+      page.view = frame.view;
+      page.step = frame.step;
+      page.log = frame.log;
+      page.canUndo = frame.can_undo;
+      page.thinking = frame.thinking;
+      document.getElementById("log").dataset.full = "false";
+      await loadModule(page.table.game);
+      settle();
+      render();
+      break;
+    case "update":
+      page.view = frame.view;
+      page.step = frame.step;
+      page.log.push(frame.entry);
+      page.canUndo = frame.can_undo;
+      page.thinking = frame.thinking;
+      if (frame.table) page.table = frame.table;
+      page.table.step = frame.step;
+      if (frame.entry.seat === page.you) settle();
+      render();
+      break;
+    case "seats":
+      if (page.table) {
+        page.table = { ...page.table, ...frame.table, step: page.table.step };
+        if (page.view) renderHeader();
+        if (page.view) renderStatus(page.view, page.you !== null && page.view.current_player === page.you && !page.view.terminal);
+      }
+      break;
+    case "ack":
+      settle();
+      if (page.view) renderSide();
+      break;
+    case "error":
+      settle();
+      toast(frame.message);
+      if (page.view) render();
+      break;
+    default:
+      break;
+  }
+}
+
+function connect() {
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${encodeURIComponent(tableId)}`);
+  page.socket = socket;
+  // Frames are handled one after another even when a drawing module is still loading.
+  let chain = Promise.resolve();
+  socket.addEventListener("open", () => {
+    page.retry = 0;
+    document.body.dataset.connected = "true";
+    socket.send(JSON.stringify({ type: "hello", token: seatToken() }));
+  });
+  socket.addEventListener("message", (event) => {
+    let frame;
+    try { frame = JSON.parse(event.data); } catch (_) { return; }
+    chain = chain.then(() => onFrame(frame)).catch((err) => console.error(err));
+  });
+  socket.addEventListener("close", (event) => {
+    document.body.dataset.connected = "false";
+    settle();
+    if (event.code === 4403 || event.code === 4404) {
+      document.getElementById("status").textContent = event.code === 4404 ? "No such table." : "This seat link is not valid.";
+      return;
+    }
+    page.retry = Math.min(page.retry + 1, 6);
+    document.getElementById("status").textContent = "Connection lost; reconnecting…";
+    setTimeout(connect, 250 * 2 ** page.retry);
+  });
+}
+
+document.getElementById("undo").addEventListener("click", () => {
+  if (send({ type: "undo", id: page.nextId++ })) document.getElementById("undo").disabled = true;
+});
+
+connect();
