@@ -174,9 +174,10 @@ def begin_turn(state: IotabotsState, events: list[dict]) -> None:
     a = state.active
     state.phase = MAIN1
     events.append({"type": "turn", "seat": a, "turn": state.turn})
-    if state.turn > 1 or state.game.options["first_turn_draw"]:
-        if not draw(state, a, 1, events):
-            return
+    # IB-4.1 ruling: the starting player draws on turn 1 too (option first_turn_draw)
+    draws = state.turn > 1 or state.game.options["first_turn_draw"]
+    if draws and not draw(state, a, 1, events):
+        return
     # Standby: mana grows by 1 up to 6 and is refilled; Bot Protect ends; per-turn counts reset
     state.mana_max[a] = min(MANA_CAP, state.mana_max[a] + 1)
     state.mana[a] = state.mana_max[a]
@@ -264,7 +265,7 @@ def legal_actions(state: IotabotsState) -> list[Action]:
     phase = state.phase
     if state.choice is not None:
         return list(effects.options_for(state))
-    if phase == MAIN1 or phase == MAIN2:
+    if phase in (MAIN1, MAIN2):
         return main_actions(state)
     if phase == BATTLE:
         out: list[Action] = []
@@ -313,11 +314,15 @@ def main_actions(state: IotabotsState) -> list[Action]:
         eff = g.ignition[b.card]
         if eff >= 0 and not b.used and effects.can_activate(state, a, b.card, eff, b.uid, False):
             out.append(g.activate_actions[slot])
-    if state.phase == MAIN1 and state.turn > 1:
-        # IB-6.1: the starting player has no Battle Phase on the first turn; offered only when
-        # some Bot could attack, since an empty Battle Phase changes nothing.
-        if any(can_attack(state, b) for b in state.field[a]) and attack_targets(state):
-            out.append(g.enter_battle)
+    # IB-6.1: the starting player has no Battle Phase on the first turn; offered only when
+    # some Bot could attack, since an empty Battle Phase changes nothing.
+    if (
+        state.phase == MAIN1
+        and state.turn > 1
+        and any(can_attack(state, b) for b in state.field[a])
+        and attack_targets(state)
+    ):
+        out.append(g.enter_battle)
     out.append(g.end_turn)
     return out
 
