@@ -1,0 +1,118 @@
+"""Stak Bots (DogEared Games, 2013): robots in staks fight top card against top card; the last
+player with cards in their stak wins. Rules: docs/rules/stakbots.md (SB-x.y)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from robotable.core.errors import ContentError, OptionError
+from robotable.core.options import OptionSpec
+from robotable.core.protocol import Action, Game, State
+
+from .actions import ACTION_CLASSES, END_TURN, Attack, ChoosePlayer, Discard, Play, Scrap
+from .content import BUNDLED, Deck, load_deck
+from .state import StakBotsState
+
+
+class StakBots(Game):
+    name: ClassVar[str] = "stakbots"
+    title: ClassVar[str] = "Stak Bots"
+    description: ClassVar[str] = (
+        "Stack robots, attack top card against top card, chain entry effects; "
+        "the last player with cards in their stak wins."
+    )
+    version: ClassVar[str] = "1"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("stak_size", int, 9, "cards dealt face-down to each stak (SB-2.1)", (), 1, 30),
+        OptionSpec("hand_size", int, 2, "cards dealt to each starting hand (SB-2.3)", (), 0, 10),
+        OptionSpec(
+            "cards",
+            str,
+            BUNDLED,
+            "the deck: a bundled set's name or a path to your own card file (.toml, SB-1.4)",
+        ),
+        OptionSpec(
+            "max_turns",
+            int,
+            200,
+            "after this many turns the game is a draw among the seats still in (SB-3.7)",
+            (),
+            1,
+            100000,
+        ),
+    )
+    action_classes: ClassVar[tuple[type[Action], ...]] = ACTION_CLASSES
+
+    def __init__(self, num_players: int | None = None, **options: Any) -> None:
+        super().__init__(num_players, **options)
+        deck: Deck = load_deck(self.options["cards"])
+        need = self.num_players * (self.options["stak_size"] + self.options["hand_size"])
+        if len(deck) < need:
+            raise ContentError(
+                f"card file {deck.source}: {len(deck)} cards cannot deal {self.num_players} "
+                f"staks of {self.options['stak_size']} and hands of "
+                f"{self.options['hand_size']} (needs {need}, SB-2.7)"
+            )
+        self.deck = deck
+        cards = deck.cards
+        # Flat per-card tables: the hot path reads ints from lists, never content objects.
+        self.names: list[str] = [c.name for c in cards]
+        self.bot: list[int] = [c.bot for c in cards]
+        self.base_power: list[int] = [-1 if c.power is None else c.power for c in cards]
+        keys: dict[tuple, int] = {}
+        self.defkey: list[int] = [keys.setdefault(c.key(), len(keys)) for c in cards]
+        if len(keys) > 1000:
+            raise OptionError(f"card file {deck.source}: too many distinct cards")
+        # Actions built once and shared (legal_actions hands out these same objects).
+        self.play_a = [Play(c.id, c.name) for c in cards]
+        self.scrap_hand_a = [Scrap(c.id, c.name, True) for c in cards]
+        self.scrap_top_a = [Scrap(c.id, c.name, False) for c in cards]
+        self.discard_a = [Discard(c.id, c.name) for c in cards]
+        self.attack_a = [Attack(s) for s in range(self.num_players)]
+        self.player_a = [ChoosePlayer(s) for s in range(self.num_players)]
+        self.end_a = END_TURN
+
+    def new_initial_state(self, seed: int = 0) -> StakBotsState:
+        from . import rules
+
+        state = StakBotsState(self)
+        rules.setup(state, seed)
+        return state
+
+    def state_from_json(self, data: dict[str, Any]) -> StakBotsState:
+        return StakBotsState.from_json(self, data)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        from .heuristic import evaluate
+
+        return evaluate(state, seat)  # type: ignore[arg-type]
+
+    def render(self, state: State, seat: int | None) -> str:
+        from .render import render
+
+        return render(state, seat)  # type: ignore[arg-type]
+
+    def num_distinct_actions(self) -> int:
+        from .encoding import num_distinct_actions
+
+        return num_distinct_actions(self)
+
+    def action_index(self, action: Action) -> int:
+        from .encoding import action_index
+
+        return action_index(self, action)
+
+    def observation_size(self) -> int:
+        from .encoding import observation_size
+
+        return observation_size(self)
+
+    def encode_observation(self, view: dict[str, Any]) -> list[float]:
+        from .encoding import encode_observation
+
+        return encode_observation(self, view)
+
+
+GAME = StakBots

@@ -1,0 +1,125 @@
+"""Fixed-size encodings for the RL adapters (layout documented in docs/rules/stakbots.md, SB-11).
+
+Action indices, with N = cards in the deck and P = seats:
+  0                      end_turn
+  1 .. N                 play card id
+  N+1 .. 2N              scrap card id (top card or hand card: one card is never both)
+  2N+1 .. 2N+P           attack seat
+  2N+P+1 .. 2N+P+P*N     target (seat, depth)
+  .. + P                 choose_player seat
+  .. + N                 discard card id
+Observation: built from a view only, seats relative to the viewer (slot 0 = the viewer).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import Attack, ChoosePlayer, Discard, EndTurn, Play, Scrap, Target
+from .content import Bot
+
+SLOTS = 4
+BOTS = len(Bot)
+BOT_INDEX = {b.title: int(b) for b in Bot}
+PER_SEAT = 4 + 4 + (BOTS + 3) + BOTS + BOTS
+GLOBAL = (BOTS + 1) + (BOTS + 1) + 1 + (5 + BOTS) + (3 + SLOTS) + 3
+DECISIONS = {None: 0, "top": 1, "face_up": 2, "player": 3, "discard": 4}
+
+
+def num_distinct_actions(game: Any) -> int:
+    n = len(game.deck)
+    p = game.num_players
+    return 1 + 3 * n + 2 * p + p * n
+
+
+def action_index(game: Any, action: Any) -> int:
+    n = len(game.deck)
+    p = game.num_players
+    cls = type(action)
+    if cls is EndTurn:
+        return 0
+    if cls is Play:
+        return 1 + action.card
+    if cls is Scrap:
+        return 1 + n + action.card
+    if cls is Attack:
+        return 1 + 2 * n + action.target
+    if cls is Target:
+        return 1 + 2 * n + p + action.seat * n + action.depth
+    if cls is ChoosePlayer:
+        return 1 + 2 * n + p + p * n + action.seat
+    if cls is Discard:
+        return 1 + 2 * n + 2 * p + p * n + action.card
+    raise ValueError(f"game stakbots: {action!r} is not a Stak Bots action")
+
+
+def observation_size(game: Any) -> int:
+    return SLOTS * PER_SEAT + GLOBAL
+
+
+def _bot_counts(cards: list[dict[str, Any]]) -> list[float]:
+    out = [0.0] * BOTS
+    for c in cards:
+        out[BOT_INDEX[c["bot"]]] += 0.25
+    return out
+
+
+def _one_hot(index: int | None, size: int) -> list[float]:
+    out = [0.0] * size
+    if index is not None and 0 <= index < size:
+        out[index] = 1.0
+    return out
+
+
+def encode_observation(game: Any, view: dict[str, Any]) -> list[float]:
+    p = view["num_players"]
+    me = view["seat"] if view["seat"] is not None else 0
+    obs: list[float] = []
+    for k in range(SLOTS):
+        if k >= p:
+            obs.extend([0.0] * PER_SEAT)
+            continue
+        sv = view["seats"][(me + k) % p]
+        stak = sv["stak"]
+        up = [c for c in stak if c["face_up"]]
+        obs += [
+            1.0,
+            float(sv["in_game"]),
+            float(view["active"] == sv["seat"]),
+            float(view["current_player"] == sv["seat"]),
+            len(stak) / 20,
+            sv["hand_size"] / 10,
+            len(up) / 20,
+            (len(stak) - len(up)) / 20,
+        ]
+        top = sv["top"]
+        if top and top["face_up"]:
+            obs += _one_hot(BOT_INDEX[top["bot"]], BOTS)
+            obs += [top["current_power"] / 8, top["damage"] / 8, top["rank"] / 6]
+        else:
+            obs += [0.0] * (BOTS + 3)
+        obs += _bot_counts(up)
+        obs += _bot_counts(sv["known_hand"])
+    own = view["seats"][me]["hand"] if view["seat"] is not None else None
+    own = own or []
+    obs += _bot_counts(own)
+    obs.append(sum(c["power"] for c in own if c["power"] != "X") / 20)
+    obs += _bot_counts(view["scrapheap"])
+    obs.append(len(view["scrapheap"]) / 60)
+    obs.append(view["supply_size"] / 60)
+    d = view["decision"]
+    obs += _one_hot(DECISIONS[d["kind"] if d else None], 5)
+    obs += _one_hot(BOT_INDEX[d["card"]["bot"]] if d else None, BOTS)
+    stomp = view["stomp_target"]
+    obs += [
+        float(view["attacker"] is not None),
+        float(view["attacker_stopped"]),
+        float(view["scrapheap_fed"]),
+    ]
+    obs += _one_hot((stomp - me) % p if stomp is not None else None, SLOTS)
+    obs += [
+        view["turn"] / view["options"]["max_turns"],
+        view["actions_this_turn"] / 60,
+        float(view["terminal"]),
+    ]
+    return obs

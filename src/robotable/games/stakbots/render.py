@@ -1,0 +1,172 @@
+"""What a seat sees (SB-9): the view dict and the terminal rendering built from it.
+
+`build_view` is the visibility model: a card's identity is shown only when it is face-up, on
+the scrapheap, in the viewer's own hand, or publicly known (a reset card, a card returned to a
+hand by Begone Bot). determinize (state.py) resamples exactly the cards shown as unknown here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .rules import D_DISCARD, KNOWN, UP, power
+from .state import DECISION_NAMES
+
+if TYPE_CHECKING:
+    from .state import StakBotsState
+
+
+def card_json(st: StakBotsState, c: int, live: bool = False) -> dict[str, Any]:
+    """A card as the view shows it; `live` adds its current power and damage (in a stak)."""
+    d = st.game.deck.cards[c]
+    out: dict[str, Any] = {
+        "id": c,
+        "name": d.name,
+        "bot": d.bot.title,
+        "power": "X" if d.power is None else d.power,
+        "rank": d.rank,
+        "text": d.text,
+        "short": d.short,
+    }
+    if live:
+        out["current_power"] = power(st, c)
+        out["damage"] = st.dmg[c]
+    return out
+
+
+def build_view(st: StakBotsState, seat: int | None) -> dict[str, Any]:
+    g = st.game
+    vis = st.vis
+    deciding = st.current_player()
+    legal = []
+    if seat is not None and seat == deciding:
+        legal = [
+            {"index": i, "label": str(a), "action": a.to_json()}
+            for i, a in enumerate(st.legal_actions())
+        ]
+    seats = []
+    for s in range(g.num_players):
+        stak_cards = []
+        for c in st.staks[s]:
+            if vis[c] == UP:
+                stak_cards.append({"face_up": True, **card_json(st, c, live=True)})
+            elif vis[c] == KNOWN:
+                stak_cards.append({"face_up": False, "known": card_json(st, c)})
+            else:
+                stak_cards.append({"face_up": False})
+        hand = st.hands[s]
+        seats.append(
+            {
+                "seat": s,
+                "in_game": st.alive[s],
+                "stak_size": len(st.staks[s]),
+                "stak": stak_cards,
+                "top": stak_cards[-1] if stak_cards else None,
+                "hand_size": len(hand),
+                "hand": [card_json(st, c) for c in hand] if s == seat else None,
+                "known_hand": [card_json(st, c) for c in hand if vis[c] == KNOWN],
+            }
+        )
+    decision = None
+    if st.decision is not None:
+        kind, c, chooser = st.decision
+        decision = {
+            "kind": DECISION_NAMES[kind],
+            "seat": chooser,
+            "card": card_json(st, c),
+            "why": st.prompt(),
+        }
+        if kind == D_DISCARD:
+            decision["kind"] = "discard"
+    heap = st.scrapheap
+    return {
+        "game": g.name,
+        "seat": seat,
+        "current_player": deciding,
+        "turn": st.turn,
+        "prompt": st.prompt(),
+        "terminal": st.result is not None,
+        "returns": list(st.result) if st.result is not None else None,
+        "legal_actions": legal,
+        "num_players": g.num_players,
+        "options": dict(g.options),
+        "active": st.active,
+        "decision": decision,
+        "seats": seats,
+        "supply_size": len(st.supply),
+        "scrapheap": [card_json(st, c) for c in heap],
+        "scrapheap_top": card_json(st, heap[-1]) if heap else None,
+        "attacker": card_json(st, st.attacker) if st.attacker >= 0 else None,
+        "attacker_stopped": st.stopped,
+        "scrapheap_fed": st.fed,
+        "stomp_target": st.stomp if st.stomp >= 0 else None,
+        "actions_this_turn": st.n_actions,
+        "effects_this_turn": st.n_effects,
+        "pending_effects": [card_json(st, c) for c in reversed(st.pending)],
+        "end_reason": st.end_reason or None,
+    }
+
+
+def _card_line(c: dict[str, Any]) -> str:
+    power = c.get("current_power", c["power"])
+    if c["power"] == "X" and "current_power" in c:
+        power = f"X={c['current_power']}"
+    dmg = f" dmg {c['damage']}" if c.get("damage") else ""
+    short = f"  {c['short']}" if c["short"] else ""
+    return f"{c['name']} P{power}{dmg} r{c['rank']}{short}"
+
+
+def render(st: StakBotsState, seat: int | None) -> str:
+    """Plain text for the terminal: the seat's own stak in full, opponents' tops and sizes,
+    the hand, supply and scrapheap, and whose decision it is and why."""
+    v = build_view(st, seat)
+    lines = []
+    who = "spectator" if seat is None else f"seat {seat}"
+    lines.append(f"== Stak Bots, turn {v['turn']}, seat {v['active']}'s turn (you: {who}) ==")
+    top = v["scrapheap_top"]
+    heap_top = _card_line(top) if top else "empty"
+    lines.append(
+        f"supply {v['supply_size']} cards | scrapheap {len(v['scrapheap'])} cards, top: {heap_top}"
+    )
+    for sv in v["seats"]:
+        s = sv["seat"]
+        mine = s == seat
+        label = "you" if mine else "opponent"
+        if not sv["in_game"]:
+            lines.append(f"seat {s} ({label}): out of the game")
+            continue
+        lines.append(
+            f"seat {s} ({label}): stak {sv['stak_size']} cards, hand {sv['hand_size']} cards"
+        )
+        if mine:
+            for depth, c in enumerate(reversed(sv["stak"])):
+                mark = "top " if depth == 0 else "    "
+                if c["face_up"]:
+                    lines.append(f"  {mark}{_card_line(c)}")
+                elif "known" in c:
+                    lines.append(f"  {mark}[face-down, was {c['known']['name']}]")
+                else:
+                    lines.append(f"  {mark}[face-down]")
+        else:
+            tc = sv["top"]
+            lines.append(f"  top: {_card_line(tc) if tc and tc['face_up'] else '-'}")
+            below = [c for c in sv["stak"][:-1] if c["face_up"]]
+            if below:
+                lines.append("  face-up below: " + ", ".join(c["name"] for c in reversed(below)))
+        if mine and sv["hand"] is not None:
+            hand = ", ".join(_card_line(c) for c in sv["hand"]) or "empty"
+            lines.append(f"  your hand: {hand}")
+        elif sv["known_hand"]:
+            lines.append("  known in hand: " + ", ".join(c["name"] for c in sv["known_hand"]))
+    att = v["attacker"]
+    if att:
+        stopped = " (stopped)" if v["attacker_stopped"] else ""
+        lines.append(f"attacker this turn: {att['name']}{stopped}")
+    lines.append(f"scrapheap fed this turn: {'yes' if v['scrapheap_fed'] else 'no'}")
+    if v["pending_effects"]:
+        lines.append("waiting entry effects: " + ", ".join(c["name"] for c in v["pending_effects"]))
+    if v["terminal"]:
+        lines.append(f"game over ({v['end_reason']}): returns {v['returns']}")
+    else:
+        lines.append(f"decision: {v['prompt']}")
+    return "\n".join(lines)

@@ -1,0 +1,340 @@
+"""Stak Bots state: plain data (card ids in small lists), cloned by hand.
+
+Zones (SB-1.5): `staks[s]` bottom -> top, `hands[s]`, `supply` (top = last), `scrapheap`
+(top = last). Per card id: `vis` (what the table knows of it, SB-9) and `dmg` (damage this turn).
+Entry effects waiting to resolve are `pending`, a stack of card ids (top = last, SB-6.4); a choice
+an effect is asking for is `decision` = (kind, card, chooser). The forward model is rules.py.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from robotable.core.protocol import TERMINAL, Action, State
+from robotable.core.rng import GameRng
+
+from . import rules
+
+# vis values (SB-9): who knows a card's identity.
+HIDDEN = 0  # face-down in a stak, in the supply (nobody), or in a hand (only its holder)
+UP = 1  # face-up in a stak or on the scrapheap (everybody)
+KNOWN = 2  # face-down in a stak after a reset, or in a hand after Begone: everybody saw it
+
+# decision kinds (SB-6.7)
+D_TOP = 1  # choose a top card (Shot, Reaper, Begone, Trip, Pit)
+D_FACEUP = 2  # choose a face-up card anywhere (Tranq)
+D_PLAYER = 3  # choose a player (Expel)
+D_DISCARD = 4  # the chosen player picks a hand card to scrap (Expel)
+DECISION_NAMES = {D_TOP: "top", D_FACEUP: "face_up", D_PLAYER: "player", D_DISCARD: "discard"}
+
+_FIELDS = (
+    "staks",
+    "hands",
+    "supply",
+    "scrapheap",
+    "vis",
+    "dmg",
+    "damaged",
+    "alive",
+    "active",
+    "turn",
+    "attacker",
+    "stopped",
+    "fed",
+    "stomp",
+    "n_actions",
+    "n_effects",
+    "pending",
+    "decision",
+    "result",
+    "end_reason",
+    "counts",
+)
+
+
+class StakBotsState(State):
+    __slots__ = (
+        "game",
+        "_legal",
+        "rng",
+        "staks",
+        "hands",
+        "supply",
+        "scrapheap",
+        "vis",
+        "dmg",
+        "damaged",
+        "alive",
+        "active",
+        "turn",
+        "attacker",
+        "stopped",
+        "fed",
+        "stomp",
+        "n_actions",
+        "n_effects",
+        "pending",
+        "decision",
+        "result",
+        "end_reason",
+        "counts",
+    )
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self._legal = None
+        self.rng = GameRng(0)
+        n = game.num_players
+        self.staks: list[list[int]] = [[] for _ in range(n)]
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.supply: list[int] = []
+        self.scrapheap: list[int] = []
+        self.vis: list[int] = [HIDDEN] * len(game.deck)
+        self.dmg: list[int] = [0] * len(game.deck)
+        self.damaged: list[int] = []  # ids with dmg > 0, repaired at the end of the turn
+        self.alive: list[bool] = [True] * n
+        self.active = 0
+        self.turn = 0
+        self.attacker = -1  # the one card that attacked this turn (SB-4.3)
+        self.stopped = False  # that card was turned face-down, returned or scrapped (SB-4.4)
+        self.fed = False  # a card reached the scrapheap this turn (SB-3.3)
+        self.stomp = -1  # the stak a Stomp Bot must keep attacking (SB-5.6)
+        self.n_actions = 0  # free actions taken this turn (SB-3.6)
+        self.n_effects = 0  # entry effects resolved this turn (SB-6.8)
+        self.pending: list[int] = []
+        self.decision: tuple[int, int, int] | None = None
+        self.result: list[float] | None = None
+        self.end_reason = ""
+        # game-long tallies for stats(): attacks, plays, scraps, effects, reshuffles
+        self.counts: list[int] = [0, 0, 0, 0, 0]
+
+    # -- protocol -----------------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.result is not None:
+            return TERMINAL
+        d = self.decision
+        return d[2] if d is not None else self.active
+
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    def returns(self) -> list[float]:
+        if self.result is None:
+            return [0.0] * self.game.num_players
+        return list(self.result)
+
+    def turn_number(self) -> int:
+        return self.turn
+
+    def _legal_actions(self) -> list[Action]:
+        return rules.legal_actions(self)
+
+    def _apply(self, action: Action) -> list[dict]:
+        return rules.apply(self, action)
+
+    def prompt(self) -> str:
+        return rules.prompt(self)
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "end_reason": self.end_reason,
+            "turns": self.turn,
+            "attacks": self.counts[0],
+            "plays": self.counts[1],
+            "scraps": self.counts[2],
+            "entry_effects": self.counts[3],
+            "reshuffles": self.counts[4],
+            "stak_sizes": [len(s) for s in self.staks],
+        }
+
+    def clone(self) -> StakBotsState:
+        c = StakBotsState.__new__(StakBotsState)
+        c.game = self.game
+        c._legal = self._legal  # never mutated, safe to share
+        c.rng = GameRng.__new__(GameRng)
+        c.rng.state = self.rng.state
+        c.staks = [s[:] for s in self.staks]
+        c.hands = [h[:] for h in self.hands]
+        c.supply = self.supply[:]
+        c.scrapheap = self.scrapheap[:]
+        c.vis = self.vis[:]
+        c.dmg = self.dmg[:]
+        c.damaged = self.damaged[:]
+        c.alive = self.alive[:]
+        c.active = self.active
+        c.turn = self.turn
+        c.attacker = self.attacker
+        c.stopped = self.stopped
+        c.fed = self.fed
+        c.stomp = self.stomp
+        c.n_actions = self.n_actions
+        c.n_effects = self.n_effects
+        c.pending = self.pending[:]
+        c.decision = self.decision
+        c.result = self.result
+        c.end_reason = self.end_reason
+        c.counts = self.counts[:]
+        return c
+
+    # -- information (SB-9): one model drives view, events and determinize ------------------
+    def determinize(self, seat: int, rng: random.Random | Any) -> StakBotsState:
+        """Resample every card `seat` cannot identify (SB-9.6): face-down stak cards nobody
+        knows, other seats' hand cards nobody saw, and the supply, as one pool."""
+        c = self.clone()
+        vis = c.vis
+        slots: list[tuple[list[int], int]] = []
+        pool: list[int] = []
+        for stak in c.staks:
+            for i, card in enumerate(stak):
+                if vis[card] == HIDDEN:
+                    slots.append((stak, i))
+                    pool.append(card)
+        for s, hand in enumerate(c.hands):
+            if s == seat:
+                continue
+            for i, card in enumerate(hand):
+                if vis[card] == HIDDEN:
+                    slots.append((hand, i))
+                    pool.append(card)
+        supply = c.supply
+        for i, card in enumerate(supply):
+            slots.append((supply, i))
+            pool.append(card)
+        rng.shuffle(pool)
+        for (zone, i), card in zip(slots, pool):
+            zone[i] = card
+        c.rng = GameRng(rng.getrandbits(63))
+        c._legal = None
+        return c
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from .render import build_view
+
+        return build_view(self, seat)
+
+    # -- JSON -----------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        g = self.game
+        data: dict[str, Any] = {
+            "game": g.name,
+            "num_players": g.num_players,
+            "options": dict(g.options),
+            "rng": self.rng.state,
+        }
+        for name in _FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = [v[:] if isinstance(v, list) else v for v in value]
+            elif isinstance(value, tuple):
+                value = list(value)
+            data[name] = value
+        return data
+
+    @classmethod
+    def from_json(cls, game: Any, data: Any) -> StakBotsState:
+        return _from_json(cls, game, data)
+
+
+def _from_json(cls: type[StakBotsState], game: Any, data: Any) -> StakBotsState:
+    """Rebuild a state; the first problem raises ValueError naming the field."""
+    where = f"game {game.name} state"
+    if not isinstance(data, dict):
+        raise ValueError(f"{where}: expected a JSON object, got {type(data).__name__}")
+    missing = [k for k in ("game", "num_players", "options", "rng", *_FIELDS) if k not in data]
+    if missing:
+        raise ValueError(f"{where}: missing field '{missing[0]}'")
+    if data["game"] != game.name:
+        raise ValueError(f"{where}: field 'game' is {data['game']!r}, expected {game.name!r}")
+    n = game.num_players
+    if data["num_players"] != n:
+        raise ValueError(f"{where}: field 'num_players' is {data['num_players']!r}, expected {n}")
+    if data["options"] != dict(game.options):
+        raise ValueError(f"{where}: field 'options' {data['options']!r} differ from the game's")
+    size = len(game.deck)
+
+    def is_int(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    def int_field(name: str, low: int, high: int) -> int:
+        v = data[name]
+        if not is_int(v) or not low <= v <= high:
+            raise ValueError(f"{where}: field '{name}' must be an integer in [{low}, {high}]")
+        return v
+
+    def id_list(name: str, v: Any) -> list[int]:
+        if not isinstance(v, list) or not all(is_int(x) and 0 <= x < size for x in v):
+            raise ValueError(f"{where}: field '{name}' must be a list of card ids < {size}")
+        return list(v)
+
+    def per_seat(name: str) -> list[list[int]]:
+        v = data[name]
+        if not isinstance(v, list) or len(v) != n:
+            raise ValueError(f"{where}: field '{name}' must hold one list per seat")
+        return [id_list(f"{name}[{i}]", x) for i, x in enumerate(v)]
+
+    def bool_list(name: str) -> list[bool]:
+        v = data[name]
+        if not isinstance(v, list) or len(v) != n or not all(isinstance(x, bool) for x in v):
+            raise ValueError(f"{where}: field '{name}' must be a list of {n} booleans")
+        return list(v)
+
+    s = cls.__new__(cls)
+    s.game = game
+    s._legal = None
+    rng = data["rng"]
+    if not is_int(rng) or not 0 <= rng < 1 << 64:
+        raise ValueError(f"{where}: field 'rng' must be an unsigned 64-bit integer")
+    s.rng = GameRng(rng)
+    s.staks = per_seat("staks")
+    s.hands = per_seat("hands")
+    s.supply = id_list("supply", data["supply"])
+    s.scrapheap = id_list("scrapheap", data["scrapheap"])
+    everywhere = sorted([c for z in (*s.staks, *s.hands, s.supply, s.scrapheap) for c in z])
+    if everywhere != list(range(size)):
+        raise ValueError(f"{where}: the zones must hold each of the {size} cards exactly once")
+    for name, allowed in (("vis", (HIDDEN, UP, KNOWN)), ("dmg", None)):
+        v = data[name]
+        ok = isinstance(v, list) and len(v) == size
+        ok = ok and all(is_int(x) and (x in allowed if allowed else x >= 0) for x in v)
+        if not ok:
+            raise ValueError(f"{where}: field '{name}' must be a list of {size} valid integers")
+    s.vis = list(data["vis"])
+    s.dmg = list(data["dmg"])
+    s.damaged = id_list("damaged", data["damaged"])
+    s.alive = bool_list("alive")
+    s.active = int_field("active", 0, n - 1)
+    s.turn = int_field("turn", 0, 1 << 31)
+    s.attacker = int_field("attacker", -1, size - 1)
+    for name in ("stopped", "fed"):
+        if not isinstance(data[name], bool):
+            raise ValueError(f"{where}: field '{name}' must be a boolean")
+    s.stopped = data["stopped"]
+    s.fed = data["fed"]
+    s.stomp = int_field("stomp", -1, n - 1)
+    s.n_actions = int_field("n_actions", 0, 1 << 31)
+    s.n_effects = int_field("n_effects", 0, 1 << 31)
+    s.pending = id_list("pending", data["pending"])
+    d = data["decision"]
+    if d is not None:
+        ok = isinstance(d, list | tuple) and len(d) == 3 and all(is_int(x) for x in d)
+        if not ok or d[0] not in DECISION_NAMES or not 0 <= d[1] < size or not 0 <= d[2] < n:
+            raise ValueError(f"{where}: field 'decision' must be null or [kind, card, seat]")
+        d = (d[0], d[1], d[2])
+    s.decision = d
+    r = data["result"]
+    if r is not None and (
+        not isinstance(r, list)
+        or len(r) != n
+        or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in r)
+    ):
+        raise ValueError(f"{where}: field 'result' must be null or {n} numbers")
+    s.result = [float(x) for x in r] if r is not None else None
+    if not isinstance(data["end_reason"], str):
+        raise ValueError(f"{where}: field 'end_reason' must be a string")
+    s.end_reason = data["end_reason"]
+    cnt = data["counts"]
+    if not isinstance(cnt, list) or len(cnt) != 5 or not all(is_int(x) for x in cnt):
+        raise ValueError(f"{where}: field 'counts' must be a list of 5 integers")
+    s.counts = list(cnt)
+    return s
