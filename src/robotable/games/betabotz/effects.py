@@ -48,6 +48,15 @@ def recompute_perm(s: BetabotzState, seat: int) -> None:
     s.perm[seat] = [vals[0] - d[0], vals[1] - d[1], vals[2] - d[2], vals[3] - d[3]]
 
 
+def perm_changed(s: BetabotzState, seat: int, events: Events) -> None:
+    """Recompute a seat's permanent values; a breach below 13 goes back at once (BZ-5.5)."""
+    recompute_perm(s, seat)
+    for b, h in enumerate(s.holder):
+        if h == seat and s.perm[seat][s.content.breaches[b].attr] < BREACH_VALUE:
+            s.holder[b] = -1
+            events.append({"type": "breach_lost", "seat": seat, "card": s.content.breaches[b].name})
+
+
 def has_breach_effect(s: BetabotzState, seat: int, effect: BreachEffect) -> int:
     """The summed amount (or 1 for a flag) of the breaches of this effect that `seat` holds."""
     total = 0
@@ -271,7 +280,7 @@ def _consequences(s, m, mission, events, pushes) -> None:
         else:
             for a in range(4):
                 s.damage[m][a] += mission.damage[a]
-            recompute_perm(s, m)
+            perm_changed(s, m, events)
             ev["damage"] = {ATTRS[a]: -d for a, d in enumerate(mission.damage) if d}
     if mission.discard_code and s.hand[m]:
         i = s.rng.below(len(s.hand[m]))

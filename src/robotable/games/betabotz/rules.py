@@ -250,7 +250,7 @@ def _close_auction(s: BetabotzState, events: Events) -> None:
             if extra:
                 ev["acquire_cost"] = extra
             events.append(ev)
-        fx.recompute_perm(s, seat)
+        fx.perm_changed(s, seat, events)
     for slot, card in enumerate(s.lots):
         if s.lot_bidder[slot] < 0:
             s.comp_discard.append(card)
@@ -490,7 +490,7 @@ def _apply_pending(s: BetabotzState, action, seat: int, events: Events) -> None:
     elif kind == PK_DISCARD_COMP:
         s.comps[seat].remove(action.card)
         s.comp_discard.append(action.card)
-        fx.recompute_perm(s, seat)
+        fx.perm_changed(s, seat, events)
         events.append(
             {
                 "type": "component_discarded",

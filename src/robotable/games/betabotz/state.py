@@ -277,6 +277,9 @@ class BetabotzState(State):
         """Resample what `seat` cannot see: other hands, deck orders, future mission identities."""
         c = self.clone()
         c._legal = None
+        if self.stage == ST_OVER:  # every hand was revealed at the end (BZ-10.1)
+            c.rng = GameRng(rng.getrandbits(63))
+            return c
         # Code cards: other seats' hands and the deck form one unseen pool (BZ-10.2).
         pool = list(c.code_deck)
         for s in range(c.n):

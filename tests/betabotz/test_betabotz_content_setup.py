@@ -1,0 +1,107 @@
+"""BZ-1 (content) and BZ-2 (setup)."""
+
+from __future__ import annotations
+
+import pytest
+
+import robotable
+from robotable.games.betabotz.content import (
+    GROUNDS,
+    box_count_problems,
+    load_content,
+)
+from robotable.games.betabotz.rules import LAYOUT, START_BITZ
+
+from .bz_helpers import fresh, game
+
+
+def test_bz_1_1_bundled_content_matches_the_box():
+    c = load_content()
+    assert box_count_problems(c) == []
+    assert len(c.betabots) == 9 and len(c.components) == 64 and len(c.code_card_kind) == 50
+    assert len(c.breaches) == 8 and len(c.missions) == 40
+    assert [len(g) for g in c.missions_by_ground] == [14, 14, 12]
+    assert any(x.gold for x in c.components) and any(x.green for x in c.components)
+    assert any(c.codes[k].gold for k in c.code_card_kind)
+    # two Limit Breaches per attribute
+    assert sorted(b.attr for b in c.breaches) == [0, 0, 1, 1, 2, 2, 3, 3]
+
+
+BAD = """
+[[betabot]]
+name = "A"
+min_bid = 3
+agility = 1
+firepower = 1
+structure = 1
+processor = 1
+"""
+
+
+def test_bz_1_2_content_errors_name_file_entry_field(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text(BAD)
+    with pytest.raises(robotable.ContentError, match=r"mine.toml: missing the \[\[component\]\]"):
+        game(3, content=str(path))
+    text = open(load_content().source if False else _bundled_path()).read()
+    path.write_text(text.replace("min_bid = 6", 'min_bid = "six"', 1))
+    with pytest.raises(robotable.ContentError, match=r"betabot 'Sprocket': min_bid"):
+        game(3, content=str(path))
+    path.write_text(text.replace('op = "mod"', 'op = "teleport"', 1))
+    with pytest.raises(robotable.ContentError, match=r"code card 'Overclock': op"):
+        game(3, content=str(path))
+
+
+def _bundled_path() -> str:
+    from importlib import resources
+
+    return str(resources.files("robotable.games.betabotz") / "data" / "content.toml")
+
+
+def test_bz_1_3_a_users_file_replaces_the_bundle(tmp_path):
+    text = open(_bundled_path()).read().replace('name = "Sprocket"', 'name = "Clanky"')
+    path = tmp_path / "own.toml"
+    path.write_text(text)
+    g = game(3, content=str(path))
+    assert any(b.name == "Clanky" for b in g.content.betabots)
+    # too few missions of a ground for the seat count is refused with a clear line
+    blocks = text.split("\n\n")
+    chip = [i for i, b in enumerate(blocks) if 'ground = "chiptropolis"' in b]
+    short = "\n\n".join(b for i, b in enumerate(blocks) if i not in chip[:10])
+    (tmp_path / "short.toml").write_text(short)
+    with pytest.raises(robotable.ContentError, match="need 4 chiptropolis missions"):
+        game(3, content=str(tmp_path / "short.toml"))
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_bz_2_1_ten_missions_by_seat_count_in_ground_order(n):
+    s = fresh(n, seed=n)
+    grounds = [s.content.missions[m].ground for m in s.mission_order]
+    want = [g for g, k in enumerate(LAYOUT[n]) for _ in range(k)]
+    assert grounds == want and len(grounds) == 10
+    assert len(set(s.mission_order)) == 10
+    assert LAYOUT[3] == (5, 1, 4) and LAYOUT[4] == (4, 2, 4) and LAYOUT[5] == LAYOUT[6] == (3, 4, 3)
+    assert GROUNDS == ("comptown", "rustland", "chiptropolis")
+
+
+def test_bz_2_2_decks_shuffled_and_breaches_free():
+    a, b = fresh(4, seed=1), fresh(4, seed=2)
+    assert a.comp_deck != b.comp_deck and a.code_deck != b.code_deck
+    assert all(h == -1 for h in a.holder)
+    v = a.view(0)
+    assert len(v["breach_pool"]) == 8 and all(x["holder"] is None for x in v["breach_pool"])
+
+
+@pytest.mark.parametrize("n", [3, 6])
+def test_bz_2_3_forty_bitz_and_three_codes_each(n):
+    s = fresh(n, seed=5)
+    assert s.bitz == [START_BITZ] * n == [40] * n
+    assert [len(h) for h in s.hand] == [3] * n
+    assert len(s.code_deck) == 50 - 3 * n
+
+
+def test_bz_2_4_starter_chip_random_and_acts_first():
+    chips = {fresh(3, seed=k).chip for k in range(12)}
+    assert chips == {0, 1, 2}
+    s = fresh(3, seed=3)
+    assert s.current_player() == s.chip
