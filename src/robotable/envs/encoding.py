@@ -1,0 +1,160 @@
+"""Fixed-size encodings of a game's actions and of a seat's view, shared by every adapter.
+
+Each game should implement the research hooks on `Game` (`num_distinct_actions`,
+`action_index`, `observation_size`, `encode_observation`); `Encoding` uses them and checks what
+they return. A game that lacks a hook still plugs in through a documented generic fallback:
+
+* actions: the index of an action is its position in the legal-action list sorted by the
+  action's canonical JSON, bounded by `FALLBACK_NUM_ACTIONS`. The index then means "the k-th
+  legal choice" rather than a fixed move, which is enough for masks, search and tabular methods
+  but a poor input for a network that generalises across positions.
+* observations: a feature-hashed flattening of `view(seat)` into `FALLBACK_OBSERVATION_SIZE`
+  floats: every number or boolean leaf adds its value to the bucket of its key path, every
+  string leaf adds 1 to the bucket of "path=value". Only the view is read, so nothing leaks.
+
+`robotable.envs.describe(game)` reports which way each game is encoded.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..core.errors import RobotableError
+from ..core.protocol import Action, Game, State
+
+FALLBACK_NUM_ACTIONS = 256
+FALLBACK_OBSERVATION_SIZE = 512
+
+# View keys that the mask or the adapters already carry, or that are prose for people.
+_SKIPPED_VIEW_KEYS = frozenset({"legal_actions", "prompt", "game", "returns"})
+
+
+def canonical_action_key(action: Action) -> str:
+    """The sort key of the fallback action order: the action's JSON with sorted keys."""
+    return json.dumps(action.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(slots=True)
+class EncodingInfo:
+    """What `describe` reports for one configured game."""
+
+    game: str
+    num_players: int
+    num_actions: int
+    observation_size: int
+    actions_from_game: bool
+    observation_from_game: bool
+
+
+class Encoding:
+    """Action indices, legal masks and observation arrays of one configured game."""
+
+    __slots__ = ("game", "num_actions", "observation_size", "actions_from_game", "obs_from_game")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        try:
+            self.num_actions = int(game.num_distinct_actions())
+            self.actions_from_game = True
+        except NotImplementedError:
+            self.num_actions = FALLBACK_NUM_ACTIONS
+            self.actions_from_game = False
+        try:
+            self.observation_size = int(game.observation_size())
+            self.obs_from_game = True
+        except NotImplementedError:
+            self.observation_size = FALLBACK_OBSERVATION_SIZE
+            self.obs_from_game = False
+        if self.num_actions <= 0 or self.observation_size <= 0:
+            raise RobotableError(
+                f"game {game.name}: num_distinct_actions() and observation_size() must be "
+                f"positive, got {self.num_actions} and {self.observation_size}"
+            )
+
+    # -- actions --------------------------------------------------------------------------------
+    def legal_by_index(self, state: State) -> dict[int, Action]:
+        """Index -> action for every legal action of `state`, in increasing index order."""
+        legal = state.legal_actions()
+        if self.actions_from_game:
+            index_of = self.game.action_index
+            table = {}
+            for action in legal:
+                index = index_of(action)
+                if not 0 <= index < self.num_actions:
+                    raise RobotableError(
+                        f"game {self.game.name}: action_index('{action}') = {index} is outside "
+                        f"[0, {self.num_actions})"
+                    )
+                if index in table:
+                    raise RobotableError(
+                        f"game {self.game.name}: legal actions '{table[index]}' and '{action}' "
+                        f"share action index {index}"
+                    )
+                table[index] = action
+            return dict(sorted(table.items()))
+        if len(legal) > self.num_actions:
+            raise RobotableError(
+                f"game {self.game.name}: {len(legal)} legal actions exceed the fallback bound "
+                f"of {self.num_actions}; the game should implement action_index()"
+            )
+        return dict(enumerate(sorted(legal, key=canonical_action_key)))
+
+    def mask(self, legal: dict[int, Action]) -> np.ndarray:
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        if legal:
+            mask[list(legal)] = 1
+        return mask
+
+    # -- observations ---------------------------------------------------------------------------
+    def observe(self, view: dict[str, Any]) -> np.ndarray:
+        """The flat float32 observation of a view (`observation_size` numbers)."""
+        if self.obs_from_game:
+            values = self.game.encode_observation(view)
+            array = np.asarray(values, dtype=np.float32)
+            if array.shape != (self.observation_size,):
+                raise RobotableError(
+                    f"game {self.game.name}: encode_observation() returned shape {array.shape}, "
+                    f"expected ({self.observation_size},)"
+                )
+            return array
+        array = np.zeros(self.observation_size, dtype=np.float32)
+        _hash_into(array, "", {k: v for k, v in view.items() if k not in _SKIPPED_VIEW_KEYS})
+        return array
+
+    def info(self) -> EncodingInfo:
+        return EncodingInfo(
+            self.game.name,
+            self.game.num_players,
+            self.num_actions,
+            self.observation_size,
+            self.actions_from_game,
+            self.obs_from_game,
+        )
+
+
+def _bucket(text: str, size: int) -> int:
+    # crc32, not hash(): Python's string hash changes per process and would break reproducibility.
+    return zlib.crc32(text.encode()) % size
+
+
+def _hash_into(array: np.ndarray, path: str, value: Any) -> None:
+    size = array.shape[0]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _hash_into(array, f"{path}.{key}", item)
+    elif isinstance(value, list | tuple):
+        array[_bucket(path + "#len", size)] += len(value)
+        for i, item in enumerate(value):
+            _hash_into(array, f"{path}[{i}]", item)
+    elif isinstance(value, bool):
+        array[_bucket(path, size)] += 1.0 if value else 0.0
+    elif isinstance(value, int | float):
+        array[_bucket(path, size)] += float(value)
+    elif isinstance(value, str):
+        array[_bucket(f"{path}={value}", size)] += 1.0
+    # None carries no information.

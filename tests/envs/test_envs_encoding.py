@@ -1,0 +1,72 @@
+"""The shared encoding: masks match legal actions, observations come from the view only."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import robotable
+from robotable.core.registry import game_class
+from robotable.envs import describe
+from robotable.envs.encoding import FALLBACK_NUM_ACTIONS, Encoding
+
+
+def _configs() -> list[tuple[str, int]]:
+    configs = []
+    for name in robotable.game_names():
+        try:
+            cls = game_class(name)
+        except Exception:  # an unimportable game: let the test show its error
+            configs.append((name, 0))
+            continue
+        configs.extend((name, n) for n in range(cls.min_players, cls.max_players + 1))
+    return configs
+
+
+CONFIGS = _configs()
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+def test_masks_and_observations_follow_a_random_game(name: str, players: int) -> None:
+    game = robotable.load_game(name, num_players=players or None)
+    encoding = Encoding(game)
+    state = game.new_initial_state(seed=11)
+    rng = random.Random(5)
+    steps = 0
+    while not state.is_terminal() and steps < 400:
+        legal = encoding.legal_by_index(state)
+        assert list(legal) == sorted(legal)
+        assert len(legal) == len(state.legal_actions()) > 0
+        mask = encoding.mask(legal)
+        assert mask.shape == (encoding.num_actions,) and mask.dtype == np.int8
+        assert int(mask.sum()) == len(legal)
+        seat = state.current_player()
+        obs = encoding.observe(state.view(seat))
+        assert obs.shape == (encoding.observation_size,) and obs.dtype == np.float32
+        assert np.isfinite(obs).all()
+        # The observation is a function of the view: a determinized world looks the same.
+        twin = state.determinize(seat, random.Random(steps))
+        assert np.array_equal(encoding.observe(twin.view(seat)), obs)
+        state.apply_action(legal[rng.choice(list(legal))])
+        steps += 1
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+def test_describe_reports_sizes(name: str, players: int) -> None:
+    info = describe(name, players or None)
+    assert info.num_actions > 0 and info.observation_size > 0
+    if not info.actions_from_game:
+        assert info.num_actions == FALLBACK_NUM_ACTIONS
+
+
+def test_fallback_index_is_the_position_in_the_sorted_legal_list() -> None:
+    game = robotable.load_game("countdown", num_players=2)  # the test game has no RL hooks
+    encoding = Encoding(game)
+    assert not encoding.actions_from_game and not encoding.obs_from_game
+    state = game.new_initial_state(seed=3)
+    legal = encoding.legal_by_index(state)
+    assert list(legal) == list(range(len(state.legal_actions())))
+    labels = [action.to_json() for action in legal.values()]
+    assert labels == sorted(labels, key=lambda d: str(sorted(d.items())))
