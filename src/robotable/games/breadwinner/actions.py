@@ -93,7 +93,7 @@ class Hold(Action):
     at: str
 
     def label(self) -> str:
-        return f"{self.bot} {die_name(self.die)} on {self.at}: no action"
+        return f"{self.bot} {die_name(self.die)} on {_tile_label(self.at, self.die)}: no action"
 
 
 @dataclass(frozen=True, slots=True)

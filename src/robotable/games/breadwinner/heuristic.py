@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 # Steps from each tile to each seat's own Delivery tile.
 HOME_DISTANCE = ((0, 1, 1, 2, 2, 3), (3, 2, 2, 1, 1, 0))
 # Per bot type (index = face): the worth of having it in play (map or factory).
-BOT_WORTH = (0.0, 0.35, 0.45, 0.3, 0.3, 0.2, 0.0)
+BOT_WORTH = (0.0, 0.2, 0.25, 0.15, 0.15, 0.1, 0.0)
 SCALE = 2.5
 
 
@@ -43,7 +43,7 @@ def _scores(st: BreadWinnerState) -> tuple[float, float]:
             chip = carry[die]
             if chip >= 0:
                 # A carried harvest is most of a delivery; closer to home is worth more.
-                score[seat] += values[chip] * (0.8 - 0.12 * HOME_DISTANCE[seat][where])
+                score[seat] += values[chip] * (0.7 - 0.1 * HOME_DISTANCE[seat][where])
     for tile in range(NUM_TILES):
         chip = st.crop[tile]
         if chip < 0 or st.known[tile]:

@@ -167,13 +167,17 @@ class BreadWinnerState(State):
     def determinize(self, seat: int, rng: random.Random | Any) -> BreadWinnerState:
         """Deal the hidden chips (crop pile and face-down unseen crops) again at random (BW-8)."""
         twin = self.clone()
-        hidden_tiles = [t for t in range(NUM_TILES) if twin.crop[t] >= 0 and not twin.known[t]]
-        chips = twin.pile + [twin.crop[t] for t in hidden_tiles]
-        rng.shuffle(chips)
-        count = len(twin.pile)
-        twin.pile = chips[:count]
-        for tile, chip in zip(hidden_tiles, chips[count:]):
-            twin.crop[tile] = chip
+        # The pile is drawn from at random, so its order never matters: only the face-down
+        # unseen crops need fresh chips, each taken at random from the hidden pool.
+        crop, known = twin.crop, twin.known
+        hidden = [t for t in (1, 2, 3, 4) if crop[t] >= 0 and not known[t]]
+        if hidden:
+            pool = twin.pile
+            pool.extend(crop[t] for t in hidden)
+            for tile in hidden:
+                j = rng.randrange(len(pool))
+                pool[j], pool[-1] = pool[-1], pool[j]
+                crop[tile] = pool.pop()
         twin.rng = GameRng(rng.getrandbits(63))
         return twin
 
