@@ -603,7 +603,8 @@ class RumbleState(State):
             elif k == "transform":
                 lines.append(f"    {cards[e[2]].name} transforms into {cards[e[3]].name}")
             elif k == "gang":
-                what = f"a {e[2]} defense gang" if e[2] else "no defense gang"
+                article = "an" if e[2][:1] in "AEIOU" else "a"
+                what = f"{article} {e[2]} defense gang" if e[2] else "no defense gang"
                 lines.append(f"  seat {e[1]} is the new Champion with {what}")
             elif k == "failed":
                 lines.append(f"  seat {e[1]} runs out of bots without breaking the defense")
