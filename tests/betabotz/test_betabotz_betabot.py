@@ -38,8 +38,10 @@ def test_bz_5_1_attributes_are_base_plus_components_minus_damage_and_may_go_nega
 def test_bz_5_2_component_limit_five_green_outside_discard_any_including_new():
     s = _after_phase0()
     seat = s.current_player()
-    plain = [component_named(s, x) for x in ("Servo Legs", "Spring Heels", "Gyro Balancer",
-                                              "Track Wheels", "Jump Jets")]
+    plain = [
+        component_named(s, x)
+        for x in ("Servo Legs", "Spring Heels", "Gyro Balancer", "Track Wheels", "Jump Jets")
+    ]
     green = component_named(s, "Grip Tape")
     s.comps[seat] = plain + [green]
     recompute_perm(s, seat)

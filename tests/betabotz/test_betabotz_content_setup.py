@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import robotable
@@ -43,7 +45,7 @@ def test_bz_1_2_content_errors_name_file_entry_field(tmp_path):
     path.write_text(BAD)
     with pytest.raises(robotable.ContentError, match=r"mine.toml: missing the \[\[component\]\]"):
         game(3, content=str(path))
-    text = open(load_content().source if False else _bundled_path()).read()
+    text = Path(_bundled_path()).read_text()
     path.write_text(text.replace("min_bid = 6", 'min_bid = "six"', 1))
     with pytest.raises(robotable.ContentError, match=r"betabot 'Sprocket': min_bid"):
         game(3, content=str(path))
@@ -59,7 +61,7 @@ def _bundled_path() -> str:
 
 
 def test_bz_1_3_a_users_file_replaces_the_bundle(tmp_path):
-    text = open(_bundled_path()).read().replace('name = "Sprocket"', 'name = "Clanky"')
+    text = Path(_bundled_path()).read_text().replace('name = "Sprocket"', 'name = "Clanky"')
     path = tmp_path / "own.toml"
     path.write_text(text)
     g = game(3, content=str(path))

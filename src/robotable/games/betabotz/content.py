@@ -277,7 +277,9 @@ def _section(data: dict, key: str, name: str) -> list:
 
 
 def _attr_index(text: str) -> int:
-    return {"choose": -1, "all": -2, "none": -3}.get(text, ATTRS.index(text) if text in ATTRS else -3)
+    return {"choose": -1, "all": -2, "none": -3}.get(
+        text, ATTRS.index(text) if text in ATTRS else -3
+    )
 
 
 def parse_content(name: str, data: dict) -> Content:

@@ -300,7 +300,6 @@ def end_bonuses(s: BetabotzState, events: Events) -> None:
     content = s.content
     n = s.n
     best = [max(s.perm[seat]) for seat in range(n)]
-    top = max(best)
     golds = [sum(1 for c in s.comps[seat] if content.components[c].gold) for seat in range(n)]
     codes = [
         sum(1 for c in s.hand[seat] if content.codes[content.code_card_kind[c]].gold)

@@ -73,13 +73,17 @@ PENDING = (
     "team answer",
 )
 GLOBAL = 4 + 5 + 2  # phase, stage, mission number, bank
-MISSION = 1 + 4 + 1 + 1 + 1 + 1 + 1 + 3  # present, require, reward, loss, damage, 2 discards, ground
+MISSION = (
+    1 + 4 + 1 + 1 + 1 + 1 + 1 + 3
+)  # present, require, reward, loss, damage, 2 discards, ground
 PRIORITY = 6 + 1
 PENDING_SIZE = len(PENDING) + 1
 PROPOSAL = 6 + 1
 LOT = 1 + 1 + 4 + 1 + 1 + 1 + 6
 SEAT = 1 + 1 + 4 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + MAX_BREACHES + 1
-OBS_SIZE = GLOBAL + MISSION + PRIORITY + PENDING_SIZE + PROPOSAL + 6 * LOT + 6 * SEAT + MAX_CODE_KINDS
+OBS_SIZE = (
+    GLOBAL + MISSION + PRIORITY + PENDING_SIZE + PROPOSAL + 6 * LOT + 6 * SEAT + MAX_CODE_KINDS
+)
 
 
 def _onehot(k: int, size: int) -> list[float]:

@@ -183,7 +183,9 @@ def policy(s: BetabotzState):
                 trial = s.clone()
                 trial.apply_action(a)
                 while trial.current_player() == seat and trial.pending:
-                    trial.apply_action(max(trial.legal_actions(), key=lambda x: _score(trial, x, seat)))
+                    trial.apply_action(
+                        max(trial.legal_actions(), key=lambda x: _score(trial, x, seat))
+                    )
                 if projected(trial, seat)[seat] > base + 3:
                     return a
         if any(isinstance(a, ProposeTeam) for a in legal) and s.team_of[seat] < 0:

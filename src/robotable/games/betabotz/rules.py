@@ -523,7 +523,12 @@ def _apply_pending(s: BetabotzState, action, seat: int, events: Events) -> None:
     elif kind == PK_TEAM_SHARE:
         s.draft_share = action.share
         events.append(
-            {"type": "team_proposed", "seat": seat, "members": sorted(s.draft), "keeps": action.share}
+            {
+                "type": "team_proposed",
+                "seat": seat,
+                "members": sorted(s.draft),
+                "keeps": action.share,
+            }
         )
         invitees = s.draft[1:]
         for m in reversed(invitees):
@@ -559,10 +564,9 @@ def _advance(s: BetabotzState, events: Events) -> None:
                 if not _next_actor(s):
                     _close_auction(s, events)
                     continue
-            elif s.seat_lot[s.actor] >= 0 or s.drew[s.actor]:
-                if not _next_actor(s):
-                    _close_auction(s, events)
-                    continue
+            elif (s.seat_lot[s.actor] >= 0 or s.drew[s.actor]) and not _next_actor(s):
+                _close_auction(s, events)
+                continue
             return
         if st == ST_MISSION:
             if s.turn_open:
@@ -614,7 +618,9 @@ def prompt(s: BetabotzState) -> str:
     if s.pending:
         kind, _, x = s.pending[-1]
         if kind == PK_BID:
-            return f"seat {seat}: how many Bitz on {lot_name(s, x)}? (at least {lot_min(s, x, seat)})"
+            return (
+                f"seat {seat}: how many Bitz on {lot_name(s, x)}? (at least {lot_min(s, x, seat)})"
+            )
         if kind == PK_DISCARD_COMP:
             why = "over the component limit" if x == 0 else "mission failed"
             return f"seat {seat}: {why}, discard a component"
@@ -786,9 +792,20 @@ def view(s: BetabotzState, seat: int | None) -> dict[str, Any]:
     pending = None
     if s.pending:
         kind, pseat, x = s.pending[-1]
-        pending = {"kind": ("bid amount", "discard component", "discard code", "limit breach",
-                            "code target", "code attribute", "team members", "team split",
-                            "team answer")[kind], "seat": pseat}
+        pending = {
+            "kind": (
+                "bid amount",
+                "discard component",
+                "discard code",
+                "limit breach",
+                "code target",
+                "code attribute",
+                "team members",
+                "team split",
+                "team answer",
+            )[kind],
+            "seat": pseat,
+        }
         if kind == PK_BID:
             pending["slot"] = x
         elif kind in (PK_CODE_SEAT, PK_CODE_ATTR):
