@@ -140,6 +140,22 @@ class IotabotsGame(Game):
             self.untargetable.append(untarget)
             self.no_direct.append(no_direct)
         self.has_aura = any(self.aura)
+        self.any_untargetable = any(self.untargetable)
+        self.any_no_direct = any(self.no_direct)
+        self.direct_requires_empty = bool(self.options["direct_attack_requires_empty_zone"])
+        self.card_mana = [c.mana for c in self.cards]
+        self.card_is_buzz = [c.type == CardType.BUZZ for c in self.cards]
+        self.attacks_of = [c.attacks for c in self.cards]
+        # Buzz cards with no cost, no chosen target and no zone need are always activatable.
+        self.buzz_free = [
+            c.type == CardType.BUZZ
+            and all(
+                st.op in (Op.DRAW, Op.DISCARD, Op.HEAL, Op.DAMAGE, Op.ADD_MANA, Op.PROTECT)
+                for st in c.effects[0].steps
+            )
+            and not any(st.op == Op.DISCARD for st in c.effects[0].steps)
+            for c in self.cards
+        ]
         # shared action objects (actions are immutable; legal_actions reuses them)
         self.summon_actions = [Summon(c.name) for c in self.cards]
         self.play_actions = [PlayBuzz(c.name) for c in self.cards]

@@ -84,7 +84,8 @@ def attackable(state: IotabotsState, seat: int, bot: Bot) -> bool:
     """May `bot` (controlled by `seat`) be chosen as an attack target? (Bot Protect, IB-8.2)"""
     if state.protect[seat]:
         return False
-    if state.game.untargetable[bot.card]:
+    g = state.game
+    if g.any_untargetable and g.untargetable[bot.card]:
         return not any(b.uid != bot.uid for b in state.field[seat])
     return True
 
@@ -94,9 +95,12 @@ def direct_attack_allowed(state: IotabotsState, seat: int) -> bool:
     field = state.field[seat]
     if not field:
         return True
-    if state.game.options["direct_attack_requires_empty_zone"]:
+    g = state.game
+    if g.direct_requires_empty:
         return False
-    no_direct = state.game.no_direct
+    if not g.any_no_direct:
+        return True
+    no_direct = g.no_direct
     return not any(no_direct[b.card] for b in field)
 
 

@@ -47,7 +47,11 @@ def render(state: IotabotsState, seat: int | None) -> str:
     for s in order:
         p = v["players"][s]
         who = "you" if s == seat else f"seat {s}"
-        active = " <- turn" if v["active"] == s and v["phase"] not in ("order", "over") else ""
+        active = (
+            " <- turn"
+            if v["active"] == s and v["phase"] not in ("order", "mulligan", "over")
+            else ""
+        )
         lines.append(
             f"  [{who}] seat {s} ({p['deck_name']}): LP {p['life']}  mana {p['mana']}/"
             f"{p['mana_max']}  hand {p['hand_count']}  deck {p['deck_count']}  "

@@ -246,9 +246,9 @@ def finish_turn(state: IotabotsState, events: list[dict]) -> None:
 
 def can_attack(state: IotabotsState, bot: Bot) -> bool:
     """IB-6.3: not on the turn it arrived (unless its effect says so); its attacks per turn."""
-    return (bot.entered < state.turn or bot.may_attack) and bot.attacks < state.game.cards[
+    return (bot.entered < state.turn or bot.may_attack) and bot.attacks < state.game.attacks_of[
         bot.card
-    ].attacks
+    ]
 
 
 def attack_targets(state: IotabotsState) -> list[int]:
@@ -294,24 +294,21 @@ def main_actions(state: IotabotsState) -> list[Action]:
     g = state.game
     a = state.active
     mana = state.mana[a]
-    cards = g.cards
+    card_mana = g.card_mana
+    is_buzz = g.card_is_buzz
     out: list[Action] = []
     room = len(state.field[a]) < ZONE_SIZE
-    seen = set()
-    for c in state.hand[a]:
-        if c in seen:
+    for c in dict.fromkeys(state.hand[a]):  # distinct cards, in hand order
+        if card_mana[c] > mana:
             continue
-        seen.add(c)
-        card = cards[c]
-        if card.mana > mana:
-            continue
-        if card.type == CardType.BUZZ:
-            if effects.can_activate(state, a, c, 0, effects.BUZZ_SOURCE, True):
+        if is_buzz[c]:
+            if g.buzz_free[c] or effects.can_activate(state, a, c, 0, effects.BUZZ_SOURCE, True):
                 out.append(g.play_actions[c])
         elif room:
             out.append(g.summon_actions[c])
+    ignition = g.ignition
     for slot, b in enumerate(state.field[a]):
-        eff = g.ignition[b.card]
+        eff = ignition[b.card]
         if eff >= 0 and not b.used and effects.can_activate(state, a, b.card, eff, b.uid, False):
             out.append(g.activate_actions[slot])
     # IB-6.1: the starting player has no Battle Phase on the first turn; offered only when
