@@ -401,20 +401,13 @@ def test_ib_9_2_user_card_file_and_its_errors(tmp_path):
         game(cards=str(bad))
 
 
-def test_ib_10_1_four_bundled_decks_are_legal():
+def test_ib_10_1_four_bundled_decks_are_legal(tmp_path):
     decks = bundled_deck_names()
     assert decks == ["assembly_line", "beacon", "heavy_metal", "hijack"]
     for d in decks:
         g = game(deck0=d, deck1=d)
         assert len(g.decks[0]) == 33
-    with pytest.raises(robotable.OptionError):
-        game(deck0="assembly_line", cards=_tiny_pool())
-
-
-def _tiny_pool() -> str:
-    import tempfile
-
-    path = tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False)
-    path.write('[[cards]]\nname = "Tri Bot"\ntype = "bot"\nmana = 2\natk = 2\ndef = 1\n')
-    path.close()
-    return path.name
+    tiny = tmp_path / "tiny.toml"
+    tiny.write_text('[[cards]]\nname = "Tri Bot"\ntype = "bot"\nmana = 2\natk = 2\ndef = 1\n')
+    with pytest.raises(robotable.OptionError, match="assembly_line.txt, line 2: unknown card"):
+        game(deck0="assembly_line", cards=str(tiny))

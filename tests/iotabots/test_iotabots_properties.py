@@ -64,9 +64,8 @@ decks = st.sampled_from(DECKS)
 @given(st.integers(0, 2**31), st.integers(0, 2**31), decks, decks)
 def test_ib_prop_33_cards_conserved_and_zone_limit(seed, choice_seed, d0, d1):
     def check(s, action, events, before):
-        if s.phase not in (0,) or s.results:  # between duels the zones are not dealt yet
-            if s.deck[0] or s.hand[0] or s.junk[0] or s.field[0]:
-                assert _cards_of(s, 0) == 33 and _cards_of(s, 1) == 33
+        if s.phase != 0 or s.results:  # before the first deal no zone holds a card
+            assert _cards_of(s, 0) == 33 and _cards_of(s, 1) == 33
         assert all(len(f) <= ZONE_SIZE for f in s.field)
 
     _play(seed, choice_seed, d0, d1, 400, check)
