@@ -128,33 +128,23 @@ class BetabotzState(State):
     def returns(self) -> list[float]:
         if self.stage != ST_OVER:
             return [0.0] * self.n
-        from .rules import winners
-
-        won = winners(self)
+        won = _rules.winners(self)
         return [1.0 if s in won else 0.0 for s in range(self.n)]
 
     def turn_number(self) -> int:
         return self.turn
 
     def _legal_actions(self) -> list[Action]:
-        from .rules import legal_actions
-
-        return legal_actions(self)
+        return _rules.legal_actions(self)
 
     def _apply(self, action: Action) -> list[dict]:
-        from .rules import apply_action
-
-        return apply_action(self, action)
+        return _rules.apply_action(self, action)
 
     def prompt(self) -> str:
-        from .rules import prompt
-
-        return prompt(self)
+        return _rules.prompt(self)
 
     def stats(self) -> dict[str, Any]:
-        from .rules import stats
-
-        return stats(self)
+        return _rules.stats(self)
 
     # -- clone / JSON -------------------------------------------------------------------------
     def clone(self) -> BetabotzState:
@@ -269,9 +259,7 @@ class BetabotzState(State):
 
     # -- views --------------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        from .rules import view
-
-        return view(self, seat)
+        return _rules.view(self, seat)
 
     def determinize(self, seat: int, rng: random.Random | Any) -> BetabotzState:
         """Resample what `seat` cannot see: other hands, deck orders, future mission identities."""
@@ -358,3 +346,6 @@ def _check_ranges(s: BetabotzState) -> None:
 
 
 __all__ = ["ATTRS", "GROUNDS", "BetabotzState"]
+
+# The forward model imports this module's constants; importing it last breaks the cycle.
+from . import rules as _rules  # noqa: E402
