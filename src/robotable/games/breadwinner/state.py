@@ -451,7 +451,10 @@ class _StateReader:
         for die in range(NUM_DICE):
             loc, face = st.loc[die], st.face[die]
             if (loc == LOC_PILE) != (face == 0):
-                raise self.fail("face", f"die {die_name(die)}: face 0 exactly when in the pile")
+                raise self.fail(
+                    "loc",
+                    f"die {die_name(die)}: a die shows a face (1-5) exactly when off the pile",
+                )
             if st.carry[die] >= 0 and (face != rules.HARVESTER or not 0 <= loc < NUM_TILES):
                 raise self.fail("carry", f"die {die_name(die)}: only map Harvesters carry")
         for t in range(NUM_TILES):
