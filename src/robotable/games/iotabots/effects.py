@@ -12,7 +12,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .actions import ChooseBot, ChooseCard
-from .content import CHOSEN_TARGETS, CardType, Condition, CondKind, EffectKind, Op, Step, Target
+from .content import (
+    CHOSEN_TARGETS,
+    CardType,
+    Condition,
+    CondKind,
+    EffectKind,
+    Op,
+    Step,
+    Target,
+    When,
+)
 
 if TYPE_CHECKING:
     from .state import Bot, IotabotsState
@@ -238,7 +248,11 @@ def resolve(state: IotabotsState, events: list[dict]) -> None:
     duel = len(state.results)
     while frames and state.choice is None:
         card, eff, step_i, ctrl, src, battled = frames[-1]
-        steps = cards[card].effects[eff].steps
+        effect = cards[card].effects[eff]
+        steps = effect.steps
+        if step_i == 0 and effect.when == When.AFTER_DAMAGE and find_bot(state, src)[0] < 0:
+            frames.pop()  # "if it is still on the field": an earlier trigger removed it
+            continue
         if step_i >= len(steps):
             frames.pop()
             if src == BUZZ_SOURCE:
