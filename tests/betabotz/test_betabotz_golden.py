@@ -36,7 +36,7 @@ def _playthrough() -> str:
     return "\n".join(out) + "\n"
 
 
-def test_bz_golden_playthrough():
+def test_bz_14_1_golden_playthrough():
     text = _playthrough()
     if os.environ.get("ROBOTABLE_REGEN") or not GOLDEN.exists():
         GOLDEN.write_text(text)
@@ -44,7 +44,7 @@ def test_bz_golden_playthrough():
 
 
 @pytest.mark.parametrize("n", [3, 6])
-def test_bz_12_action_indices_distinct_and_bounded(n):
+def test_bz_12_1_action_indices_distinct_and_bounded(n):
     g = game(n)
     s = g.new_initial_state(seed=n)
     rng = random.Random(n)
@@ -59,7 +59,7 @@ def test_bz_12_action_indices_distinct_and_bounded(n):
     assert len(g.encode_observation(s.view(None))) == g.observation_size()
 
 
-def test_bz_13_heuristic_in_range_public_only_and_prefers_bitz():
+def test_bz_13_1_heuristic_in_range_public_only_and_prefers_bitz():
     s = at_mission(3, seed=5)
     seat = s.current_player()
     v = evaluate(s, seat)
@@ -78,7 +78,7 @@ def test_bz_13_heuristic_in_range_public_only_and_prefers_bitz():
     assert evaluate(twin, seat) == v
 
 
-def test_bz_13_rule_policy_beats_random():
+def test_bz_13_2_rule_policy_beats_random():
     g = game(3)
     wins = 0
     for k in range(6):
@@ -91,7 +91,7 @@ def test_bz_13_rule_policy_beats_random():
 
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
-def test_bz_render_all_seat_counts(n):
+def test_bz_14_2_render_all_seat_counts(n):
     s = at_mission(n, seed=n)
     text = game(n).render(s, 0)
     assert f"seat {n - 1}:" in text and "MISSION" in text and "decision:" in text

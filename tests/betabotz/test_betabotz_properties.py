@@ -78,7 +78,7 @@ def test_bz_11_1_bitz_accounting_and_bz_5_invariants(n, seed, choice):
 
 @settings(max_examples=25, deadline=None)
 @given(n=st.integers(3, 6), seed=SEEDS, choice=SEEDS, cut=st.integers(0, 400))
-def test_bz_10_determinism_clone_json_and_determinize(n, seed, choice, cut):
+def test_bz_10_2_determinism_clone_json_and_determinize(n, seed, choice, cut):
     g, s, actions = _random_game(n, seed, choice, steps=cut)
     # determinism: same seed and actions, same state byte for byte
     t = g.new_initial_state(seed=seed)
@@ -161,7 +161,7 @@ def test_bz_10_3_illegal_and_malformed_actions_leave_the_state(seed, choice, cut
         assert json.dumps(s.to_json()) == snap
 
 
-def test_bz_10_events_mark_secrets():
+def test_bz_10_4_events_mark_secrets():
     g = game(3)
     s = g.new_initial_state(seed=3)
     rng = random.Random(3)
@@ -182,7 +182,7 @@ def test_bz_10_events_mark_secrets():
     assert public == []
 
 
-def test_bz_10_state_from_json_rejects_malformed():
+def test_bz_10_5_state_from_json_rejects_malformed():
     import pytest
 
     g = game(3)
