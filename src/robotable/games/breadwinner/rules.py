@@ -47,6 +47,8 @@ from .board import (
     die_name,
 )
 
+DIE_NAMES = tuple(die_name(d) for d in range(16))
+
 if TYPE_CHECKING:
     from robotable.core.protocol import Action
 
@@ -64,6 +66,9 @@ class Phase(IntEnum):
     DEACT = 4  # step 4: return own bots to the pile
     OVER = 5
 
+
+# Plain ints for the hot path (an enum member lookup costs more than a module global).
+P_MAP, P_FOLLOW, P_DEPLOY, P_BUILD, P_DEACT, P_OVER = 0, 1, 2, 3, 4, 5
 
 # Tally slots (per seat) for State.stats().
 TALLY = (
@@ -90,11 +95,10 @@ NUM_TALLY = len(TALLY)
 
 # -- occupancy and movement (BW-5.1, BW-5.2, BW-6) ---------------------------------------------
 def occupants(st: BreadWinnerState) -> list[list[int]]:
-    """The dice on each tile, in die order."""
-    occ: list[list[int]] = [[], [], [], [], [], []]
+    """The dice at each place, in die order: tiles 0-5, factories 6-9, the pile at index -1."""
+    occ: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], []]
     for die, loc in enumerate(st.loc):
-        if 0 <= loc < NUM_TILES:
-            occ[loc].append(die)
+        occ[loc].append(die)
     return occ
 
 
@@ -321,15 +325,15 @@ def follow_actions(st: BreadWinnerState) -> list[Action]:
 def legal_actions(st: BreadWinnerState) -> list[Action]:
     """The decision the state stands at (always one with a real choice, see `advance`)."""
     phase = st.phase
-    if phase == Phase.MAP:
+    if phase == P_MAP:
         return [*map_actions(st), END_MAP]
-    if phase == Phase.FOLLOW:
+    if phase == P_FOLLOW:
         return follow_actions(st)
-    if phase == Phase.DEPLOY:
+    if phase == P_DEPLOY:
         return [*deploy_actions(st), END_DEPLOY]
-    if phase == Phase.BUILD:
+    if phase == P_BUILD:
         return [*build_actions(st), END_TURN if st.turn <= 2 else END_BUILD]
-    if phase == Phase.DEACT:
+    if phase == P_DEACT:
         return [*deactivate_actions(st), END_TURN]
     return []
 
@@ -339,34 +343,34 @@ def advance(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
     """Skip steps with nothing to decide (BW-4.2) and cache the next decision's legal actions."""
     while True:
         phase = st.phase
-        if phase == Phase.OVER:
+        if phase == P_OVER:
             st._legal = []
             return
-        if phase == Phase.MAP:
+        if phase == P_MAP:
             acts = map_actions(st)
             if acts:
                 acts.append(END_MAP)
                 st._legal = acts
                 return
-            st.phase = Phase.DEPLOY
-        elif phase == Phase.FOLLOW:
+            st.phase = P_DEPLOY
+        elif phase == P_FOLLOW:
             st._legal = follow_actions(st)
             return
-        elif phase == Phase.DEPLOY:
+        elif phase == P_DEPLOY:
             acts = deploy_actions(st)
             if acts:
                 acts.append(END_DEPLOY)
                 st._legal = acts
                 return
             enter_build(st, events)
-        elif phase == Phase.BUILD:
+        elif phase == P_BUILD:
             acts = build_actions(st)
             if acts:
                 acts.append(END_TURN if st.turn <= 2 else END_BUILD)
                 st._legal = acts
                 return
             leave_build(st, events)
-        else:  # Phase.DEACT
+        else:  # step 4
             acts = deactivate_actions(st)
             if acts:
                 acts.append(END_TURN)
@@ -377,7 +381,7 @@ def advance(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
 
 def enter_build(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
     """BW-5.3: roll every die in the pile (if there is an empty factory to build on)."""
-    st.phase = Phase.BUILD
+    st.phase = P_BUILD
     seat = st.seat
     pile = [d for d in range(seat * DICE_PER_SEAT, (seat + 1) * DICE_PER_SEAT) if st.loc[d] < 0]
     if not pile or not empty_factories(st, seat):
@@ -400,7 +404,7 @@ def leave_build(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
     if st.turn <= 2:  # BW-4.1: the first turn is building only
         end_turn(st, events)
     else:
-        st.phase = Phase.DEACT
+        st.phase = P_DEACT
 
 
 def end_turn(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
@@ -423,11 +427,11 @@ def end_turn(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
     if st.turn <= 2:
         enter_build(st, events)
     else:
-        st.phase = Phase.MAP
+        st.phase = P_MAP
 
 
 def finish(st: BreadWinnerState, winner: int, reason: str, events: list[dict[str, Any]]) -> None:
-    st.phase = Phase.OVER
+    st.phase = P_OVER
     st.winner = winner
     st.reason = reason
     st.roll = None
@@ -480,18 +484,18 @@ def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
                 "type": "bot_moved",
                 "seat": seat,
                 "card": action.bot,
-                "die": die_name(die),
+                "die": DIE_NAMES[die],
                 "from": action.frm,
                 "to": action.to,
             }
         )
         if abilities(st, die, occupants(st), True):
-            st.phase = Phase.FOLLOW
+            st.phase = P_FOLLOW
             st.follow = die
-            st.follow_ret = Phase.MAP
+            st.follow_ret = P_MAP
     elif cls is Act:
         _act(st, action, events, base)
-        if st.phase == Phase.FOLLOW:
+        if st.phase == P_FOLLOW:
             st.phase = st.follow_ret
             st.follow = -1
     elif cls is Hold:
@@ -501,22 +505,22 @@ def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
         die = action.die
         st.loc[die] = TILE_INDEX[action.to]
         st.used[die] = True
-        st.phase = Phase.DEPLOY
+        st.phase = P_DEPLOY
         events.append(
             {
                 "type": "bot_deployed",
                 "seat": seat,
                 "card": action.bot,
-                "die": die_name(die),
+                "die": DIE_NAMES[die],
                 "factory": action.factory,
                 "to": action.to,
             }
         )
         # Option act_after_deploy (ruling BW-R4): the deployed bot may act as after a move.
         if st.game.act_after_deploy and abilities(st, die, occupants(st), True):
-            st.phase = Phase.FOLLOW
+            st.phase = P_FOLLOW
             st.follow = die
-            st.follow_ret = Phase.DEPLOY
+            st.follow_ret = P_DEPLOY
     elif cls is Build or cls is Research:
         kind = BOT_FACE[action.bot]
         die = next(
@@ -535,7 +539,7 @@ def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
                 "type": "bot_built",
                 "seat": seat,
                 "card": action.bot,
-                "die": die_name(die),
+                "die": DIE_NAMES[die],
                 "factory": action.factory,
                 "research": cls is Research,
             }
@@ -547,7 +551,7 @@ def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
                 "type": "bot_deactivated",
                 "seat": seat,
                 "card": action.bot,
-                "die": die_name(die),
+                "die": DIE_NAMES[die],
                 "at": action.at,
             }
         )
@@ -562,7 +566,7 @@ def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
     elif cls is EndPhase:
         phase = action.phase
         if phase == "map":
-            st.phase = Phase.DEPLOY
+            st.phase = P_DEPLOY
         elif phase == "deploy":
             enter_build(st, events)
         elif phase == "build":
@@ -584,7 +588,7 @@ def _act(st: BreadWinnerState, action: Act, events: list[dict[str, Any]], base: 
         "type": ability,
         "seat": seat,
         "card": action.bot,
-        "die": die_name(die),
+        "die": DIE_NAMES[die],
         "tile": TILE_NAMES[tile],
     }
     events.append(event)
@@ -615,7 +619,7 @@ def _act(st: BreadWinnerState, action: Act, events: list[dict[str, Any]], base: 
         chip = st.carry[victim]
         st.carry[victim] = -1
         st.carry[die] = chip
-        event["target"] = die_name(victim)
+        event["target"] = DIE_NAMES[victim]
         event["value"] = values[chip]
         tally[base + T_STEALS] += 1
     elif ability == "unload":  # BW-7.5
@@ -655,13 +659,13 @@ def _act(st: BreadWinnerState, action: Act, events: list[dict[str, Any]], base: 
             st.carry[victim] = -1
             discard_chip(st, chip)
             event["discarded_value"] = values[chip]
-        event["target"] = die_name(victim)
+        event["target"] = DIE_NAMES[victim]
         to_pile(st, victim)
         to_pile(st, die)
         tally[base + T_MELTDOWNS] += 1
     else:  # pulse, BW-7.8
         victim = action.target
-        event["target"] = die_name(victim)
+        event["target"] = DIE_NAMES[victim]
         event["target_card"] = BOT_NAMES[st.face[victim]]
         event["target_tile"] = action.target_at
         if st.face[victim] == SHIELD:

@@ -36,7 +36,7 @@ from .board import (
     die_name,
     where_name,
 )
-from .rules import NUM_TALLY, TALLY, Phase
+from .rules import NUM_TALLY, P_OVER, TALLY, Phase
 
 if TYPE_CHECKING:
     from . import BreadWinnerGame
@@ -121,10 +121,10 @@ class BreadWinnerState(State):
         return rules.apply(self, action)
 
     def current_player(self) -> int:
-        return TERMINAL if self.phase == Phase.OVER else self.seat
+        return TERMINAL if self.phase == P_OVER else self.seat
 
     def is_terminal(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.phase == P_OVER
 
     def returns(self) -> list[float]:
         if self.phase != Phase.OVER:
