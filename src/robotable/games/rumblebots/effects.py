@@ -43,7 +43,7 @@ def gang_totals(s: RumbleState, gang: list[int], owner: int) -> tuple[int, int, 
         dfn += d.defense
         bar += d.barriers
         kw = d.keyword
-        if kw in _CONTINUOUS:
+        if kw and kw in _CONTINUOUS:
             if kw is Keyword.SWARM:
                 ok = size >= 3
             elif kw is Keyword.FINALE:
@@ -78,17 +78,19 @@ def clash_numbers(s: RumbleState) -> tuple[int, int, int, int, int]:
     return atk, crit, dfn, bar, threshold
 
 
-def challenger_winning(s: RumbleState) -> bool:
-    """RB-5.4: the attack beats the defense (strictly, by default) or enough crits get through."""
-    if s.forced:
+def beats(s: RumbleState, atk: int, crit: int, dfn: int, threshold: int) -> bool:
+    """RB-5.4: the attack beats the defense (strictly, by default) or enough crits get through;
+    a Champion with nothing to defend with always falls (ruling RB-5.3)."""
+    if s.forced or crit >= threshold:
         return True
-    atk, crit, dfn, _, threshold = clash_numbers(s)
     if s.game.options["attack_must_exceed"]:
-        if atk > dfn:
-            return True
-    elif atk >= dfn:
-        return True
-    return crit >= threshold
+        return atk > dfn
+    return atk >= dfn
+
+
+def challenger_winning(s: RumbleState) -> bool:
+    atk, crit, dfn, _, threshold = clash_numbers(s)
+    return beats(s, atk, crit, dfn, threshold)
 
 
 def distinct_names(s: RumbleState, ids: list[int]) -> list[str]:

@@ -40,7 +40,7 @@ from .effects import (
     SRC_BOT,
     SRC_CONTRAPTION,
     SRC_REBOOT,
-    challenger_winning,
+    beats,
     clash_numbers,
     distinct_names,
     reboot,
@@ -173,9 +173,13 @@ def build_legal(s: RumbleState) -> list[Action]:
     owned = s.collection[seat]
     fresh = s.fresh[seat]
     if len(owned) + len(fresh) > 1:
-        fighters = sum(1 for c in owned if not cards[c].contraption) + sum(
-            1 for c in fresh if not cards[c].contraption
-        )
+        fighters = 0
+        for c in owned:
+            if not cards[c].contraption:
+                fighters += 1
+        for c in fresh:
+            if not cards[c].contraption:
+                fighters += 1
         seen = set()
         for cid in owned:
             d = cards[cid]
@@ -412,8 +416,9 @@ def advance_battle(s: RumbleState, ev: list) -> None:
                 if d.keyword is Keyword.ENTER:
                     reveal_effect(s, ch, cid, d.effect, d.amount, SRC_BOT, ev)
         elif step == BS_CHECK:
-            s.add_log("totals", *clash_numbers(s))
-            s.bstep = BS_DEFEND if challenger_winning(s) else BS_ATTACK
+            atk, crit, dfn, bar, thr = clash_numbers(s)
+            s.add_log("totals", atk, crit, dfn, bar, thr)
+            s.bstep = BS_DEFEND if beats(s, atk, crit, dfn, thr) else BS_ATTACK
         elif step == BS_ATTACK:
             s.bstep = BS_REVEAL
             if not s.offered and usable_contraptions(s, s.challenger, CHALLENGER_CONTRAPTION):

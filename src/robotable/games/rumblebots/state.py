@@ -661,7 +661,6 @@ class RumbleState(State):
             "crystals": [self.storage[p] + self.reactor[p] + self.cryo[p] for p in range(n)],
             "workshop_tiers": self.tier[:],
             "collection_sizes": [len(self.collection[p]) for p in range(n)],
-            "first_champion_won": None,
         }
 
     # ------------------------------------------------------------------ determinize (RB-9)
