@@ -1,0 +1,323 @@
+"""From game results to the numbers a designer reads: the `simulate --json` object.
+
+Definitions (also in docs/balancing.md):
+- a game **errors** when it raised; it is left out of every statistic below and counted apart;
+- a seat **wins** a game when its return is the single best one; a tie at the top is a **draw**;
+- **win rate** = wins / completed games, with a Wilson 95% interval;
+- the **first-seat advantage** is seat 0's win rate minus the fair share, the win rate every seat
+  would have if seats did not matter ((completed - draws) / (seats x completed)); its p-value is an
+  exact binomial test of seat 0's share of the decided games against 1/seats;
+- **card impact**: for every (event type, card) pair, a seat-game "used" the card that way when
+  any event of that type named the seat and the card. The win rate of seat-games that did is
+  compared with those that did not (difference with Newcombe's interval). This is association,
+  not cause: a card played in long games or by a strong agent looks good for those reasons too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from .runner import GameResult, RunOutcome, RunSpec, Variant
+from .stats import binomial_test, describe, integer_histogram, newcombe_difference, wilson
+
+MIN_CARD_SEAT_GAMES = 10  # rows with fewer seat-games on either side say nothing useful
+
+
+def summarize(outcome: RunOutcome) -> dict[str, Any]:
+    """The whole JSON object: the issue-2 keys first, then the lab's detailed numbers."""
+    spec = outcome.spec
+    results = outcome.results
+    pooled = analyse(spec, results)
+    out: dict[str, Any] = {
+        "game": spec.game,
+        "num_players": spec.num_players,
+        "games": len(results),
+        "agents": list(spec.agents),
+        "wins": pooled["wins"],
+        "draws": pooled["draws"],
+        "win_rate": pooled["win_rate"],
+        "mean_actions": pooled["mean_actions"],
+        "mean_turns": pooled["mean_turns"],
+        "errors": pooled["errors"],
+        "seconds": round(outcome.seconds, 3),
+    }
+    for key, value in pooled.items():
+        out.setdefault(key, value)
+    out["seed"] = spec.seed
+    out["backend"] = outcome.backend
+    out["workers"] = outcome.workers
+    out["games_per_second"] = len(results) / outcome.seconds if outcome.seconds > 0 else None
+    if len(spec.variants) == 1:
+        v = spec.variants[0]
+        out["variants"] = [{"label": v.label, "options": _jsonable(v.options_dict())}]
+    else:
+        by_variant: dict[int, list[GameResult]] = defaultdict(list)
+        for r in results:
+            by_variant[r.variant].append(r)
+        out["variants"] = [
+            {
+                "label": v.label,
+                "options": _jsonable(v.options_dict()),
+                **analyse(spec, by_variant[v.index]),
+            }
+            for v in spec.variants
+        ]
+    return out
+
+
+def analyse(spec: RunSpec, results: Sequence[GameResult]) -> dict[str, Any]:
+    n = spec.num_players
+    done = [r for r in results if r.returns is not None]
+    failed = [r for r in results if r.returns is None]
+    completed = len(done)
+    wins = [0] * n
+    draws = 0
+    score = [0.0] * n
+    for r in done:
+        winner = r.sole_winner()
+        if winner is None:
+            draws += 1
+        else:
+            wins[winner] += 1
+        for seat, value in enumerate(r.returns):
+            score[seat] += value
+    decided = completed - draws
+    fair = decided / (n * completed) if completed else math.nan
+    first_rate = wins[0] / completed if completed else math.nan
+    first_ci = wilson(wins[0], completed)
+    return {
+        "games": len(results),
+        "completed": completed,
+        "wins": wins,
+        "draws": draws,
+        "win_rate": [w / completed if completed else 0.0 for w in wins],
+        "win_rate_ci": [list(wilson(w, completed)) for w in wins],
+        "draw_rate": draws / completed if completed else 0.0,
+        "score_rate": [s / completed if completed else 0.0 for s in score],
+        "mean_actions": _mean([r.actions for r in done]),
+        "mean_turns": _mean([r.turns for r in done]),
+        "errors": len(failed),
+        "first_seat": {
+            "win_rate": first_rate,
+            "ci": list(first_ci),
+            "fair_share": fair,
+            "advantage": first_rate - fair if completed else math.nan,
+            "advantage_ci": [first_ci[0] - fair, first_ci[1] - fair] if completed else None,
+            "p_value": binomial_test(wins[0], decided, 1 / n),
+        },
+        "agent_stats": _agent_stats(spec, done),
+        "lengths": {
+            "turns": {
+                **describe([r.turns for r in done]).to_json(),
+                "hist": integer_histogram([r.turns for r in done]),
+            },
+            "actions": {
+                **describe([r.actions for r in done]).to_json(),
+                "hist": integer_histogram([r.actions for r in done]),
+            },
+            "seconds": describe([r.seconds for r in done]).to_json(),
+        },
+        "cards": card_impact(done, n),
+        "extras": aggregate_extras([r.extras for r in done]),
+        "error_records": [r.record_path for r in failed if r.record_path],
+        "error_messages": _error_messages(failed),
+    }
+
+
+def _agent_stats(spec: RunSpec, done: Sequence[GameResult]) -> dict[str, Any]:
+    labels = spec.agent_labels()
+    games = [0] * len(labels)
+    wins = [0] * len(labels)
+    draws = [0] * len(labels)
+    score = [0.0] * len(labels)
+    seats: list[Counter] = [Counter() for _ in labels]
+    for r in done:
+        winners = r.winners()
+        for seat, agent in enumerate(r.arrangement):
+            games[agent] += 1
+            seats[agent][seat] += 1
+            score[agent] += r.returns[seat]
+            if seat in winners:
+                if len(winners) == 1:
+                    wins[agent] += 1
+                else:
+                    draws[agent] += 1
+    return {
+        label: {
+            "spec": spec.agents[i],
+            "seat_games": games[i],
+            "wins": wins[i],
+            "draws": draws[i],
+            "win_rate": wins[i] / games[i] if games[i] else 0.0,
+            "ci": list(wilson(wins[i], games[i])),
+            "score_rate": score[i] / games[i] if games[i] else 0.0,
+            "seats": {str(s): c for s, c in sorted(seats[i].items())},
+        }
+        for i, label in enumerate(labels)
+    }
+
+
+def card_impact(done: Sequence[GameResult], num_players: int) -> list[dict[str, Any]]:
+    """Win rate of seat-games that used a card (per event type, and 'any' type) against the rest.
+
+    Rows are sorted by the difference, most winning first; pairs seen too rarely on either side
+    (fewer than MIN_CARD_SEAT_GAMES seat-games) are left out.
+    """
+    if not done or not any(r.cards for r in done):
+        return []
+    with_games: Counter = Counter()
+    with_wins: Counter = Counter()
+    total = 0
+    total_wins = 0
+    for r in done:
+        winner = r.sole_winner()
+        for seat in range(num_players):
+            won = seat == winner
+            total += 1
+            total_wins += won
+            pairs = r.cards[seat] if seat < len(r.cards) else ()
+            keys = set(pairs) | {("any", card) for _, card in pairs}
+            for key in keys:
+                with_games[key] += 1
+                with_wins[key] += won
+    rows = []
+    for (event, card), n_with in with_games.items():
+        k_with = with_wins[(event, card)]
+        n_without = total - n_with
+        k_without = total_wins - k_with
+        if n_with < MIN_CARD_SEAT_GAMES or n_without < MIN_CARD_SEAT_GAMES:
+            continue
+        diff, low, high = newcombe_difference(k_with, n_with, k_without, n_without)
+        rows.append(
+            {
+                "card": card,
+                "event": event,
+                "seat_games_with": n_with,
+                "wins_with": k_with,
+                "win_rate_with": k_with / n_with,
+                "ci_with": list(wilson(k_with, n_with)),
+                "seat_games_without": n_without,
+                "wins_without": k_without,
+                "win_rate_without": k_without / n_without,
+                "ci_without": list(wilson(k_without, n_without)),
+                "difference": diff,
+                "difference_ci": [low, high],
+                "significant": low > 0 or high < 0,
+            }
+        )
+    rows.sort(key=lambda row: (-row["difference"], row["card"], row["event"]))
+    return rows
+
+
+def aggregate_extras(extras: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Summarise each game's `state.stats()`: nested keys are joined with dots; numbers get a
+    mean (and min/max), booleans a rate, strings (and lists of strings) a count per value, lists
+    of numbers (one per seat, say) a mean per position."""
+    numbers: dict[str, list[float]] = defaultdict(list)
+    flags: dict[str, list[bool]] = defaultdict(list)
+    labels: dict[str, Counter] = defaultdict(Counter)
+    vectors: dict[str, list[list[float]]] = defaultdict(list)
+    for item in extras:
+        for key, value in _flatten(item):
+            if isinstance(value, bool):
+                flags[key].append(value)
+            elif isinstance(value, int | float):
+                numbers[key].append(float(value))
+            elif isinstance(value, str):
+                labels[key][value] += 1
+            elif isinstance(value, list | tuple):
+                if all(isinstance(v, str) for v in value):
+                    labels[key].update(value)
+                elif all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+                    vectors[key].append([float(v) for v in value])
+    out: dict[str, Any] = {}
+    for key, values in numbers.items():
+        out[key] = {
+            "kind": "number",
+            "count": len(values),
+            "mean": _mean(values),
+            "min": min(values),
+            "max": max(values),
+        }
+    for key, values in flags.items():
+        k = sum(values)
+        out[key] = {
+            "kind": "rate",
+            "count": len(values),
+            "true": k,
+            "rate": k / len(values),
+            "ci": list(wilson(k, len(values))),
+        }
+    for key, counter in labels.items():
+        out[key] = {
+            "kind": "counts",
+            "count": sum(counter.values()),
+            "counts": dict(sorted(counter.items())),
+        }
+    for key, rows in vectors.items():
+        width = max(len(r) for r in rows)
+        means = []
+        for i in range(width):
+            column = [r[i] for r in rows if i < len(r)]
+            means.append(_mean(column))
+        out[key] = {"kind": "vector", "count": len(rows), "mean": means}
+    return dict(sorted(out.items()))
+
+
+def _flatten(item: Any, prefix: str = ""):
+    if isinstance(item, dict):
+        for key, value in item.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            if isinstance(value, dict):
+                yield from _flatten(value, name)
+            else:
+                yield name, value
+
+
+def _error_messages(failed: Sequence[GameResult], limit: int = 10) -> list[dict[str, Any]]:
+    return [
+        {
+            "variant": r.variant,
+            "index": r.index,
+            "seed": r.seed,
+            "error": r.error,
+            "record": r.record_path,
+        }
+        for r in failed[:limit]
+    ]
+
+
+def _mean(values: Sequence[float]) -> float:
+    return math.fsum(values) / len(values) if values else 0.0
+
+
+def _jsonable(options: dict[str, Any]) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in options.items()}
+
+
+def variant_label(options: dict[str, Any]) -> str:
+    if not options:
+        return "default"
+    return ", ".join(f"{k}={_show(v)}" for k, v in options.items())
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, tuple | list):
+        return "[" + ",".join(map(str, value)) + "]"
+    return str(value)
+
+
+def make_variants(sweeps: dict[str, list[Any]]) -> tuple[Variant, ...]:
+    """The cartesian product of option sweeps, in the order given (first option slowest)."""
+    import itertools
+
+    names = list(sweeps)
+    combos = list(itertools.product(*(sweeps[n] for n in names))) if names else [()]
+    variants = []
+    for index, combo in enumerate(combos):
+        options = dict(zip(names, combo))
+        variants.append(Variant(index, variant_label(options), tuple(options.items())))
+    return tuple(variants)

@@ -1,0 +1,210 @@
+"""Small, dependency-free statistics for the balance lab.
+
+Everything here works on plain counts and lists so that it is easy to test against published
+values and cheap to run on thousands of games. Intervals are two-sided at 95% unless told.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+# The two-sided 95% normal quantile, written out so no dependency is needed to get it.
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion (Wilson 1927; Newcombe 1998, method 3).
+
+    Preferred over the textbook Wald interval because it stays inside [0, 1] and keeps close to
+    its nominal coverage for small counts and rates near 0 or 1, which card statistics hit often.
+    With no trials there is no information: the interval is the whole of [0, 1].
+    """
+    if trials < 0 or not 0 <= successes <= trials:
+        raise ValueError(f"wilson: need 0 <= successes <= trials, got {successes}/{trials}")
+    if trials == 0:
+        return (0.0, 1.0)
+    n = trials
+    p = successes / n
+    z2 = z * z
+    centre = p + z2 / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    denom = 1 + z2 / n
+    low = (centre - spread) / denom
+    high = (centre + spread) / denom
+    # The exact ends at 0 and n (rounding would otherwise leave 1e-17 off).
+    if successes == 0:
+        low = 0.0
+    if successes == n:
+        high = 1.0
+    return (max(0.0, low), min(1.0, high))
+
+
+def newcombe_difference(
+    k1: int, n1: int, k2: int, n2: int, z: float = Z95
+) -> tuple[float, float, float]:
+    """Difference p1 - p2 of two independent proportions with Newcombe's hybrid score interval.
+
+    (Newcombe 1998, "Interval estimation for the difference between independent proportions",
+    method 10.) Built from the two Wilson intervals, so it behaves well for small counts.
+    Returns (difference, low, high); with an empty group the difference is undefined (nan).
+    """
+    if n1 == 0 or n2 == 0:
+        return (math.nan, -1.0, 1.0)
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson(k1, n1, z)
+    l2, u2 = wilson(k2, n2, z)
+    d = p1 - p2
+    low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return (d, max(-1.0, low), min(1.0, high))
+
+
+def binomial_test(successes: int, trials: int, p: float) -> float:
+    """Exact two-sided binomial test: P(outcomes no more likely than the one seen | rate p).
+
+    The same definition as R's binom.test and scipy's binomtest (a small relative tolerance
+    treats outcomes of equal probability as equal).
+    """
+    if trials == 0:
+        return 1.0
+    if not 0 < p < 1:
+        return 1.0 if (p == 0 and successes == 0) or (p == 1 and successes == trials) else 0.0
+    log_pmf = [_log_binom_pmf(i, trials, p) for i in range(trials + 1)]
+    observed = log_pmf[successes]
+    cut = observed + math.log1p(1e-7)
+    total = sum(math.exp(lp) for lp in log_pmf if lp <= cut)
+    return min(1.0, total)
+
+
+def _log_binom_pmf(k: int, n: int, p: float) -> float:
+    return (
+        math.lgamma(n + 1)
+        - math.lgamma(k + 1)
+        - math.lgamma(n - k + 1)
+        + k * math.log(p)
+        + (n - k) * math.log1p(-p)
+    )
+
+
+def quantile(sorted_values: Sequence[float], q: float) -> float:
+    """Linear-interpolation quantile of already sorted values (numpy's default, 'linear')."""
+    if not sorted_values:
+        return math.nan
+    pos = (len(sorted_values) - 1) * q
+    low = math.floor(pos)
+    high = math.ceil(pos)
+    frac = pos - low
+    return sorted_values[low] * (1 - frac) + sorted_values[high] * frac
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """The shape of a distribution: what a designer asks of game lengths."""
+
+    count: int
+    mean: float
+    sd: float
+    min: float
+    p10: float
+    p25: float
+    median: float
+    p75: float
+    p90: float
+    max: float
+
+    def to_json(self) -> dict[str, float | int]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+
+def describe(values: Sequence[float]) -> Summary:
+    """Count, mean, sample standard deviation and quantiles of `values`."""
+    data = sorted(float(v) for v in values)
+    n = len(data)
+    if n == 0:
+        nan = math.nan
+        return Summary(0, nan, nan, nan, nan, nan, nan, nan, nan, nan)
+    mean = math.fsum(data) / n
+    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in data) / (n - 1)) if n > 1 else 0.0
+    return Summary(
+        count=n,
+        mean=mean,
+        sd=sd,
+        min=data[0],
+        p10=quantile(data, 0.10),
+        p25=quantile(data, 0.25),
+        median=quantile(data, 0.5),
+        p75=quantile(data, 0.75),
+        p90=quantile(data, 0.90),
+        max=data[-1],
+    )
+
+
+def integer_histogram(values: Sequence[int], max_bins: int = 40) -> dict[str, list[float]]:
+    """Equal-width bins over integer data, edges on whole numbers (no bin straddles a value)."""
+    if not values:
+        return {"edges": [], "counts": []}
+    low, high = min(values), max(values)
+    width = max(1, math.ceil((high - low + 1) / max_bins))
+    bins = (high - low) // width + 1
+    counts = [0] * bins
+    for v in values:
+        counts[(v - low) // width] += 1
+    edges = [low + i * width - 0.5 for i in range(bins + 1)]
+    return {"edges": edges, "counts": counts}
+
+
+# -- ratings ----------------------------------------------------------------------------------
+
+ELO_SCALE = 400.0 / math.log(10.0)  # Elo points per natural-log unit of Bradley-Terry strength
+
+
+def bradley_terry(
+    wins: Sequence[Sequence[float]],
+    prior: float = 0.5,
+    iterations: int = 10_000,
+    tol: float = 1e-10,
+) -> list[float]:
+    """Bradley-Terry log-strengths from a matrix wins[i][j] = games (or half games) i won over j.
+
+    Fitted with Hunter's (2004) minorise-maximise iterations. `prior` adds that many virtual
+    draws (half a win each way) between every pair that met, which keeps an agent that never lost
+    (or never won) at a finite rating; 0 gives the plain maximum-likelihood fit. The result is
+    centred so the strengths average to zero (ratings are only defined up to a shift).
+    """
+    k = len(wins)
+    w = [[float(wins[i][j]) for j in range(k)] for i in range(k)]
+    games = [[w[i][j] + w[j][i] for j in range(k)] for i in range(k)]
+    if prior:
+        for i in range(k):
+            for j in range(k):
+                if i != j and games[i][j] > 0:
+                    w[i][j] += prior / 2
+                    games[i][j] += prior
+    total_wins = [sum(w[i][j] for j in range(k) if j != i) for i in range(k)]
+    strength = [1.0] * k
+    for _ in range(iterations):
+        new = []
+        for i in range(k):
+            denom = sum(
+                games[i][j] / (strength[i] + strength[j])
+                for j in range(k)
+                if j != i and games[i][j] > 0
+            )
+            new.append(total_wins[i] / denom if denom > 0 else strength[i])
+        # A zero-win agent with no prior would sit at 0 strength: keep it tiny but finite.
+        new = [max(s, 1e-12) for s in new]
+        geo = math.exp(sum(math.log(s) for s in new) / k)
+        new = [s / geo for s in new]
+        change = max(abs(math.log(a) - math.log(b)) for a, b in zip(new, strength))
+        strength = new
+        if change < tol:
+            break
+    return [math.log(s) for s in strength]
+
+
+def elo_from_log_strengths(log_strengths: Sequence[float], anchor: float = 1500.0) -> list[float]:
+    """Bradley-Terry log-strengths on the Elo scale (400 points = 10:1 odds), mean `anchor`."""
+    mean = sum(log_strengths) / len(log_strengths) if log_strengths else 0.0
+    return [anchor + ELO_SCALE * (s - mean) for s in log_strengths]
