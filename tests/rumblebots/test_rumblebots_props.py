@@ -249,6 +249,7 @@ def test_rb_json_rejects_malformed_states():
         ("collection", [[1]]),
         ("rng", None),
         ("pending", [[1, 2]]),
+        ("collection", [[0, 0, 1], [4, 5, 6]]),
         ("game", "stakbots"),
         ("decks", [[999]] * 5),
     ]:

@@ -375,10 +375,11 @@ class RumbleState(State):
             if not isinstance(v, bool):
                 raise RecordError(f"{where}: field '{name}' must be true or false, got {v!r}")
             setattr(s, name, v)
-        sizes = {"spaces": None, "order": n}
         for name in _LIST_FIELDS:
             v = need(name)
-            if not isinstance(v, list) or len(v) != sizes.get(name, n) and name != "spaces":
+            if not isinstance(v, list):
+                raise RecordError(f"{where}: field '{name}' must be a list, got {v!r}")
+            if name != "spaces" and len(v) != n:
                 raise RecordError(f"{where}: field '{name}' must be a list of {n} values")
             if name == "active":
                 if not all(isinstance(x, bool) for x in v):
@@ -397,7 +398,9 @@ class RumbleState(State):
         lab_open = need("lab_open")
         if not isinstance(lab_open, list) or len(lab_open) != 5:
             raise RecordError(f"{where}: field 'lab_open' must be a list of 5 booleans")
-        s.lab_open = [bool(x) for x in lab_open]
+        if not all(isinstance(x, bool) for x in lab_open):
+            raise RecordError(f"{where}: field 'lab_open' must hold true/false values")
+        s.lab_open = list(lab_open)
         pending = need("pending")
         if not isinstance(pending, list):
             raise RecordError(f"{where}: field 'pending' must be a list")
@@ -418,6 +421,16 @@ class RumbleState(State):
         if not isinstance(reason, str):
             raise RecordError(f"{where}: field 'end_reason' must be a string")
         s.end_reason = reason
+        zones = [*s.transform_deck, *s.recycled, *s.reserve]
+        for t in range(5):
+            zones += s.decks[t] + [c for c in s.lab[t] if c >= 0]
+        for p in range(n):
+            zones += s.collection[p] + s.fresh[p] + s.hand[p]
+        if sorted(zones) != list(range(total)):
+            raise RecordError(
+                f"{where}: field 'collection' and the other card zones must hold every card "
+                "id exactly once"
+            )
         if s.phase not in (rules.BUILD, rules.BATTLE, rules.OVER):
             raise RecordError(f"{where}: field 'phase' must be 0, 1 or 2, got {s.phase}")
         if not 1 <= s.round <= rules.SHOWDOWN:
