@@ -79,7 +79,9 @@ def fire(st: StakBotsState, c: int, owner: int, events: list) -> None:
         stak = st.staks[owner]
         if len(stak) >= 2:
             stak[-1], stak[-2] = stak[-2], stak[-1]
-            events.append({"type": "moved", "seat": owner, "card": name, "to": "second"})
+            events.append(
+                {"type": "moved", "seat": owner, "card": name, "position": "second from top"}
+            )
     elif bot == Bot.BOUNTIFUL:  # SB-8.11
         R.draw(st, owner, events)
     elif bot in TOP_CHOICE:

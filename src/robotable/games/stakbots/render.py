@@ -139,14 +139,21 @@ def render(st: StakBotsState, seat: int | None) -> str:
             f"seat {s} ({label}): stak {sv['stak_size']} cards, hand {sv['hand_size']} cards"
         )
         if mine:
+            run = 0  # consecutive unknown face-down cards print as one line
             for depth, c in enumerate(reversed(sv["stak"])):
                 mark = "top " if depth == 0 else "    "
+                if not c["face_up"] and "known" not in c:
+                    run += 1
+                    continue
+                if run:
+                    lines.append(f"      [{run} face-down]")
+                    run = 0
                 if c["face_up"]:
                     lines.append(f"  {mark}{_card_line(c)}")
-                elif "known" in c:
-                    lines.append(f"  {mark}[face-down, was {c['known']['name']}]")
                 else:
-                    lines.append(f"  {mark}[face-down]")
+                    lines.append(f"  {mark}[face-down, was {c['known']['name']}]")
+            if run:
+                lines.append(f"      [{run} face-down]")
         else:
             tc = sv["top"]
             lines.append(f"  top: {_card_line(tc) if tc and tc['face_up'] else '-'}")
