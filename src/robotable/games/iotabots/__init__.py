@@ -139,13 +139,22 @@ class IotabotsGame(Game):
             self.aura.append(tuple(aura))
             self.untargetable.append(untarget)
             self.no_direct.append(no_direct)
-        self.has_aura = any(self.aura)
+        # Only cards of the two decks (and tokens) can reach the field, so an aura that no deck
+        # holds never needs looking for (stats() is the hottest function of the search).
+        self.in_play = (
+            frozenset(self.decks[0])
+            | frozenset(self.decks[1])
+            | {c.index for c in self.cards if c.type == CardType.TOKEN}
+        )
+        self.has_aura = any(self.aura[c] for c in self.in_play)
         self.any_untargetable = any(self.untargetable)
         self.any_no_direct = any(self.no_direct)
         self.direct_requires_empty = bool(self.options["direct_attack_requires_empty_zone"])
         self.card_mana = [c.mana for c in self.cards]
         self.card_is_buzz = [c.type == CardType.BUZZ for c in self.cards]
         self.attacks_of = [c.attacks for c in self.cards]
+        self.base_atk = [c.atk for c in self.cards]
+        self.base_def = [c.def_ for c in self.cards]
         # Buzz cards with no cost, no chosen target and no zone need are always activatable.
         self.buzz_free = [
             c.type == CardType.BUZZ

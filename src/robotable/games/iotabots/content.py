@@ -23,6 +23,7 @@ from robotable.core.errors import ContentError
 PACKAGE = "robotable.games.iotabots"
 DECK_SIZE = 33
 MAX_COPIES = 3
+ZONE_SIZE = 5  # IB-5.1: the Bot Zone's five spaces
 
 
 class CardType(enum.IntEnum):

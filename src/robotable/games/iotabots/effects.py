@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import rules  # the flow functions (draw, end of duel); a cycle resolved at call time
 from .actions import ChooseBot, ChooseCard
 from .content import (
     CHOSEN_TARGETS,
+    ZONE_SIZE,
     CardType,
     Condition,
     CondKind,
@@ -27,7 +29,6 @@ from .content import (
 if TYPE_CHECKING:
     from .state import Bot, IotabotsState
 
-ZONE_SIZE = 5
 BUZZ_SOURCE = -1  # a frame's source uid when the effect is a Buzz card's
 
 # Steps whose resolution asks the controller to choose (IB-8.4), by the kind of choice.
@@ -67,10 +68,15 @@ def stats(state: IotabotsState, seat: int, bot: Bot) -> tuple[int, int]:
     """(ATK, DEF) of `bot` controlled by `seat`: printed, then continuous effects, then
     until-end-of-turn modifiers (IB-8.2, IB-8.6)."""
     g = state.game
-    card = g.cards[bot.card]
-    atk = card.atk
-    dfn = card.def_
-    for cond, step in g.static_self[bot.card]:
+    c = bot.card
+    atk = g.base_atk[c]
+    dfn = g.base_def[c]
+    statics = g.static_self[c]
+    if not statics and not g.has_aura:
+        atk += bot.atk_mod
+        dfn += bot.def_mod
+        return (atk if atk > 0 else 0, dfn if dfn > 0 else 0)
+    for cond, step in statics:
         if condition_holds(state, seat, cond, bot.uid):
             if step.set_stats:
                 atk = step.atk if step.atk else atk
@@ -321,8 +327,6 @@ def do_step(
     chosen,
     events: list[dict],
 ) -> None:
-    from . import rules  # the flow functions (draw, end of duel) live in rules
-
     g = state.game
     op = step.op
     name = g.cards[card].name

@@ -25,12 +25,11 @@ from .actions import (
     PlayBuzz,
     Summon,
 )
-from .content import CardType, When
+from .content import ZONE_SIZE, CardType, When
 
 if TYPE_CHECKING:
     from .state import Bot, IotabotsState
 
-ZONE_SIZE = effects.ZONE_SIZE
 START_LIFE = 20
 HAND_SIZE = 3
 HAND_LIMIT = 5

@@ -251,19 +251,18 @@ class IotabotsState(State):
         return rules.view(self, seat)
 
     def determinize(self, seat: int, rng: random.Random | Any) -> IotabotsState:
-        """Resample what `seat` cannot see: the opponent's hand and deck (pooled, since the
-        opponent's deck list is not known to `seat`... but their sizes are), and the order of
-        `seat`'s own deck. The copy gets a fresh GameRng drawn from `rng`."""
+        """IB-11.2: resample what `seat` cannot see. The opponent's hand and deck are pooled and
+        dealt again (sizes kept; deck lists are open), `seat`'s own deck is reordered, and the
+        copy gets a fresh GameRng drawn from `rng`."""
         s = self.clone()
         s._legal = None
         other = 1 - seat
-        pool = s.hand[other] + s.deck[other]
-        rng.shuffle(pool)
+        r = rng.random  # a shuffle by random keys: uniform, and cheaper than rng.shuffle
+        pool = [c for _, c in sorted([(r(), c) for c in s.hand[other] + s.deck[other]])]
         n = len(s.hand[other])
         s.hand[other] = sorted(pool[:n])
         s.deck[other] = pool[n:]
-        own = s.deck[seat]
-        rng.shuffle(own)
+        s.deck[seat] = [c for _, c in sorted([(r(), c) for c in s.deck[seat]])]
         s.rng = GameRng(rng.getrandbits(63))
         return s
 
@@ -368,8 +367,8 @@ class IotabotsState(State):
             if len(s.field[i]) > rules.ZONE_SIZE:
                 raise fail("field", f"seat {i} has more than {rules.ZONE_SIZE} Bots")
             for b in s.field[i]:
-                if not 0 <= b.card < n_cards or b.owner not in (0, 1):
-                    raise fail("field", f"seat {i} holds a Bot with a bad card or owner")
+                if b.card not in game.in_play or b.owner not in (0, 1):
+                    raise fail("field", f"seat {i} holds a Bot of no deck, or a bad owner")
         s.life = pair("life", int)
         s.mana = pair("mana", int)
         s.mana_max = pair("mana_max", int)
