@@ -1,5 +1,5 @@
-"""Terminal rendering (plain text): both fields, life, mana, hand and junk counts, whose
-decision it is and why."""
+"""Terminal rendering (plain text, no square brackets so rich markup leaves it alone): both
+fields, life, mana, hand and junk counts, whose decision it is and why."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def _bot_line(b: dict) -> str:
     stats = f"{b['atk']}/{b['def']}"
     if (b["atk"], b["def"]) != (b["base_atk"], b["base_def"]):
         stats += f" (printed {b['base_atk']}/{b['base_def']})"
-    extra = f" [{', '.join(flags)}]" if flags else ""
+    extra = f" ({', '.join(flags)})" if flags else ""
     text = f" - {b['text']}" if b["text"] else ""
     return f"    {b['slot'] + 1}. {b['name']} {stats}{extra}{text}"
 
@@ -46,14 +46,14 @@ def render(state: IotabotsState, seat: int | None) -> str:
     order = [1 - seat, seat] if seat in (0, 1) else [1, 0]
     for s in order:
         p = v["players"][s]
-        who = "you" if s == seat else f"seat {s}"
+        who = "you " if s == seat else "    "
         active = (
             " <- turn"
             if v["active"] == s and v["phase"] not in ("order", "mulligan", "over")
             else ""
         )
         lines.append(
-            f"  [{who}] seat {s} ({p['deck_name']}): LP {p['life']}  mana {p['mana']}/"
+            f"  {who}seat {s} ({p['deck_name']}): LP {p['life']}  mana {p['mana']}/"
             f"{p['mana_max']}  hand {p['hand_count']}  deck {p['deck_count']}  "
             f"junk {len(p['junk'])}" + ("  BOT PROTECT" if p["bot_protect"] else "") + active
         )
