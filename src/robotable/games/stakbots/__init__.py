@@ -9,8 +9,10 @@ from robotable.core.errors import ContentError, OptionError
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Action, Game, State
 
+from . import encoding, heuristic, render
 from .actions import ACTION_CLASSES, END_TURN, Attack, ChoosePlayer, Discard, Play, Scrap
 from .content import BUNDLED, Deck, load_deck
+from .rules import setup
 from .state import StakBotsState
 
 
@@ -75,44 +77,30 @@ class StakBots(Game):
         self.end_a = END_TURN
 
     def new_initial_state(self, seed: int = 0) -> StakBotsState:
-        from . import rules
-
         state = StakBotsState(self)
-        rules.setup(state, seed)
+        setup(state, seed)
         return state
 
     def state_from_json(self, data: dict[str, Any]) -> StakBotsState:
         return StakBotsState.from_json(self, data)
 
     def evaluate(self, state: State, seat: int) -> float:
-        from .heuristic import evaluate
-
-        return evaluate(state, seat)  # type: ignore[arg-type]
+        return heuristic.evaluate(state, seat)  # type: ignore[arg-type]
 
     def render(self, state: State, seat: int | None) -> str:
-        from .render import render
-
-        return render(state, seat)  # type: ignore[arg-type]
+        return render.render(state, seat)  # type: ignore[arg-type]
 
     def num_distinct_actions(self) -> int:
-        from .encoding import num_distinct_actions
-
-        return num_distinct_actions(self)
+        return encoding.num_distinct_actions(self)
 
     def action_index(self, action: Action) -> int:
-        from .encoding import action_index
-
-        return action_index(self, action)
+        return encoding.action_index(self, action)
 
     def observation_size(self) -> int:
-        from .encoding import observation_size
-
-        return observation_size(self)
+        return encoding.observation_size(self)
 
     def encode_observation(self, view: dict[str, Any]) -> list[float]:
-        from .encoding import encode_observation
-
-        return encode_observation(self, view)
+        return encoding.encode_observation(self, view)
 
 
 GAME = StakBots

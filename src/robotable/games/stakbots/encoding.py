@@ -112,7 +112,7 @@ def encode_observation(game: Any, view: dict[str, Any]) -> list[float]:
     obs += _one_hot(BOT_INDEX[d["card"]["bot"]] if d else None, BOTS)
     stomp = view["stomp_target"]
     obs += [
-        float(view["attacker"] is not None),
+        float(view["attacked_this_turn"]),
         float(view["attacker_stopped"]),
         float(view["scrapheap_fed"]),
     ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .rules import D_DISCARD, KNOWN, UP, power
+from .rules import D_DISCARD, HIDDEN, KNOWN, UP, power
 from .state import DECISION_NAMES
 
 if TYPE_CHECKING:
@@ -96,13 +96,18 @@ def build_view(st: StakBotsState, seat: int | None) -> dict[str, Any]:
         "supply_size": len(st.supply),
         "scrapheap": [card_json(st, c) for c in heap],
         "scrapheap_top": card_json(st, heap[-1]) if heap else None,
-        "attacker": card_json(st, st.attacker) if st.attacker >= 0 else None,
+        # A scrapped attacker may since have been reshuffled into the supply: then it is a
+        # hidden card again and only the fact that an attack happened stays public.
+        "attacker": card_json(st, st.attacker)
+        if st.attacker >= 0 and vis[st.attacker] != HIDDEN
+        else None,
+        "attacked_this_turn": st.attacker >= 0,
         "attacker_stopped": st.stopped,
         "scrapheap_fed": st.fed,
         "stomp_target": st.stomp if st.stomp >= 0 else None,
         "actions_this_turn": st.n_actions,
         "effects_this_turn": st.n_effects,
-        "pending_effects": [card_json(st, c) for c in reversed(st.pending)],
+        "pending_effects": [card_json(st, c) for c in reversed(st.pending) if vis[c] != HIDDEN],
         "end_reason": st.end_reason or None,
     }
 

@@ -275,8 +275,16 @@ def finish(st: StakBotsState, winners: list[int], reason: str, events: list) -> 
 
 def after_chain(st: StakBotsState, events: list) -> None:
     """SB-7.2 (eliminations once the chain is over), SB-7.3/7.4 (the end), SB-7.5, SB-5.6."""
+    staks = st.staks
+    out = None
+    for stak in staks:
+        if not stak:
+            break
+    else:
+        out = ()  # the common case: nobody is at zero
     n = st.game.num_players
-    out = [s for s in range(n) if st.alive[s] and not st.staks[s]]
+    if out is None:
+        out = [s for s in range(n) if st.alive[s] and not staks[s]]
     for s in out:
         st.alive[s] = False
         for c in st.hands[s][:]:
@@ -377,27 +385,35 @@ def legal_actions(st: StakBotsState) -> list:
     if st.stomp >= 0:
         return [g.attack_a[st.stomp]]  # SB-5.6: the forced continuation
     hand = st.hands[a]
-    stak = st.staks[a]
-    top = stak[-1]
-    out = []
+    top = st.staks[a][-1]
     limited = st.n_actions >= MAX_TURN_ACTIONS
-    defkey = g.defkey
-    if not limited:
+    if limited:
+        if st.fed:
+            return [g.end_a]
+        out = [g.scrap_top_a[top]]
         seen = 0
         for c in hand:
-            bit = 1 << defkey[c]
-            if not seen & bit:
-                seen |= bit
-                out.append(g.play_a[c])
-    if not limited or not st.fed:
-        out.append(g.scrap_top_a[top])
-        seen = 0
-        for c in hand:
-            bit = 1 << defkey[c]
+            bit = 1 << g.defkey[c]
             if not seen & bit:
                 seen |= bit
                 out.append(g.scrap_hand_a[c])
-    if not limited and (st.attacker < 0 or (st.attacker == top and not st.stopped)):
+        return out
+    # One pass over the hand: plays first, then scraps (interchangeable copies appear once).
+    out = []
+    scraps = [g.scrap_top_a[top]]
+    if hand:
+        defkey = g.defkey
+        play_a = g.play_a
+        scrap_hand_a = g.scrap_hand_a
+        seen = 0
+        for c in hand:
+            bit = 1 << defkey[c]
+            if not seen & bit:
+                seen |= bit
+                out.append(play_a[c])
+                scraps.append(scrap_hand_a[c])
+    out += scraps
+    if st.attacker < 0 or (st.attacker == top and not st.stopped):
         p_top = -1
         n = g.num_players
         for k in range(1, n):

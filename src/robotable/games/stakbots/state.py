@@ -201,7 +201,10 @@ class StakBotsState(State):
         for i, card in enumerate(supply):
             slots.append((supply, i))
             pool.append(card)
-        rng.shuffle(pool)
+        # A shuffle by random sort keys: one C-level call per card instead of Python's
+        # randbelow loop (determinize runs once per MCTS iteration).
+        rand = rng.random
+        pool = [card for _, card in sorted([(rand(), card) for card in pool])]
         for (zone, i), card in zip(slots, pool):
             zone[i] = card
         c.rng = GameRng(rng.getrandbits(63))
