@@ -35,6 +35,7 @@ from .state import (
     HAND_LIMIT,
     MAX_BID,
     MISSIONS,
+    PENDING_NAMES,
     PK_BID,
     PK_BREACH,
     PK_CODE_ATTR,
@@ -49,6 +50,7 @@ from .state import (
     ST_MISSION,
     ST_MISSION_BREACH,
     ST_OVER,
+    STAGE_NAMES,
     BetabotzState,
 )
 
@@ -792,20 +794,7 @@ def view(s: BetabotzState, seat: int | None) -> dict[str, Any]:
     pending = None
     if s.pending:
         kind, pseat, x = s.pending[-1]
-        pending = {
-            "kind": (
-                "bid amount",
-                "discard component",
-                "discard code",
-                "limit breach",
-                "code target",
-                "code attribute",
-                "team members",
-                "team split",
-                "team answer",
-            )[kind],
-            "seat": pseat,
-        }
+        pending = {"kind": PENDING_NAMES[kind], "seat": pseat}
         if kind == PK_BID:
             pending["slot"] = x
         elif kind in (PK_CODE_SEAT, PK_CODE_ATTR):
@@ -835,7 +824,7 @@ def view(s: BetabotzState, seat: int | None) -> dict[str, Any]:
         "returns": s.returns() if over else None,
         "legal_actions": legal,
         "phase": ("betabot", "enhancement", "mission", "end")[s.phase],
-        "stage": ("auction", "auction breaches", "mission", "mission breaches", "over")[s.stage],
+        "stage": STAGE_NAMES[s.stage],
         "mission_number": s.revealed,
         "missions_total": len(s.mission_order),
         "starter_chip": s.chip,
