@@ -42,7 +42,7 @@ class TinyGame(Game):
 
     def __init__(self, num_players=None, **options: Any) -> None:
         super().__init__(num_players, **options)
-        path = self.options["cards"]
+        path = self.options.get("cards")
         if path:
             with open(path, "rb") as fh:
                 data = tomllib.load(fh)
@@ -156,6 +156,16 @@ class TinyState(State):
 
 
 register_game(TinyGame)
+
+
+class TinyGameNoCards(TinyGame):
+    """The same race without a content option: --cards must say so."""
+
+    name = "simtiny_nocards"
+    option_specs = tuple(s for s in TinyGame.option_specs if s.name != "cards")
+
+
+register_game(TinyGameNoCards)
 
 
 def test_tiny_game_plays_to_the_end():

@@ -257,6 +257,7 @@ def aggregate_extras(extras: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "count": sum(counter.values()),
             "counts": dict(sorted(counter.items())),
         }
+    out.update(_breakdowns(extras, labels, numbers))
     for key, rows in vectors.items():
         width = max(len(r) for r in rows)
         means = []
@@ -265,6 +266,48 @@ def aggregate_extras(extras: Sequence[dict[str, Any]]) -> dict[str, Any]:
             means.append(_mean(column))
         out[key] = {"kind": "vector", "count": len(rows), "mean": means}
     return dict(sorted(out.items()))
+
+
+def _breakdowns(
+    extras: Sequence[dict[str, Any]], labels: dict[str, Counter], numbers: dict[str, list[float]]
+) -> dict[str, Any]:
+    """Each number broken down by each small categorical extra (one string per game, 2 to 8
+    values), e.g. Rumblebots' `rounds by end_reason` gives the round of dominance victories."""
+    flat = [dict(_flatten(item)) for item in extras]
+    categories = [
+        key
+        for key, counter in labels.items()
+        if 2 <= len(counter) <= 8 and all(isinstance(f.get(key), str | None) for f in flat)
+    ]
+    out: dict[str, Any] = {}
+    for category in categories:
+        for number in numbers:
+            groups: dict[str, list[float]] = defaultdict(list)
+            for f in flat:
+                value = f.get(number)
+                if isinstance(f.get(category), str) and isinstance(value, int | float):
+                    groups[f[category]].append(float(value))
+            distinct = {v for values in groups.values() for v in values}
+            small = len(distinct) <= 12 and all(v.is_integer() for v in distinct)
+            out[f"{number} by {category}"] = {
+                "kind": "breakdown",
+                "by": category,
+                "of": number,
+                "groups": {
+                    name: {
+                        "count": len(values),
+                        "mean": _mean(values),
+                        **({"counts": _int_counts(values)} if small else {}),
+                    }
+                    for name, values in sorted(groups.items())
+                },
+            }
+    return out
+
+
+def _int_counts(values: Sequence[float]) -> dict[str, int]:
+    counter = Counter(int(v) for v in values)
+    return {str(k): counter[k] for k in sorted(counter)}
 
 
 def _flatten(item: Any, prefix: str = ""):

@@ -501,7 +501,16 @@ def _describe_extra(value: dict[str, Any]) -> str:
     if kind == "rate":
         return f"{_pct(value['rate'])} {_ci(value['ci'])} of {value['count']} games"
     if kind == "counts":
-        return ", ".join(f"{k}: {c}" for k, c in value["counts"].items())
+        total = value["count"] or 1
+        return ", ".join(f"{k}: {c} ({100 * c / total:.1f}%)" for k, c in value["counts"].items())
+    if kind == "breakdown":
+        parts = []
+        for name, group in value["groups"].items():
+            text = f"{name}: mean {group['mean']:.3g} over {group['count']} games"
+            if "counts" in group:
+                text += " (" + ", ".join(f"{k}: {c}" for k, c in group["counts"].items()) + ")"
+            parts.append(text)
+        return "; ".join(parts)
     return "mean per position: " + ", ".join(f"{m:.3g}" for m in value["mean"])
 
 

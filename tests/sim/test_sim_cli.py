@@ -1,0 +1,208 @@
+"""The simulate and ladder commands: JSON keys, bad input, the report file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+import robotable
+from robotable.sim.commands import register, split_agents
+
+from .test_sim_game import TinyGame  # noqa: F401 - registers the "simtiny" game
+
+ISSUE_2_KEYS = {
+    "game",
+    "num_players",
+    "games",
+    "agents",
+    "wins",
+    "draws",
+    "win_rate",
+    "mean_actions",
+    "mean_turns",
+    "errors",
+    "seconds",
+}
+
+
+@pytest.fixture(scope="module")
+def invoke():
+    app = typer.Typer()
+    register(app)
+    runner = CliRunner()
+
+    def call(*args: str):
+        return runner.invoke(app, list(args))
+
+    return call
+
+
+def test_json_on_stdout_has_the_issue_2_keys(invoke, tmp_path):
+    result = invoke(
+        "simulate",
+        "simtiny",
+        "--games",
+        "20",
+        "--agents",
+        "random,greedy",
+        "--workers",
+        "1",
+        "--json",
+        "--errors-dir",
+        str(tmp_path),
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data) >= ISSUE_2_KEYS
+    assert data["games"] == 20 and data["agents"] == ["random", "greedy"]
+    assert sum(data["wins"]) + data["draws"] + data["errors"] == 20
+    assert len(data["win_rate"]) == data["num_players"] == 2
+    assert set(data["agent_stats"]) == {"random", "greedy"}
+
+
+def test_same_seed_same_numbers(invoke, tmp_path):
+    args = ("simulate", "simtiny", "--games", "15", "--seed", "9", "--workers", "1", "--json")
+    first = json.loads(invoke(*args).stdout)
+    second = json.loads(invoke(*args).stdout)
+    for key in ("wins", "draws", "mean_actions", "mean_turns", "cards", "extras"):
+        assert first[key] == second[key]
+
+
+def test_report_has_figures_and_json_out_is_written(invoke, tmp_path):
+    cards = tmp_path / "cards.toml"
+    cards.write_text('[[card]]\nname = "Ace"\nvalue = 1\n[[card]]\nname = "Cog"\nvalue = 4\n')
+    report = tmp_path / "out.html"
+    out = tmp_path / "out.json"
+    result = invoke(
+        "simulate",
+        "simtiny",
+        "--games",
+        "40",
+        "--agents",
+        "random",
+        "--workers",
+        "1",
+        "--option",
+        "target=8,12",
+        "--cards",
+        str(cards),
+        "--report",
+        str(report),
+        "--json-out",
+        str(out),
+    )
+    assert result.exit_code == 0, result.output
+    text = report.read_text()
+    assert text.count("data:image/png;base64,") >= 5
+    assert "http://" not in text and "https://" not in text  # self-contained
+    data = json.loads(out.read_text())
+    labels = [v["label"] for v in data["variants"]]
+    assert labels == [
+        "target=8, cards=bundled",
+        "target=8, cards=cards.toml",
+        "target=12, cards=bundled",
+        "target=12, cards=cards.toml",
+    ]
+    assert "Seats" in text and "Card impact" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("simulate", "nosuchgame"), "unknown game 'nosuchgame'"),
+        (("simulate", "simtiny", "--agents", "wizard"), "unknown agent 'wizard'"),
+        (("simulate", "simtiny", "--option", "colour=red"), "unknown option 'colour'"),
+        (("simulate", "simtiny", "--option", "target=ten"), "option 'target'"),
+        (("simulate", "simtiny", "--players", "7"), "7 seats is not allowed"),
+        (("simulate", "simtiny", "--cards", "/no/such/cards.toml"), "no such file"),
+        (("simulate", "simtiny", "--workers", "0"), "--workers"),
+        (("ladder", "simtiny", "--agents", "random"), "at least 2 agents"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_code_2(invoke, args, message):
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert result.stdout == ""
+
+
+def test_ladder_json(invoke, tmp_path):
+    result = invoke(
+        "ladder",
+        "simtiny",
+        "--agents",
+        "random,greedy",
+        "--games",
+        "40",
+        "--workers",
+        "1",
+        "--bootstrap",
+        "100",
+        "--json",
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [r["rank"] for r in data["ratings"]] == [1, 2]
+    for r in data["ratings"]:
+        assert r["ci"][0] <= r["elo"] <= r["ci"][1]
+
+
+def test_split_agents_keeps_keyword_parameters_together():
+    assert split_agents("mcts:iterations=200,time=0.5,greedy,random") == [
+        "mcts:iterations=200,time=0.5",
+        "greedy",
+        "random",
+    ]
+    assert split_agents("mcts:200;random") == ["mcts:200", "random"]
+
+
+def test_real_cli_prints_one_json_object(tmp_path):
+    if "stakbots" not in robotable.game_names():
+        pytest.skip("stakbots is not registered")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "robotable.cli",
+            "simulate",
+            "stakbots",
+            "--games",
+            "4",
+            "--agents",
+            "random",
+            "--workers",
+            "1",
+            "--json",
+            "--errors-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert set(data) >= ISSUE_2_KEYS and data["game"] == "stakbots"
+
+
+def test_cards_on_a_game_without_a_content_option(invoke, tmp_path):
+    cards = tmp_path / "c.toml"
+    cards.write_text("")
+    result = invoke("simulate", "simtiny_nocards", "--cards", str(cards))
+    assert result.exit_code == 2
+    assert "game simtiny_nocards takes no content file" in result.stderr
+
+
+def test_every_bundled_game_names_its_content_option():
+    from robotable.sim.commands import content_option
+
+    for name in ("stakbots", "rumblebots", "iotabots", "betabotz", "breadwinner"):
+        if name in robotable.game_names():
+            assert content_option(name) is not None, name

@@ -1,0 +1,115 @@
+"""The runner: same seed, same games, whatever the worker count; failing games are recorded."""
+
+from __future__ import annotations
+
+import pytest
+
+import robotable
+from robotable.sim.analysis import make_variants, summarize
+from robotable.sim.runner import RunSpec, Variant, plan_jobs, run
+
+from .test_sim_game import TinyGame  # noqa: F401 - registers the "simtiny" game
+
+TIMING_KEYS = {"seconds", "games_per_second", "backend", "workers"}
+
+
+def comparable(summary: dict) -> dict:
+    """A summary without wall-clock numbers, which legitimately differ between runs."""
+    out = {k: v for k, v in summary.items() if k not in TIMING_KEYS}
+    if "lengths" in out:
+        out["lengths"] = {k: v for k, v in out["lengths"].items() if k != "seconds"}
+    if "variants" in out:
+        out["variants"] = [comparable(v) for v in out["variants"]]
+    return out
+
+
+def per_game(outcome) -> list[tuple]:
+    return [
+        (
+            r.variant,
+            r.index,
+            r.seed,
+            r.arrangement,
+            r.returns,
+            r.actions,
+            r.turns,
+            r.cards,
+            r.extras,
+        )
+        for r in outcome.results
+    ]
+
+
+def test_plan_gives_each_game_its_seed_and_swaps_seats_halfway():
+    spec = RunSpec("simtiny", 2, ("random", "greedy"), games=10, seed=4)
+    jobs = plan_jobs(spec)
+    assert [j.arrangement for j in jobs] == [(0, 1)] * 5 + [(1, 0)] * 5
+    assert len({j.seed for j in jobs}) == 10
+    assert plan_jobs(spec) == jobs
+
+
+def test_one_and_two_workers_give_identical_results(tmp_path):
+    variants = make_variants({"target": [8, 12]})
+    spec = RunSpec(
+        "simtiny",
+        3,
+        ("random", "greedy"),
+        games=60,
+        seed=11,
+        variants=variants,
+        error_dir=str(tmp_path),
+    )
+    one = run(spec, workers=1)
+    two = run(spec, workers=2)
+    assert two.backend == "processes" and one.backend == "in-process"
+    assert per_game(one) == per_game(two)
+    assert comparable(summarize(one)) == comparable(summarize(two))
+    assert len(summarize(one)["variants"]) == 2
+
+
+def test_stakbots_same_result_for_one_and_two_workers(tmp_path):
+    if "stakbots" not in robotable.game_names():
+        pytest.skip("stakbots is not registered")
+    spec = RunSpec("stakbots", 2, ("random", "greedy"), games=12, seed=3, error_dir=str(tmp_path))
+    one = run(spec, workers=1)
+    two = run(spec, workers=2)
+    assert per_game(one) == per_game(two)
+    summary = summarize(one)
+    assert summary["errors"] == 0
+    assert summary["cards"], "stakbots events name seats and cards"
+
+
+def test_failing_games_are_recorded_counted_and_do_not_stop_the_run(tmp_path):
+    spec = RunSpec(
+        "simtiny",
+        2,
+        ("random",),
+        games=40,
+        seed=1,
+        variants=(Variant(0, "crashy", (("crash_every", 4),)),),
+        error_dir=str(tmp_path),
+    )
+    outcome = run(spec, workers=1)
+    failed = [r for r in outcome.results if r.returns is None]
+    expected = sum(1 for j in plan_jobs(spec) if j.seed % 4 == 0)
+    assert expected > 0 and len(failed) == expected
+    summary = summarize(outcome)
+    assert summary["errors"] == expected
+    assert summary["completed"] == 40 - expected
+    assert sum(summary["wins"]) + summary["draws"] == 40 - expected
+    record = robotable.load_record(failed[0].record_path)
+    assert record["error"]["step"] == 3 and "crash on purpose" in record["error"]["message"]
+    # The record reproduces the failure: the first two steps replay, the third raises again.
+    game = robotable.load_game(record["game"], num_players=2, **record["options"])
+    state = game.new_initial_state(seed=record["seed"])
+    for data in record["actions"][:2]:
+        state.apply_action(game.action_from_json(data))
+    with pytest.raises(RuntimeError, match="crash on purpose"):
+        state.apply_action(game.action_from_json(record["actions"][2]))
+
+
+def test_a_game_that_never_ends_is_an_error(tmp_path):
+    spec = RunSpec("simtiny", 2, ("random",), games=3, max_actions=2, error_dir=str(tmp_path))
+    outcome = run(spec, workers=1)
+    assert all(r.returns is None and "did not end" in r.error for r in outcome.results)
+    assert len(list(tmp_path.iterdir())) == 3
