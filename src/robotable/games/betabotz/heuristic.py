@@ -88,7 +88,30 @@ def _projected_perms(s: BetabotzState) -> tuple[list[list[int]], list[float]]:
     return perms, pay
 
 
+# One-entry memo: agents evaluate the same state for every seat in a row (max^n backups). The
+# key holds the state itself (so its id cannot be reused) and a fingerprint of what changes.
+_memo: list = [None, None, None]
+
+
 def projected(s: BetabotzState, seat_view: int) -> list[float]:
+    """Projected final Bitz of every seat, as `seat_view` can estimate them."""
+    key = (s.turn, s.rng.state, tuple(s.bitz), len(s.pending), s.stage)
+    if _memo[0] is s and _memo[1] == key:
+        public = _memo[2]
+    else:
+        public = _public_projection(s)
+        _memo[0], _memo[1], _memo[2] = s, key, public
+    out = public[:]
+    if 0 <= seat_view < s.n:
+        c = s.content
+        ck = c.code_card_kind
+        hand = s.hand[seat_view]
+        out[seat_view] += sum(CODE_VALUE + (4 if c.codes[ck[x]].gold else 0) for x in hand)
+        out[seat_view] -= CODE_VALUE * len(hand) * 1.3
+    return out
+
+
+def _public_projection(s: BetabotzState) -> list[float]:
     c = s.content
     n = s.n
     perms, pay = _projected_perms(s)
@@ -128,11 +151,7 @@ def projected(s: BetabotzState, seat_view: int) -> list[float]:
             out[i] += 15 * (0.6 if s.stage != ST_OVER else 1.0)
         if gh > 0 and golds[i] == gh:
             out[i] += 15 * 0.6
-        if i == seat_view:
-            ck = c.code_card_kind
-            out[i] += sum(CODE_VALUE + (4 if c.codes[ck[x]].gold else 0) for x in s.hand[i])
-        else:
-            out[i] += CODE_VALUE * len(s.hand[i]) * 1.3  # gold odds folded into the average
+        out[i] += CODE_VALUE * len(s.hand[i]) * 1.3  # by count: gold odds folded in
     return out
 
 
