@@ -131,6 +131,16 @@ def test_sb_2_4_rest_is_the_supply_and_the_scrapheap_starts_empty():
     assert all(st.vis[c] == HIDDEN for c in st.supply)
 
 
+def test_sb_2_5_scrapped_and_discarded_cards_land_face_up_on_the_scrapheap():
+    st = position([["Core:2", "Core:7"], ["Core:6", "Core:3"]], hands=[["Shot"], []])
+    shot = st.hands[0][0]
+    do(st, "scrap", from_hand=True)
+    do(st, "attack", target=1)
+    assert st.scrapheap[0] == shot and len(st.scrapheap) == 2
+    assert all(st.vis[c] == UP for c in st.scrapheap)
+    assert [c["name"] for c in st.view(1)["scrapheap"]] == ["Shot Bot", "Core Bot"]
+
+
 def test_sb_2_6_seat_0_starts_and_play_goes_round():
     st = position([["Core:2"], ["Core:3"], ["Core:4"]])
     order = []
