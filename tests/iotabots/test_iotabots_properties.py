@@ -225,3 +225,45 @@ def test_ib_prop_every_duel_ends_within_the_turn_cap():
             steps += 1
             assert s.turn <= 31
         assert 1 <= len(s.results) <= 3 and steps < 5000
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**31), st.integers(0, 2**31))
+def test_ib_12_encodings_and_heuristic(seed, choice_seed):
+    g = _game("hijack", "assembly_line")
+    s = g.new_initial_state(seed)
+    rnd = random.Random(choice_seed)
+    size = g.observation_size()
+    for _ in range(200):
+        if s.is_terminal():
+            break
+        legal = s.legal_actions()
+        indices = [g.action_index(a) for a in legal]
+        assert len(set(indices)) == len(indices)
+        assert all(0 <= i < g.num_distinct_actions() for i in indices)
+        seat = s.current_player()
+        obs = g.encode_observation(s.view(seat))
+        assert len(obs) == size
+        # the heuristic sees only public information: resampled hidden cards change nothing
+        value = g.evaluate(s, seat)
+        assert 0.0 <= value <= 1.0
+        assert g.evaluate(s.determinize(seat, rnd), seat) == value
+        s.apply_action(rnd.choice(legal))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**31), st.integers(0, 2**31))
+def test_ib_11_events_never_leak_drawn_cards(seed, choice_seed):
+    g = _game("beacon", "hijack")
+    s = g.new_initial_state(seed)
+    rnd = random.Random(choice_seed)
+    for _ in range(200):
+        if s.is_terminal():
+            break
+        events = s.apply_action(rnd.choice(s.legal_actions()))
+        for e in events:
+            if e["type"] == "drew":
+                assert e["to"] == [e["seat"]]
+            else:
+                assert "cards" not in e
+        assert all(json.dumps(e) for e in robotable.visible_events(events, None))

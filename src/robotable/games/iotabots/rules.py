@@ -66,6 +66,7 @@ def start_duel(state: IotabotsState, first: int, events: list[dict]) -> None:
     """IB-3.1: both decks shuffled, 20 Life Points, 3 cards each; then the mulligans."""
     g = state.game
     state.first = first
+    state.firsts.append(first)
     state.active = first
     state.turn = 0
     for s in (0, 1):

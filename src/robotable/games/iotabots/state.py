@@ -117,6 +117,7 @@ class IotabotsState(State):
         # match
         "results",
         "reasons",
+        "firsts",
         "chooser",
         "phase",
         "total_turns",
@@ -146,6 +147,7 @@ class IotabotsState(State):
         self.rng = GameRng(seed)
         self.results: list[int] = []  # per duel: winning seat, or 2 for a drawn duel
         self.reasons: list[str] = []  # per duel: how it ended
+        self.firsts: list[int] = []  # per duel: the starting player
         self.chooser = 0  # who chooses first/second (IB-1.3)
         self.phase = Phase.ORDER
         self.total_turns = 0
@@ -213,6 +215,10 @@ class IotabotsState(State):
             "duels": len(self.results),
             "duel_results": ["draw" if r == 2 else f"seat {r}" for r in self.results],
             "duel_end_reasons": list(self.reasons),
+            "duel_first_players": list(self.firsts),
+            "duels_won_by_first_player": sum(
+                1 for r, f in zip(self.results, self.firsts) if r == f
+            ),
             "turns": self.total_turns,
             "decks": [self.game.deck_names[0], self.game.deck_names[1]],
         }
@@ -224,6 +230,7 @@ class IotabotsState(State):
         s.rng = self.rng.clone()
         s.results = self.results[:]
         s.reasons = self.reasons[:]
+        s.firsts = self.firsts[:]
         s.chooser = self.chooser
         s.phase = self.phase
         s.total_turns = self.total_turns
@@ -276,6 +283,7 @@ class IotabotsState(State):
             "rng": self.rng.state,
             "results": self.results[:],
             "reasons": self.reasons[:],
+            "firsts": self.firsts[:],
             "chooser": self.chooser,
             "phase": int(self.phase),
             "total_turns": self.total_turns,
@@ -349,6 +357,10 @@ class IotabotsState(State):
         if not isinstance(reasons, list) or not all(isinstance(r, str) for r in reasons):
             raise fail("reasons", "must be a list of strings")
         s.reasons = list(reasons)
+        firsts = get("firsts")
+        if not isinstance(firsts, list) or any(f not in (0, 1) for f in firsts):
+            raise fail("firsts", "must be a list of seats 0 or 1")
+        s.firsts = [int(f) for f in firsts]
         s.chooser = integer("chooser", 0, 1)
         s.phase = Phase(integer("phase", 0, len(Phase) - 1))
         s.total_turns = integer("total_turns", 0)
