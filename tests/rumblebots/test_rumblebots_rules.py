@@ -33,7 +33,7 @@ from robotable.games.rumblebots.effects import (
     gang_totals,
 )
 
-from .rb_helpers import battle, game, ids_of, names
+from .rb_helpers import battle, battle_zone_ids, game, ids_of, names
 
 
 def kinds(state) -> set[str]:
@@ -397,15 +397,27 @@ def test_rb_4_7_cleanup_returns_scans_merges_and_resets_scraps():
 
 # ---------------------------------------------------------------- RB-5 battle
 def test_rb_5_1_battle_decks_hold_every_bot_shuffled():
-    g, s = build_state()
-    before = [sorted(s.collection[p]) for p in range(2)]
-    s.apply_action(EndTurn())
-    s.apply_action(EndTurn())
-    for p in range(2):
-        zone = s.bdeck[p] + s.discard[p] + (s.defense if s.champion == p else [])
-        zone += s.attack if s.challenger == p else []
-        if s.phase == rules.BATTLE:
-            assert sorted(zone) == before[p]
+    orders = set()
+    paused = 0
+    for seed in range(12):
+        g = game(2, first_champion=0)
+        s = g.new_initial_state(seed=seed)
+        cards = g.content.cards
+        over = next(c for c in s.decks[1] if cards[c].name == "Overclocker")
+        s.decks[1].remove(over)
+        s.collection[1].append(over)  # seat 1 will pause at its Contraption window
+        before = [sorted(s.collection[p]) for p in range(2)]
+        s._legal = None
+        s.apply_action(EndTurn())
+        s.apply_action(EndTurn())
+        if s.phase != rules.BATTLE:
+            continue  # the battle did not pause for a decision with this seed
+        paused += 1
+        for p in range(2):
+            assert sorted(battle_zone_ids(s, p)) == before[p]
+        assert over not in s.bdeck[1] + s.attack + s.defense + s.discard[1]
+        orders.add(tuple(names(g, s.bdeck[0] + s.bdeck[1])))
+    assert paused >= 4 and len(orders) > 1  # shuffled
 
 
 def test_rb_5_2_champion_reveals_the_first_defense_gang():
