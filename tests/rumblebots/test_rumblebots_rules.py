@@ -403,8 +403,8 @@ def test_rb_5_1_battle_decks_hold_every_bot_shuffled():
         g = game(2, first_champion=0)
         s = g.new_initial_state(seed=seed)
         cards = g.content.cards
-        over = next(c for c in s.decks[1] if cards[c].name == "Overclocker")
-        s.decks[1].remove(over)
+        over = next(c for c in s.decks[2] if cards[c].name == "Crit Scope")
+        s.decks[2].remove(over)
         s.collection[1].append(over)  # seat 1 will pause at its Contraption window
         before = [sorted(s.collection[p]) for p in range(2)]
         s._legal = None
