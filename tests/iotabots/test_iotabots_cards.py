@@ -413,3 +413,20 @@ def test_ib_10_1_four_bundled_decks_are_legal(tmp_path):
     tiny.write_text('[[cards]]\nname = "Tri Bot"\ntype = "bot"\nmana = 2\natk = 2\ndef = 1\n')
     with pytest.raises(robotable.OptionError, match="assembly_line.txt, line 2: unknown card"):
         game(deck0="assembly_line", cards=str(tiny))
+
+
+def test_ib_8_7_temporary_control_returns_to_the_previous_controller():
+    s = blank()
+    put(s, 1, "Roaming Bot")
+    give(s, 0, "Rewire")
+    give(s, 1, "Hijack")
+    s.apply_action(PlayBuzz("Rewire"))  # seat 0 keeps seat 1's Roaming Bot for good
+    s.apply_action(EndTurn())
+    s.apply_action(PlayBuzz("Hijack"))  # seat 1, its owner, borrows it back for a turn
+    assert field_names(s, 1) == ["Roaming Bot"] and s.field[1][0].home == 0
+    s.apply_action(EnterBattle())
+    s.apply_action(Attack(0, -1))
+    s.apply_action(EndBattle())
+    s.apply_action(EndTurn())
+    assert field_names(s, 0) == ["Roaming Bot"] and s.field[1] == []
+    assert s.field[0][0].owner == 1 and s.life[0] == 16

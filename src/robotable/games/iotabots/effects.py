@@ -424,7 +424,8 @@ def do_step(
         bot.entered = state.turn
         bot.attacks = 0
         bot.may_attack = step.may_attack
-        bot.eot_control = not step.permanent
+        # IB-8.7: temporary control ends by going back to the zone the Bot came from
+        bot.home = -1 if step.permanent else chosen.seat
         state.field[ctrl].append(bot)
         events.append(
             {

@@ -210,26 +210,30 @@ def finish_turn(state: IotabotsState, events: list[dict]) -> None:
         for b in f:
             b.atk_mod = 0
             b.def_mod = 0
-    # IB-8.7: control "until the end of the turn" ends; the Bot goes back to its owner's zone,
-    # or to its owner's Junk Zone when that zone is full.
+    # IB-8.7: control "until the end of the turn" ends; the Bot goes back to the zone it came
+    # from, or to its owner's Junk Zone when that zone is full.
     field = state.field[a]
-    if any(b.eot_control for b in field):
+    if any(b.home >= 0 for b in field):
         keep = []
+        back = []
         for b in field:
-            if not b.eot_control:
+            if b.home < 0:
                 keep.append(b)
-                continue
-            b.eot_control = False
+            else:
+                back.append(b)
+        state.field[a] = keep
+        for b in back:
+            home = b.home
+            b.home = -1
             b.may_attack = False
             b.entered = state.turn
-            if len(state.field[b.owner]) < ZONE_SIZE:
-                state.field[b.owner].append(b)
+            if home == a:
+                keep.append(b)
+            elif len(state.field[home]) < ZONE_SIZE:
+                state.field[home].append(b)
             elif state.game.cards[b.card].type != CardType.TOKEN:
                 state.junk[b.owner].append(b.card)
-            events.append(
-                {"type": "control_ends", "seat": b.owner, "card": state.game.names[b.card]}
-            )
-        state.field[a] = keep
+            events.append({"type": "control_ends", "seat": home, "card": state.game.names[b.card]})
     for b in field:
         b.may_attack = False
     state.active = 1 - a
@@ -536,7 +540,7 @@ def bot_view(state: IotabotsState, seat: int, slot: int, bot: Bot) -> dict[str, 
         "attacks_made": bot.attacks,
         "summoned_this_turn": bot.entered >= state.turn and not bot.may_attack,
         "can_attack_now": seat == state.active and state.phase == BATTLE and can_attack(state, bot),
-        "control_ends_this_turn": bot.eot_control,
+        "control_ends_this_turn": bot.home >= 0,
         "counters": bot.counters,
         "ignition_used": bot.used,
         "has_ignition": g.ignition[bot.card] >= 0,

@@ -41,7 +41,7 @@ class Bot:
         "attacks",
         "atk_mod",
         "def_mod",
-        "eot_control",
+        "home",
         "may_attack",
         "counters",
         "used",
@@ -55,7 +55,7 @@ class Bot:
         self.attacks = 0  # attacks made this turn
         self.atk_mod = 0  # until the end of the turn (IB-8.6 modify)
         self.def_mod = 0
-        self.eot_control = False  # control returns to the owner at the end of the turn
+        self.home = -1  # temporary control: the seat whose zone it goes back to at end of turn
         self.may_attack = False  # its card effect lets it attack on the turn it arrived
         self.counters = 0
         self.used = False  # ignition effect used this turn
@@ -69,7 +69,7 @@ class Bot:
         b.attacks = self.attacks
         b.atk_mod = self.atk_mod
         b.def_mod = self.def_mod
-        b.eot_control = self.eot_control
+        b.home = self.home
         b.may_attack = self.may_attack
         b.counters = self.counters
         b.used = self.used
@@ -83,7 +83,7 @@ class Bot:
         "attacks",
         "atk_mod",
         "def_mod",
-        "eot_control",
+        "home",
         "may_attack",
         "counters",
         "used",
@@ -98,7 +98,7 @@ class Bot:
             raise RecordError(f"iotabots state: {where} must be a list of {len(Bot.FIELDS)}")
         b = Bot.__new__(Bot)
         for name, value in zip(Bot.FIELDS, data):
-            want = bool if name in ("eot_control", "may_attack", "used") else int
+            want = bool if name in ("may_attack", "used") else int
             if not isinstance(value, want) or (want is int and isinstance(value, bool)):
                 raise RecordError(f"iotabots state: {where}.{name} must be {want.__name__}")
             setattr(b, name, value)
