@@ -65,6 +65,7 @@ def summarize(outcome: RunOutcome) -> dict[str, Any]:
             }
             for v in spec.variants
         ]
+        out["card_shifts"] = card_shifts(out["variants"])
     return out
 
 
@@ -210,6 +211,39 @@ def card_impact(done: Sequence[GameResult], num_players: int) -> list[dict[str, 
         )
     rows.sort(key=lambda row: (-row["difference"], row["card"], row["event"]))
     return rows
+
+
+def card_shifts(variants: Sequence[dict[str, Any]], limit: int = 20) -> list[dict[str, Any]]:
+    """How each (card, event) impact moves between variants, largest movement first: the table
+    that shows whether a changed card file did what it was meant to."""
+    keyed = [{(r["card"], r["event"]): r for r in v.get("cards", [])} for v in variants]
+    keys = {k for rows in keyed for k in rows}
+    shifts = []
+    for key in keys:
+        cells = [rows.get(key) for rows in keyed]
+        present = [c["difference"] for c in cells if c is not None]
+        if len(present) < 2:
+            continue
+        shifts.append(
+            {
+                "card": key[0],
+                "event": key[1],
+                "spread": max(present) - min(present),
+                "by_variant": [
+                    None
+                    if c is None
+                    else {
+                        "variant": v["label"],
+                        "difference": c["difference"],
+                        "difference_ci": c["difference_ci"],
+                        "seat_games_with": c["seat_games_with"],
+                    }
+                    for v, c in zip(variants, cells)
+                ],
+            }
+        )
+    shifts.sort(key=lambda row: (-row["spread"], row["card"], row["event"]))
+    return shifts[:limit]
 
 
 def aggregate_extras(extras: Sequence[dict[str, Any]]) -> dict[str, Any]:

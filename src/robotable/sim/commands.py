@@ -328,6 +328,20 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
                 f"{v['lengths']['turns']['median']:.0f}",
             )
         out.print(table)
+    shifts = summary.get("card_shifts", [])
+    if shifts:
+        table = Table(title="card impact by variant (largest movements)", title_justify="left")
+        table.add_column("card")
+        table.add_column("event")
+        for v in variants:
+            table.add_column(v["label"], justify="right")
+        for row in shifts[:6]:
+            cells = [
+                "-" if c is None else f"{100 * c['difference']:+.1f} {_ci(c['difference_ci'])}"
+                for c in row["by_variant"]
+            ]
+            table.add_row(row["card"], row["event"], *cells)
+        out.print(table)
     cards = summary["cards"]
     if cards:
         table = Table(

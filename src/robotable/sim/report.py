@@ -266,16 +266,26 @@ def headline(summary: dict[str, Any]) -> list[str]:
             f"{_ci(bottom['difference_ci'])}. Association, not cause: see the note below the table."
         )
     if len(variants) > 1:
-        longest = max(variants, key=lambda v: v["lengths"]["turns"]["median"])
-        shortest = min(variants, key=lambda v: v["lengths"]["turns"]["median"])
+        longest = max(variants, key=lambda v: v["mean_turns"])
+        shortest = min(variants, key=lambda v: v["mean_turns"])
         fair_gap = max(variants, key=lambda v: abs(v["first_seat"]["advantage"] or 0))
         lines.append(
-            f"Variants: longest games with {longest['label']} (median "
-            f"{longest['lengths']['turns']['median']:.0f} turns), shortest with {shortest['label']} "
-            f"({shortest['lengths']['turns']['median']:.0f}); the largest first-seat effect is with "
-            f"{fair_gap['label']} ({_points(fair_gap['first_seat']['advantage'])}, "
+            f"Variants: mean length from {shortest['mean_turns']:.2f} turns ({shortest['label']}) "
+            f"to {longest['mean_turns']:.2f} ({longest['label']}); the largest first-seat effect "
+            f"is with {fair_gap['label']} ({_points(fair_gap['first_seat']['advantage'])}, "
             f"p = {fair_gap['first_seat']['p_value']:.3g})."
         )
+        shifts = summary.get("card_shifts", [])
+        if shifts:
+            top = shifts[0]
+            moves = " vs ".join(
+                f"{_points(c['difference'])} {_ci(c['difference_ci'])} ({c['variant']})"
+                for c in top["by_variant"]
+                if c is not None
+            )
+            lines.append(
+                f"Card impact that moves most between variants: {top['card']} ({top['event']}): {moves}."
+            )
     if summary["errors"]:
         records = summary.get("error_records", [])
         where = f" Records: {records[0]}" + (
@@ -396,6 +406,24 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
                 _variant_rows(variants),
             )
         )
+        shifts = summary.get("card_shifts", [])
+        if shifts:
+            parts.append("<h3>Card impact by variant (largest movements)</h3>")
+            parts.append(
+                _table(
+                    ["card", "event"] + [v["label"] for v in variants],
+                    [
+                        [row["card"], row["event"]]
+                        + [
+                            "-"
+                            if c is None
+                            else f"{_points(c['difference'])} {_ci(c['difference_ci'])}"
+                            for c in row["by_variant"]
+                        ]
+                        for row in shifts
+                    ],
+                )
+            )
         parts.append(
             "<p class='note'>Game i of every variant uses the same seed, so variants are compared "
             "on the same shuffles where the rules allow.</p>"
