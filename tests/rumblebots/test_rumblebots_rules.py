@@ -713,6 +713,21 @@ def test_rb_8_3_reboot_goes_under_the_deck_and_cannot_loop():
     assert s.champion == 0 and s.round == 2  # only a rebooted card left: the challenger failed
 
 
+def test_rb_8_3_reboot_bot_is_under_the_deck_while_its_target_is_chosen():
+    g = game()
+    s, _ = battle(
+        g,
+        [["Mole Driller", "Bulby"], ["Bulby", "Rust Rooster", "Mechchicken"]],
+        champion=0,
+    )
+    assert s.pending[-1][0] == P_TARGET_DEFEAT and s.current_player() == 0
+    driller = ids_of(g, "Mole Driller")[0]
+    assert s.bdeck[0] == [driller] and driller not in s.attack
+    assert sorted(battle_zone_ids(s, 0)) == sorted(s.collection[0])
+    s.apply_action(ChooseTarget("Mechchicken"))
+    assert "defeats the defender Mechchicken" in "\n".join(s.battle_log())
+
+
 def test_rb_8_4_creating_crystals_when_the_gang_wins():
     g = game()
     s, _ = battle(g, [["Bulby"], ["Bulby", "Crystal Moth", "Mechchicken"]], champion=0)

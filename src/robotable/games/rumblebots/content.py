@@ -239,7 +239,7 @@ def ability_text(
     if keyword is Keyword.ENTER:
         return f"Enter: {what[effect]}."
     if keyword is Keyword.REBOOT:
-        return f"Reboot: {what[effect]}, then this bot goes face down under your deck."
+        return f"Reboot: this bot goes face down under your deck; {what[effect]}."
     if keyword is Keyword.CRYSTALS:
         return f"Creating Crystals: when its attacking gang wins a clash, {what[effect]}."
     if keyword is Keyword.TRANSFORMATION:

@@ -20,9 +20,10 @@ P_TARGET_DEFEAT = 3
 P_TARGET_REVIVE = 4
 PENDING_NAMES = ("faction", "attack_window", "defense_window", "target_defeat", "target_revive")
 
-# flag of a target decision: what happens to the source once the target is resolved
-SRC_BOT = 0  # an Enter bot: it stays in the gang
-SRC_REBOOT = 1  # a Reboot bot: it goes face down under its owner's deck
+# flag of a target decision: where its source is (an Enter bot in the gang, a Reboot bot
+# already under its owner's deck, or a Contraption); informational, for views and logs
+SRC_BOT = 0
+SRC_REBOOT = 1
 SRC_CONTRAPTION = 2
 
 _CONTINUOUS = (Keyword.SWARM, Keyword.FINALE, Keyword.ENERGIZED, Keyword.BUDDY)
@@ -107,7 +108,7 @@ def reveal_effect(
     s: RumbleState, seat: int, source: int, effect: Effect, amount: int, flag: int, ev: list
 ) -> None:
     """Resolve an Enter / Reboot / Contraption effect; a choice of target becomes a pending
-    decision (RB-8.1). The source's Reboot happens once the effect is resolved."""
+    decision (RB-8.1). A Reboot bot is already under its owner's deck (RB-8.3)."""
     card = s.game.content.cards[source]
     if effect is Effect.BOOST_ATTACK:
         s.atk_mod += amount
@@ -139,8 +140,6 @@ def reveal_effect(
     ):
         s.add_log("ability", seat, source, card.text)
         ev.append({"type": "ability", "seat": seat, "card": card.name, "text": card.text})
-    if flag == SRC_REBOOT:
-        reboot(s, seat, source, ev)
 
 
 def resolve_target(

@@ -408,7 +408,9 @@ def advance_battle(s: RumbleState, ev: list) -> None:
             d = cards[cid]
             ev.append({"type": "bot_revealed", "seat": ch, "card": d.name})
             if d.keyword is Keyword.REBOOT:
+                # RB-8.3: it goes under the deck at once (adding nothing), then its effect
                 s.add_log("reveal", ch, cid)
+                reboot(s, ch, cid, ev)
                 reveal_effect(s, ch, cid, d.effect, d.amount, SRC_REBOOT, ev)
             else:
                 s.attack.append(cid)
@@ -587,7 +589,7 @@ def pending_legal(s: RumbleState) -> list[Action]:
 
 
 def apply_pending(s: RumbleState, action: Action, ev: list) -> None:
-    kind, seat, source, flag = s.pending.pop()
+    kind, seat, source, _ = s.pending.pop()
     cards = s.game.content.cards
     if kind == P_FACTION:
         form_gang(s, action.faction, ev)
@@ -610,8 +612,6 @@ def apply_pending(s: RumbleState, action: Action, ev: list) -> None:
     else:
         effect = Effect.DEFEAT_DEFENDER if kind == P_TARGET_DEFEAT else Effect.REVIVE
         resolve_target(s, effect, seat, source, action.name, ev)
-        if flag == SRC_REBOOT:
-            reboot(s, seat, source, ev)
     if s.phase == BATTLE:
         advance_battle(s, ev)
 
