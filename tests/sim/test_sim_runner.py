@@ -10,7 +10,7 @@ from robotable.sim.runner import RunSpec, Variant, plan_jobs, run
 
 from .test_sim_game import TinyGame  # noqa: F401 - registers the "simtiny" game
 
-TIMING_KEYS = {"seconds", "games_per_second", "backend", "workers"}
+TIMING_KEYS = {"seconds", "games_per_second", "backend", "workers", "startup_seconds"}
 
 
 def comparable(summary: dict) -> dict:

@@ -163,3 +163,13 @@ def test_aggregate_extras_kinds():
     by = out["rounds by end_reason"]["groups"]
     assert by["dominance"]["counts"] == {"3": 1, "4": 1}
     assert by["showdown"]["mean"] == 6.0
+
+
+def test_card_impact_can_keep_chosen_event_types():
+    results = [
+        _result(i, (0, 1), (1.0, 0.0), ((("play", "Ace"), ("scrapped", "Cog")), ()))
+        for i in range(12)
+    ]
+    results += [_result(12 + i, (0, 1), (0.0, 1.0), ((), ())) for i in range(12)]
+    rows = card_impact(results, 2, events=["play"])
+    assert {(r["card"], r["event"]) for r in rows} == {("Ace", "play")}

@@ -26,11 +26,11 @@ from .stats import binomial_test, describe, integer_histogram, newcombe_differen
 MIN_CARD_SEAT_GAMES = 10  # rows with fewer seat-games on either side say nothing useful
 
 
-def summarize(outcome: RunOutcome) -> dict[str, Any]:
+def summarize(outcome: RunOutcome, card_events: Sequence[str] = ()) -> dict[str, Any]:
     """The whole JSON object: the issue-2 keys first, then the lab's detailed numbers."""
     spec = outcome.spec
     results = outcome.results
-    pooled = analyse(spec, results)
+    pooled = analyse(spec, results, card_events)
     out: dict[str, Any] = {
         "game": spec.game,
         "num_players": spec.num_players,
@@ -50,6 +50,7 @@ def summarize(outcome: RunOutcome) -> dict[str, Any]:
     out["backend"] = outcome.backend
     out["workers"] = outcome.workers
     out["games_per_second"] = len(results) / outcome.seconds if outcome.seconds > 0 else None
+    out["startup_seconds"] = round(outcome.startup_seconds, 3)
     if len(spec.variants) == 1:
         v = spec.variants[0]
         out["variants"] = [{"label": v.label, "options": _jsonable(v.options_dict())}]
@@ -61,7 +62,7 @@ def summarize(outcome: RunOutcome) -> dict[str, Any]:
             {
                 "label": v.label,
                 "options": _jsonable(v.options_dict()),
-                **analyse(spec, by_variant[v.index]),
+                **analyse(spec, by_variant[v.index], card_events),
             }
             for v in spec.variants
         ]
@@ -69,7 +70,9 @@ def summarize(outcome: RunOutcome) -> dict[str, Any]:
     return out
 
 
-def analyse(spec: RunSpec, results: Sequence[GameResult]) -> dict[str, Any]:
+def analyse(
+    spec: RunSpec, results: Sequence[GameResult], card_events: Sequence[str] = ()
+) -> dict[str, Any]:
     n = spec.num_players
     done = [r for r in results if r.returns is not None]
     failed = [r for r in results if r.returns is None]
@@ -121,7 +124,7 @@ def analyse(spec: RunSpec, results: Sequence[GameResult]) -> dict[str, Any]:
             },
             "seconds": describe([r.seconds for r in done]).to_json(),
         },
-        "cards": card_impact(done, n),
+        "cards": card_impact(done, n, card_events),
         "extras": aggregate_extras([r.extras for r in done]),
         "error_records": [r.record_path for r in failed if r.record_path],
         "error_messages": _error_messages(failed),
@@ -161,12 +164,17 @@ def _agent_stats(spec: RunSpec, done: Sequence[GameResult]) -> dict[str, Any]:
     }
 
 
-def card_impact(done: Sequence[GameResult], num_players: int) -> list[dict[str, Any]]:
+def card_impact(
+    done: Sequence[GameResult], num_players: int, events: Sequence[str] = ()
+) -> list[dict[str, Any]]:
     """Win rate of seat-games that used a card (per event type, and 'any' type) against the rest.
 
     Rows are sorted by the difference, most winning first; pairs seen too rarely on either side
-    (fewer than MIN_CARD_SEAT_GAMES seat-games) are left out.
+    (fewer than MIN_CARD_SEAT_GAMES seat-games) are left out. `events` keeps only those event
+    types (and 'any' then means any of them): choices such as 'played' say more about a card
+    than outcomes such as 'scrapped'.
     """
+    wanted = set(events)
     if not done or not any(r.cards for r in done):
         return []
     with_games: Counter = Counter()
@@ -180,7 +188,11 @@ def card_impact(done: Sequence[GameResult], num_players: int) -> list[dict[str, 
             total += 1
             total_wins += won
             pairs = r.cards[seat] if seat < len(r.cards) else ()
-            keys = set(pairs) | {("any", card) for _, card in pairs}
+            if wanted:
+                pairs = [p for p in pairs if p[0] in wanted]
+            keys = set(pairs)
+            if len(wanted) != 1:  # with one chosen type, 'any' would repeat it
+                keys |= {("any", card) for _, card in pairs}
             for key in keys:
                 with_games[key] += 1
                 with_wins[key] += won

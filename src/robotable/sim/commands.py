@@ -483,6 +483,14 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option("--fixed-seats", help="Agents keep the seats given (no rotation)."),
         ] = False,
+        card_events: Annotated[
+            str,
+            typer.Option(
+                "--card-events",
+                help="Card impact for these event types only, comma separated (e.g. "
+                "played,attack); default: every event that names a seat and a card.",
+            ),
+        ] = "",
     ) -> None:
         """Play many games: seat win rates, first-seat advantage, lengths, card impact, extras.
 
@@ -508,7 +516,10 @@ def register(app: typer.Typer) -> None:
             outcome = _run_with_progress(spec, workers, ray, show, err)
         except (RobotableError, UsageProblem) as exc:
             raise _fail(err, str(exc)) from None
-        summary = summarize(outcome)
+        events = tuple(e.strip() for e in card_events.split(",") if e.strip())
+        summary = summarize(outcome, events)
+        if events:
+            summary["card_events"] = list(events)
         command = "robotable " + " ".join(shlex.quote(a) for a in sys.argv[1:])
         if json_out is not None:
             json_out.parent.mkdir(parents=True, exist_ok=True)

@@ -339,6 +339,7 @@ class RunOutcome:
     seconds: float
     backend: str
     workers: int
+    startup_seconds: float = 0.0  # time spent starting or reaching Ray before the first game
 
 
 def _batches(jobs: list[GameJob], workers: int, max_batch: int = 25) -> list[list[GameJob]]:
@@ -359,8 +360,9 @@ def run(
     setup = worker_setup(spec.game)
     workers = max(1, workers or os.cpu_count() or 1)
     started = time.perf_counter()
+    startup = 0.0
     if ray_address is not None:
-        results, workers = _run_ray(jobs, setup, ray_address, workers, progress)
+        results, workers, startup = _run_ray(jobs, setup, ray_address, workers, progress)
         backend = "ray-local" if ray_address == "local" else f"ray {ray_address}"
     elif workers == 1 or len(jobs) <= 1:
         results = []
@@ -373,7 +375,7 @@ def run(
         results = _run_pool(jobs, setup, workers, progress)
         backend = "processes"
     results.sort(key=lambda r: (r.variant, r.index))
-    return RunOutcome(spec, results, time.perf_counter() - started, backend, workers)
+    return RunOutcome(spec, results, time.perf_counter() - started, backend, workers, startup)
 
 
 def _run_pool(jobs, setup, workers, progress) -> list[GameResult]:
@@ -395,7 +397,7 @@ def _play_batch_star(task: tuple[list[GameJob], WorkerSetup]) -> list[GameResult
     return play_batch(*task)
 
 
-def _run_ray(jobs, setup, address, workers, progress) -> tuple[list[GameResult], int]:
+def _run_ray(jobs, setup, address, workers, progress) -> tuple[list[GameResult], int, float]:
     try:
         import ray
     except ImportError:
@@ -403,6 +405,7 @@ def _run_ray(jobs, setup, address, workers, progress) -> tuple[list[GameResult],
             "simulate --ray: Ray is not installed (pip install 'robotable[sim]')"
         ) from None
     started_here = not ray.is_initialized()
+    began = time.perf_counter()
     if started_here:
         kwargs: dict[str, Any] = {
             "include_dashboard": False,
@@ -421,6 +424,7 @@ def _run_ray(jobs, setup, address, workers, progress) -> tuple[list[GameResult],
             raise OptionError(
                 f"simulate --ray {address}: cannot start or reach Ray ({first})"
             ) from None
+    startup = time.perf_counter() - began
     try:
         cpus = int(ray.cluster_resources().get("CPU", workers)) or 1
         remote = ray.remote(num_cpus=1)(play_batch)
@@ -432,7 +436,7 @@ def _run_ray(jobs, setup, address, workers, progress) -> tuple[list[GameResult],
             results.extend(batch_results)
             if progress:
                 progress(len(batch_results))
-        return results, cpus
+        return results, cpus, startup
     finally:
         if started_here:
             ray.shutdown()
