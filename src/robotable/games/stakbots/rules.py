@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from robotable.core.rng import GameRng
+
 from . import effects
 from .actions import Attack, ChoosePlayer, Discard, EndTurn, Play, Scrap, Target
 from .content import Bot
@@ -72,6 +74,31 @@ def turn_order(st: StakBotsState) -> list[int]:
     n = st.game.num_players
     a = st.active
     return [(a + k) % n for k in range(n)]
+
+
+def shuffle(rng: GameRng, items: list) -> None:
+    """Fisher-Yates driven by the state's GameRng, four 16-bit draws per 64-bit number.
+
+    Unbiased (a draw past the largest multiple of the range is thrown away) and about four
+    times cheaper than one `below()` call per card; setup and reshuffles use it.
+    """
+    bits = 0
+    left = 0
+    next64 = rng.next64
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        limit = 65536 - 65536 % n
+        while True:
+            if not left:
+                bits = next64()
+                left = 4
+            x = bits & 0xFFFF
+            bits >>= 16
+            left -= 1
+            if x < limit:
+                break
+        j = x % n
+        items[i], items[j] = items[j], items[i]
 
 
 # -- atomic moves -----------------------------------------------------------------------------
@@ -163,7 +190,7 @@ def draw(st: StakBotsState, seat: int, events: list) -> None:
         vis = st.vis
         for c in st.supply:
             vis[c] = HIDDEN
-        st.rng.shuffle(st.supply)
+        shuffle(st.rng, st.supply)
         st.counts[4] += 1
         events.append({"type": "reshuffled", "cards": len(st.supply)})
     c = st.supply.pop()
@@ -212,12 +239,10 @@ def settle(st: StakBotsState, events: list) -> None:
 # -- turn flow --------------------------------------------------------------------------------
 def setup(st: StakBotsState, seed: int) -> None:
     """SB-2: deal the staks face-down, turn each top card up (no entry effects), deal hands."""
-    from robotable.core.rng import GameRng
-
     g = st.game
     st.rng = GameRng(seed)
     deck = list(range(len(g.deck)))
-    st.rng.shuffle(deck)
+    shuffle(st.rng, deck)
     size = g.options["stak_size"]
     for s in range(g.num_players):
         st.staks[s] = [deck.pop() for _ in range(size)]
