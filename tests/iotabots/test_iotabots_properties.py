@@ -161,16 +161,18 @@ def test_ib_prop_no_leak_of_hands_and_determinize_keeps_view(seed, choice_seed, 
         # a state whose opponent hand is swapped with deck cards shows nothing different
         t = s.clone()
         t._legal = None
-        if t.hand[other] and t.deck[other]:
-            t.hand[other][0], t.deck[other][0] = t.deck[other][0], t.hand[other][0]
+        hidden = [i for i, c in enumerate(t.hand[other]) if c not in t.known[other]]
+        if hidden and t.deck[other]:
+            i = hidden[0]
+            t.hand[other][i], t.deck[other][0] = t.deck[other][0], t.hand[other][i]
             if seat != t.current_player():
                 assert t.view(seat) == v
-        text = json.dumps(s.view(None))
-        for c in (
-            set(s.hand[0] + s.hand[1])
-            - {b.card for f in s.field for b in f}
-            - set(s.junk[0] + s.junk[1])
-        ):
+        spectator = s.view(None)
+        del spectator["match"]  # duel end reasons name the winning card, which was public
+        text = json.dumps(spectator)
+        public = {b.card for f in s.field for b in f} | set(s.junk[0] + s.junk[1])
+        public |= set(s.known[0] + s.known[1])  # publicly returned to a hand (IB-11.1)
+        for c in set(s.hand[0] + s.hand[1]) - public:
             if s.resolving != c:
                 assert f'"{g.names[c]}"' not in text
 

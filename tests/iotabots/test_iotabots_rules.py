@@ -456,3 +456,19 @@ def test_ib_11_2_determinize_resamples_the_opponents_hand():
         assert d.hand[1] == s.hand[1]
         hands.add(tuple(sorted(d.hand[0])))
     assert len(hands) > 1
+
+
+def test_ib_11_2_cards_publicly_returned_to_a_hand_stay_known():
+    import random
+
+    s = blank()
+    put(s, 1, "Chroma Bot")
+    give(s, 0, "Recall")
+    s.apply_action(PlayBuzz("Recall"))
+    assert s.view(0)["players"][1]["known_hand"] == ["Chroma Bot"]
+    for i in range(5):
+        d = s.determinize(0, random.Random(i))
+        assert idx(s, "Chroma Bot") in d.hand[1] and d.view(0) == s.view(0)
+    s.apply_action(EndTurn())
+    s.apply_action(Summon("Chroma Bot"))
+    assert s.view(0)["players"][1]["known_hand"] == []

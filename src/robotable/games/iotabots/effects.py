@@ -312,6 +312,7 @@ def remove_bot(state: IotabotsState, seat: int, slot: int, to_hand: bool = False
     if state.game.cards[bot.card].type != CardType.TOKEN:
         if to_hand:
             state.hand[bot.owner].append(bot.card)
+            state.known[bot.owner].append(bot.card)  # IB-11.1: a public return to the hand
         else:
             state.junk[bot.owner].append(bot.card)
     return bot
@@ -362,7 +363,7 @@ def do_step(
             )
     elif op == Op.COST_DISCARD or op == Op.DISCARD:
         c = g.by_name[chosen.card]
-        state.hand[ctrl].remove(c)
+        rules.leave_hand(state, ctrl, c)
         state.junk[ctrl].append(c)
         events.append({"type": "discard", "seat": ctrl, "card": chosen.card, "by": name})
     elif op == Op.DRAW:
@@ -440,6 +441,7 @@ def do_step(
         c = g.by_name[chosen.card]
         state.junk[ctrl].remove(c)
         state.hand[ctrl].append(c)
+        state.known[ctrl].append(c)  # IB-11.1: everybody saw which card was taken
         events.append({"type": "junk_to_hand", "seat": ctrl, "card": name, "target": chosen.card})
     elif op == Op.PROTECT:
         state.protect[ctrl] = True

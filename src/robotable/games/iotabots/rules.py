@@ -74,6 +74,7 @@ def start_duel(state: IotabotsState, first: int, events: list[dict]) -> None:
         state.rng.shuffle(deck)
         state.deck[s] = deck
         state.hand[s] = []
+        state.known[s] = []
         state.junk[s] = []
         state.field[s] = []
         state.life[s] = START_LIFE
@@ -156,6 +157,15 @@ def draw(state: IotabotsState, seat: int, n: int, events: list[dict]) -> bool:
     events.append({"type": "draw", "seat": seat, "count": n})
     events.append({"type": "drew", "seat": seat, "cards": drawn, "to": [seat]})
     return True
+
+
+def leave_hand(state: IotabotsState, seat: int, card: int) -> None:
+    """A card leaves the hand face up (summoned, activated, discarded): it is no longer a
+    publicly known card of that hand (IB-11.1)."""
+    state.hand[seat].remove(card)
+    known = state.known[seat]
+    if card in known:
+        known.remove(card)
 
 
 def new_bot(state: IotabotsState, card: int, seat: int) -> Bot:
@@ -340,7 +350,7 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
         effects.resume(state, action, events)
     elif kind is Summon:
         c = g.by_name[action.card]
-        state.hand[a].remove(c)
+        leave_hand(state, a, c)
         state.mana[a] -= g.cards[c].mana
         bot = new_bot(state, c, a)
         state.field[a].append(bot)
@@ -351,7 +361,7 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
             effects.resolve(state, events)
     elif kind is PlayBuzz:
         c = g.by_name[action.card]
-        state.hand[a].remove(c)
+        leave_hand(state, a, c)
         state.mana[a] -= g.cards[c].mana
         state.resolving = c
         events.append({"type": "play_buzz", "seat": a, "card": action.card})
@@ -376,7 +386,7 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
         end_turn(state, events)
     elif kind is ChooseCard:  # End Phase discard (IB-4.6)
         c = g.by_name[action.card]
-        state.hand[a].remove(c)
+        leave_hand(state, a, c)
         state.junk[a].append(c)
         events.append({"type": "discard", "seat": a, "card": action.card, "by": "hand limit"})
         if len(state.hand[a]) <= HAND_LIMIT:
@@ -570,8 +580,11 @@ def view(state: IotabotsState, seat: int | None) -> dict[str, Any]:
                 "mana_max": state.mana_max[s],
                 "deck_count": len(state.deck[s]),
                 "hand_count": len(state.hand[s]),
-                "hand": [g.card_views[c] for c in sorted(state.hand[s])] if seat == s else None,
-                "junk": [g.card_views[c] for c in state.junk[s]],
+                "known_hand": [g.names[c] for c in sorted(state.known[s])],
+                "hand": [dict(g.card_views[c]) for c in sorted(state.hand[s])]
+                if seat == s
+                else None,
+                "junk": [dict(g.card_views[c]) for c in state.junk[s]],
                 "field": [bot_view(state, s, i, b) for i, b in enumerate(state.field[s])],
                 "mulligans": state.mulligans[s],
                 "bot_protect": state.protect[s],
@@ -610,6 +623,6 @@ def view(state: IotabotsState, seat: int | None) -> dict[str, Any]:
             "draws": state.results.count(DRAW),
         },
         "players": players,
-        "resolving": g.card_views[state.resolving] if state.resolving >= 0 else None,
+        "resolving": dict(g.card_views[state.resolving]) if state.resolving >= 0 else None,
         "pending": pending,
     }

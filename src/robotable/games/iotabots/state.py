@@ -127,6 +127,7 @@ class IotabotsState(State):
         "turn",
         "deck",
         "hand",
+        "known",
         "junk",
         "field",
         "life",
@@ -156,6 +157,8 @@ class IotabotsState(State):
         self.turn = 0  # turn number within the duel, 1 = the starting player's first turn
         self.deck: list[list[int]] = [[], []]  # top of the deck is the end of the list
         self.hand: list[list[int]] = [[], []]
+        # cards every seat saw go into a hand (Recall, Callback): part of the hand, but public
+        self.known: list[list[int]] = [[], []]
         self.junk: list[list[int]] = [[], []]
         self.field: list[list[Bot]] = [[], []]
         self.life = [20, 20]
@@ -239,6 +242,7 @@ class IotabotsState(State):
         s.turn = self.turn
         s.deck = [self.deck[0][:], self.deck[1][:]]
         s.hand = [self.hand[0][:], self.hand[1][:]]
+        s.known = [self.known[0][:], self.known[1][:]]
         s.junk = [self.junk[0][:], self.junk[1][:]]
         s.field = [[b.copy() for b in self.field[0]], [b.copy() for b in self.field[1]]]
         s.life = self.life[:]
@@ -259,15 +263,22 @@ class IotabotsState(State):
 
     def determinize(self, seat: int, rng: random.Random | Any) -> IotabotsState:
         """IB-11.2: resample what `seat` cannot see. The opponent's hand and deck are pooled and
-        dealt again (sizes kept; deck lists are open), `seat`'s own deck is reordered, and the
+        dealt again (sizes kept; deck lists are open; cards publicly returned to the hand stay),
+        `seat`'s own deck is reordered, and the
         copy gets a fresh GameRng drawn from `rng`."""
         s = self.clone()
         s._legal = None
         other = 1 - seat
         r = rng.random  # a shuffle by random keys: uniform, and cheaper than rng.shuffle
-        pool = [c for _, c in sorted([(r(), c) for c in s.hand[other] + s.deck[other]])]
-        n = len(s.hand[other])
-        s.hand[other] = sorted(pool[:n])
+        hidden = s.hand[other]
+        known = s.known[other]
+        if known:
+            hidden = hidden[:]
+            for c in known:
+                hidden.remove(c)
+        pool = [c for _, c in sorted([(r(), c) for c in hidden + s.deck[other]])]
+        n = len(hidden)
+        s.hand[other] = sorted(known + pool[:n])
         s.deck[other] = pool[n:]
         s.deck[seat] = [c for _, c in sorted([(r(), c) for c in s.deck[seat]])]
         s.rng = GameRng(rng.getrandbits(63))
@@ -292,6 +303,7 @@ class IotabotsState(State):
             "turn": self.turn,
             "deck": [x[:] for x in self.deck],
             "hand": [x[:] for x in self.hand],
+            "known": [x[:] for x in self.known],
             "junk": [x[:] for x in self.junk],
             "field": [[b.to_json() for b in f] for f in self.field],
             "life": self.life[:],
@@ -369,6 +381,13 @@ class IotabotsState(State):
         s.turn = integer("turn", 0)
         s.deck = card_lists("deck")
         s.hand = card_lists("hand")
+        s.known = card_lists("known")
+        for i in range(2):
+            rest = list(s.hand[i])
+            for c in s.known[i]:
+                if c not in rest:
+                    raise fail("known", f"seat {i}: card {c} is not in that hand")
+                rest.remove(c)
         s.junk = card_lists("junk")
         fields = pair("field", list)
         s.field = [
