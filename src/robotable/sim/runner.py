@@ -170,6 +170,8 @@ def plan_jobs(spec: RunSpec) -> list[GameJob]:
     are laid out in equal blocks (two agents: seats swapped halfway)."""
     arrangements = spec.arrangements()
     count = len(arrangements)
+    # Absolute, because a Ray worker runs in a directory of its own.
+    error_dir = os.path.abspath(spec.error_dir)
     jobs = []
     for variant in spec.variants:
         for index in range(spec.games):
@@ -185,7 +187,7 @@ def plan_jobs(spec: RunSpec) -> list[GameJob]:
                     seat_agents=tuple(spec.agents[a] for a in arrangement),
                     arrangement=arrangement,
                     max_actions=spec.max_actions,
-                    error_dir=spec.error_dir,
+                    error_dir=error_dir,
                     track_cards=spec.track_cards,
                 )
             )
