@@ -78,3 +78,25 @@ def test_bw_mcts_plays_legal_moves():
         action = agent.act(st) if st.current_player() == 0 else rng.choice(st.legal_actions())
         assert action in st.legal_actions()
         st.apply_action(action)
+
+
+def test_bw_heuristic_rewards_each_step_of_a_delivery():
+    def value(st):
+        return st.game.evaluate(st, 0)
+
+    st = position(bots=[("A1", "Drone", "L1a"), ("A2", "Harvester", "L1b")])
+    before = value(st)
+    play(st, "Drone A1 on L1a: plant a crop")
+    assert value(st) > before  # planting
+    st = position(bots=[("A2", "Harvester", "L1b")], crops={"L1a": 2})
+    before = value(st)
+    play(st, "Harvester A2 L1b -> L1a")
+    assert value(st) > before  # reaching the crop
+    st = position(bots=[("A2", "Harvester", "L1a")], crops={"L1a": 2})
+    before = value(st)
+    play(st, "Harvester A2 on L1a: harvest the crop")
+    assert value(st) > before  # harvesting
+    st = position(bots=[("A2", "Harvester", "L2a", 2)])
+    before = value(st)
+    play(st, "Harvester A2 L2a -> L1a")
+    assert value(st) > before  # carrying it home

@@ -1,9 +1,16 @@
 """A Bread Winner position evaluation for agents (greedy one-ply, MCTS leaves).
 
-Uses only public information (BW-8): loaves held, carried harvests (face up) discounted by the
-carrier's distance to its home Delivery tile, planted crops at their public value (or the mean of
-the chips nobody has seen), and a small weight for bots in play. The score difference goes
-through a logistic curve, so the value stays in [0, 1].
+It estimates each seat's future bread from public information only (BW-8), then passes the
+difference through a logistic curve, so the value stays in [0, 1]:
+- loaves held count in full;
+- a carried harvest (face up) counts most of its value, less the farther the carrier is from
+  its home Delivery tile;
+- a planted crop is worth its seen value, or the mean of the chips nobody has seen, shared by
+  each seat according to where its empty Harvesters stand (on it, next to it, elsewhere) and
+  how near its home is;
+- a Drone on plantable Land, an empty Harvester, other bots in play: small worths, so that
+  building the machinery of a delivery is rewarded before the bread arrives;
+- poisoned Land costs the seat whose home row it is (it can no longer plant there).
 """
 
 from __future__ import annotations
@@ -11,57 +18,74 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .board import DICE_PER_SEAT, NUM_DICE, NUM_TILES
+from .board import ADJACENT, DICE_PER_SEAT, IS_LAND, NUM_DICE, NUM_TILES
 
 if TYPE_CHECKING:
     from .state import BreadWinnerState
 
 # Steps from each tile to each seat's own Delivery tile.
 HOME_DISTANCE = ((0, 1, 1, 2, 2, 3), (3, 2, 2, 1, 1, 0))
-# Per bot type (index = face): the worth of having it in play (map or factory).
-BOT_WORTH = (0.0, 0.2, 0.25, 0.15, 0.15, 0.1, 0.0)
-SCALE = 2.5
+# Per bot type (index = face) in play on the map; factory bots count FACTORY_SHARE of it.
+BOT_WORTH = (0.0, 0.25, 0.3, 0.15, 0.15, 0.1, 0.0)
+PILE_DIE = 0.1  # a die in the pile will be rolled again
+FACTORY_SHARE = 0.8
+SCALE = 2.0
 
 
 def _scores(st: BreadWinnerState) -> tuple[float, float]:
     values = st.game.crop_values
-    loc, face, carry = st.loc, st.face, st.carry
+    loc, face, carry, crop, known, poison = st.loc, st.face, st.carry, st.crop, st.known, st.poison
     score = [float(st.loaves[0]), float(st.loaves[1])]
     # Mean value of the chips nobody has seen (pile and unseen face-down crops): public.
     hidden = len(st.pile)
-    hidden_sum = sum(values[c] for c in st.pile)
-    harvesters_on = [[0, 0] for _ in range(NUM_TILES)]
+    hidden_sum = 0
+    for chip in st.pile:
+        hidden_sum += values[chip]
+    for tile in (1, 2, 3, 4):
+        chip = crop[tile]
+        if chip >= 0 and not known[tile]:
+            hidden += 1
+            hidden_sum += values[chip]
+    mean_hidden = hidden_sum / hidden if hidden else 2.0
+    empty_harvesters = [[0, 0] for _ in range(NUM_TILES)]
     for die in range(NUM_DICE):
         where = loc[die]
-        if where < 0:
-            continue
         seat = die // DICE_PER_SEAT
-        kind = face[die]
-        score[seat] += BOT_WORTH[kind]
-        if where < NUM_TILES and kind == 2:
-            harvesters_on[where][seat] += 1
-            chip = carry[die]
-            if chip >= 0:
-                # A carried harvest is most of a delivery; closer to home is worth more.
-                score[seat] += values[chip] * (0.7 - 0.1 * HOME_DISTANCE[seat][where])
-    for tile in range(NUM_TILES):
-        chip = st.crop[tile]
-        if chip < 0 or st.known[tile]:
+        if where < 0:
+            score[seat] += PILE_DIE
             continue
-        hidden += 1
-        hidden_sum += values[chip]
-    mean_hidden = hidden_sum / hidden if hidden else 0.0
-    for tile in range(NUM_TILES):
-        chip = st.crop[tile]
+        kind = face[die]
+        if where >= NUM_TILES:
+            score[seat] += BOT_WORTH[kind] * FACTORY_SHARE
+            continue
+        if kind == 2:
+            chip = carry[die]
+            if chip >= 0:  # the harvest is the worth of a carrying Harvester
+                score[seat] += values[chip] * (0.8 - 0.1 * HOME_DISTANCE[seat][where])
+            else:
+                score[seat] += BOT_WORTH[kind]
+                empty_harvesters[where][seat] += 1
+            continue
+        score[seat] += BOT_WORTH[kind]
+        if kind == 1 and IS_LAND[where] and crop[where] < 0 and not poison[where]:
+            score[seat] += 0.1 * mean_hidden  # a Drone ready to plant
+    for tile in (1, 2, 3, 4):
+        chip = crop[tile]
+        if poison[tile]:
+            for seat in (0, 1):
+                score[seat] -= 0.25 if HOME_DISTANCE[seat][tile] == 1 else 0.1
         if chip < 0:
             continue
-        value = values[chip] if st.known[tile] else mean_hidden
+        value = values[chip] if known[tile] else mean_hidden
         for seat in (0, 1):
-            # A crop is worth more to the seat whose Harvester stands on it and whose home is near.
-            near = 0.3 - 0.06 * HOME_DISTANCE[seat][tile]
-            if harvesters_on[tile][seat]:
-                near += 0.2
-            score[seat] += value * near
+            # Who is likely to get the crop: an empty own Harvester on it, or next to it.
+            if empty_harvesters[tile][seat]:
+                share = 0.5
+            elif any(empty_harvesters[n][seat] for n in ADJACENT[tile]):
+                share = 0.35
+            else:
+                share = 0.1
+            score[seat] += value * share * (1.0 - 0.1 * HOME_DISTANCE[seat][tile])
     return score[0], score[1]
 
 
