@@ -236,10 +236,13 @@ def test_ib_12_encodings_and_heuristic(seed, choice_seed):
     s = g.new_initial_state(seed)
     rnd = random.Random(choice_seed)
     size = g.observation_size()
-    for _ in range(200):
+    for step in range(200):
         if s.is_terminal():
             break
         legal = s.legal_actions()
+        if step % 4:
+            s.apply_action(rnd.choice(legal))
+            continue
         indices = [g.action_index(a) for a in legal]
         assert len(set(indices)) == len(indices)
         assert all(0 <= i < g.num_distinct_actions() for i in indices)
