@@ -67,3 +67,10 @@ def test_rewards_are_the_learners_returns() -> None:
         _, reward, terminated, _, info = env.step(action)
     inner = env.unwrapped
     assert reward == inner.state.returns()[inner.seat]
+
+
+def test_render_is_the_games_text_for_the_learner() -> None:
+    env = gymnasium.make("robotable/StakBots-v0", opponents="random", render_mode="ansi")
+    env.reset(seed=1)
+    inner = env.unwrapped
+    assert env.render() == inner.game.render(inner.state, inner.seat)
