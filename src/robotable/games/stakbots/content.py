@@ -28,7 +28,7 @@ from robotable.core.errors import ContentError
 
 PACKAGE = "robotable.games.stakbots"
 BUNDLED = "base_proposed"
-MAX_DECK = 200  # bounds the fixed action and observation encodings
+MAX_DECK = 200  # bounds the encodings; determinize packs ids in 8 bits, so keep it < 256
 
 
 class Bot(enum.IntEnum):

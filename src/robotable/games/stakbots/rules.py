@@ -204,8 +204,9 @@ def draw(st: StakBotsState, seat: int, events: list) -> None:
 def settle(st: StakBotsState, events: list) -> None:
     """SB-5.3 then SB-7.1, after every atomic step."""
     dmg = st.dmg
+    base = st.game.base_power
     while st.damaged:
-        dead = [c for c in st.damaged if dmg[c] >= power(st, c)]
+        dead = [c for c in st.damaged if dmg[c] >= (base[c] if base[c] >= 0 else power(st, c))]
         if not dead:
             break
         for c in dead:
@@ -392,9 +393,13 @@ def attack(st: StakBotsState, target: int, events: list) -> None:
         if dmg[c] and dmg[c] >= power(st, c):
             doomed.add(c)
     # SB-5.4: everything doomed by this combat goes at once (attacker's stak first, top down).
-    for s in (a, target):
-        for c in reversed(st.staks[s][:]):
-            if c in doomed:
+    if doomed:
+        for s in (a, target):
+            stak = st.staks[s]
+            victims = [c for c in doomed if c in stak]
+            if len(victims) > 1:
+                victims.sort(key=stak.index, reverse=True)
+            for c in victims:
                 scrap_from_stak(st, s, c, events, "combat")
     settle(st, events)
     st.stomp = target if g.bot[att] == Bot.STOMP else -1
