@@ -138,7 +138,7 @@ class _Box:
     """Everything a wrapped state holds, in one attribute: OpenSpiel's Clone() deep-copies each
     attribute of a Python state, and this one copies itself with the game's hand-written clone()."""
 
-    __slots__ = ("adapter", "inner", "moves", "recall", "legal", "source")
+    __slots__ = ("adapter", "inner", "moves", "recall", "legal", "strings", "source")
 
     def __init__(self, adapter, inner, moves, recall, source=None) -> None:
         self.adapter = adapter
@@ -146,6 +146,10 @@ class _Box:
         self.moves = moves
         self.recall = recall
         self.legal = None
+        # Observation / information-state strings of this position, by (observer kind, player):
+        # IS-MCTS asks for the same key several times per tree node. Replaced, never mutated
+        # after a move, so a clone may share it.
+        self.strings: dict | None = None
         self.source = source  # the OpenSpiel game that deals the seed, until dealt
 
     def ready(self) -> _Box:
@@ -168,6 +172,7 @@ class _Box:
         self.ready()
         twin = _Box(self.adapter, self.inner.clone(), self.moves, self.recall)
         twin.legal = self.legal
+        twin.strings = self.strings
         return twin
 
     def __getstate__(self) -> dict[str, Any]:
@@ -186,6 +191,7 @@ class _Box:
         self.moves = data["moves"]
         self.recall = _Step.root(data["recall"])
         self.legal = None
+        self.strings = None
         self.source = None
 
 
@@ -228,6 +234,7 @@ class RobotableSpielState(pyspiel.State):
         box.recall = _Step(box.recall, events, actor, action)
         box.moves += 1
         box.legal = None
+        box.strings = None
 
     def _action_to_string(self, player: int, action: int) -> str:
         box = self._box.ready()
@@ -304,13 +311,20 @@ class _Observer:
 
     def string_from(self, state: RobotableSpielState, player: int) -> str:
         box = state._box.ready()
+        key = (self.private, self.recall, player)
+        if box.strings is None:
+            box.strings = {}
+        elif key in box.strings:
+            return box.strings[key]
         if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            return json.dumps(box.inner.to_json(), sort_keys=True, separators=(",", ":"))
-        seat = self._seat(player)
-        text = self.adapter.view_json(box.inner.view(seat))
-        if self.recall and seat is not None:
-            digest = box.recall.digest(seat, self.adapter.game.num_players)
-            text += f"\nrecall {digest.hex()}"
+            text = json.dumps(box.inner.to_json(), sort_keys=True, separators=(",", ":"))
+        else:
+            seat = self._seat(player)
+            text = self.adapter.view_json(box.inner.view(seat))
+            if self.recall and seat is not None:
+                digest = box.recall.digest(seat, self.adapter.game.num_players)
+                text += f"\nrecall {digest.hex()}"
+        box.strings[key] = text
         return text
 
 
