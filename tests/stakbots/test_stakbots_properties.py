@@ -196,3 +196,28 @@ def test_states_differing_only_in_hidden_cards_look_the_same():
     for seat in (0, None):
         assert twin.view(seat) == st.view(seat)
     assert twin.view(1) != st.view(1)  # seat 1 sees its own hand
+
+
+def test_malformed_state_json_is_refused_with_the_field_named():
+    g = game(2)
+    good = g.new_initial_state(1).to_json()
+    cases = {
+        "staks": [[0, 1], [1]],
+        "vis": [0] * 59,
+        "active": 5,
+        "decision": [9, 0, 0],
+        "rng": -1,
+        "fed": "yes",
+        "options": {"stak_size": 3},
+    }
+    for name, value in cases.items():
+        bad = dict(good)
+        bad[name] = value
+        with pytest.raises(ValueError, match=name):
+            g.state_from_json(bad)
+    missing = dict(good)
+    del missing["hands"]
+    with pytest.raises(ValueError, match="missing field 'hands'"):
+        g.state_from_json(missing)
+    with pytest.raises(ValueError, match="JSON object"):
+        g.state_from_json([1, 2])

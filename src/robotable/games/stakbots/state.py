@@ -286,7 +286,10 @@ def _from_json(cls: type[StakBotsState], game: Any, data: Any) -> StakBotsState:
     s.scrapheap = id_list("scrapheap", data["scrapheap"])
     everywhere = sorted([c for z in (*s.staks, *s.hands, s.supply, s.scrapheap) for c in z])
     if everywhere != list(range(size)):
-        raise ValueError(f"{where}: the zones must hold each of the {size} cards exactly once")
+        raise ValueError(
+            f"{where}: fields 'staks', 'hands', 'supply', 'scrapheap' must hold each of the "
+            f"{size} cards exactly once"
+        )
     for name, allowed in (("vis", (HIDDEN, UP, KNOWN)), ("dmg", None)):
         v = data[name]
         ok = isinstance(v, list) and len(v) == size
