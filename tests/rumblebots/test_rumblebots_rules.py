@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from robotable import ContentError, IllegalAction
+from robotable import ContentError, IllegalAction, OptionError
 from robotable.games.rumblebots import rules
 from robotable.games.rumblebots.actions import (
     BuildLab,
@@ -170,6 +170,8 @@ def test_rb_2_4_first_champion_drawn_with_the_seed_or_chosen():
     assert game(3, first_champion=2).new_initial_state(seed=5).champion == 2
     s = game(3, first_champion=2).new_initial_state(seed=5)
     assert s.current_player() == 2
+    with pytest.raises(OptionError, match="first_champion"):
+        game(2, first_champion=3)
 
 
 # ---------------------------------------------------------------- RB-3 rounds

@@ -89,6 +89,11 @@ class RumblebotsGame(Game):
             raise OptionError(
                 "game rumblebots, option 'round_crystals': more crystals than 'total_crystals'"
             )
+        if self.options["first_champion"] >= self.num_players:
+            raise OptionError(
+                "game rumblebots, option 'first_champion': must be -1 or a seat below "
+                f"{self.num_players}, got {self.options['first_champion']}"
+            )
         self.content: Content = load_content(self.options["cards"])
         if len(self.content.starters[0]) < self.num_players:
             raise OptionError("game rumblebots: not enough starter copies for the seats")

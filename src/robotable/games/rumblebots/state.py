@@ -17,7 +17,6 @@ from robotable.core.protocol import TERMINAL, Action, State
 from robotable.core.rng import GameRng
 
 from . import rules
-from .content import FACTIONS
 from .effects import (
     P_ATTACK_WINDOW,
     P_DEFEND_WINDOW,
@@ -113,14 +112,13 @@ class RumbleState(State):
         n = game.num_players
         self.rng = GameRng(seed)
         first = opts["first_champion"]
-        self.champion = self.rng.below(n) if first < 0 else first % n
-        for s_idx, copies in enumerate(content.starters):
+        self.champion = self.rng.below(n) if first < 0 else first
+        for copies in content.starters:
             for i, cid in enumerate(copies):
                 if i < n:
                     self.collection[i].append(cid)
                 else:
                     self.reserve.append(cid)
-            del s_idx
         for t in range(1, 5):
             deck = list(content.tier_decks[t])
             self.rng.shuffle(deck)
@@ -710,4 +708,4 @@ class RumbleState(State):
         return c
 
 
-__all__ = ["FACTIONS", "RumbleState", "P_DEFEND_WINDOW"]
+__all__ = ["RumbleState"]
