@@ -30,6 +30,7 @@ BOT_WORTH = (0.0, 0.25, 0.3, 0.15, 0.15, 0.1, 0.0)
 PILE_DIE = 0.1  # a die in the pile will be rolled again
 FACTORY_SHARE = 0.8
 SCALE = 2.0
+NEIGHBOUR_MASK = tuple(sum(1 << n for n in ADJACENT[t]) for t in range(NUM_TILES))
 
 
 def _scores(st: BreadWinnerState) -> tuple[float, float]:
@@ -47,7 +48,7 @@ def _scores(st: BreadWinnerState) -> tuple[float, float]:
             hidden += 1
             hidden_sum += values[chip]
     mean_hidden = hidden_sum / hidden if hidden else 2.0
-    empty_harvesters = [[0, 0] for _ in range(NUM_TILES)]
+    empty_harvesters = [0, 0]  # per seat: bit t set when an empty Harvester stands on tile t
     for die in range(NUM_DICE):
         where = loc[die]
         seat = die // DICE_PER_SEAT
@@ -64,7 +65,7 @@ def _scores(st: BreadWinnerState) -> tuple[float, float]:
                 score[seat] += values[chip] * (0.8 - 0.1 * HOME_DISTANCE[seat][where])
             else:
                 score[seat] += BOT_WORTH[kind]
-                empty_harvesters[where][seat] += 1
+                empty_harvesters[seat] |= 1 << where
             continue
         score[seat] += BOT_WORTH[kind]
         if kind == 1 and IS_LAND[where] and crop[where] < 0 and not poison[where]:
@@ -79,9 +80,10 @@ def _scores(st: BreadWinnerState) -> tuple[float, float]:
         value = values[chip] if known[tile] else mean_hidden
         for seat in (0, 1):
             # Who is likely to get the crop: an empty own Harvester on it, or next to it.
-            if empty_harvesters[tile][seat]:
+            mask = empty_harvesters[seat]
+            if mask >> tile & 1:
                 share = 0.5
-            elif any(empty_harvesters[n][seat] for n in ADJACENT[tile]):
+            elif mask & NEIGHBOUR_MASK[tile]:
                 share = 0.35
             else:
                 share = 0.1

@@ -489,7 +489,12 @@ def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
                 "to": action.to,
             }
         )
-        if abilities(st, die, occupants(st), True):
+        # Only Locusts, Soldiers and a carrying Harvester reaching home can act after moving.
+        kind = st.face[die]
+        if (
+            kind in (LOCUST, SOLDIER)
+            or (kind == HARVESTER and st.carry[die] >= 0 and st.loc[die] == DELIVERY[seat])
+        ) and abilities(st, die, occupants(st), True):
             st.phase = P_FOLLOW
             st.follow = die
             st.follow_ret = P_MAP
