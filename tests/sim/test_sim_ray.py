@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import robotable
 from robotable.sim.analysis import summarize
 from robotable.sim.runner import RunSpec, run
 
@@ -14,10 +15,32 @@ ray = pytest.importorskip("ray")
 
 
 def test_ray_local_matches_local_processes(tmp_path):
-    spec = RunSpec("simtiny", 2, ("random", "greedy"), games=30, seed=5, error_dir=str(tmp_path))
-    local = run(spec, workers=1)
-    on_ray = run(spec, workers=2, ray_address="local")
-    assert on_ray.backend == "ray-local"
-    assert per_game(on_ray) == per_game(local)
-    assert comparable(summarize(on_ray)) == comparable(summarize(local))
-    assert not ray.is_initialized()  # a Ray started for the run is shut down after it
+    specs = [RunSpec("simtiny", 2, ("random", "greedy"), games=30, seed=5, error_dir=str(tmp_path))]
+    if "stakbots" in robotable.game_names():
+        specs.append(
+            RunSpec("stakbots", 2, ("random", "greedy"), games=8, seed=5, error_dir=str(tmp_path))
+        )
+    # One Ray start for both runs (it is the slow part); run() leaves a Ray it did not start.
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    try:
+        for spec in specs:
+            local = run(spec, workers=1)
+            on_ray = run(spec, workers=2, ray_address="local")
+            assert on_ray.backend == "ray-local"
+            assert per_game(on_ray) == per_game(local), spec.game
+            assert comparable(summarize(on_ray)) == comparable(summarize(local))
+        assert ray.is_initialized()
+    finally:
+        ray.shutdown()
+
+
+def test_ray_started_for_a_run_is_shut_down_after_it(tmp_path, monkeypatch):
+    calls = []
+    monkeypatch.setattr(ray, "init", lambda **kw: calls.append(kw))
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "cluster_resources", lambda: (_ for _ in ()).throw(RuntimeError("x")))
+    monkeypatch.setattr(ray, "shutdown", lambda: calls.append("shutdown"))
+    spec = RunSpec("simtiny", 2, ("random",), games=2, error_dir=str(tmp_path))
+    with pytest.raises(RuntimeError):
+        run(spec, workers=2, ray_address="local")
+    assert calls[0]["num_cpus"] == 2 and calls[-1] == "shutdown"

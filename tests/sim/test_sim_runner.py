@@ -113,3 +113,14 @@ def test_a_game_that_never_ends_is_an_error(tmp_path):
     outcome = run(spec, workers=1)
     assert all(r.returns is None and "did not end" in r.error for r in outcome.results)
     assert len(list(tmp_path.iterdir())) == 3
+
+
+@pytest.mark.parametrize("name", ["stakbots", "betabotz", "breadwinner", "iotabots", "rumblebots"])
+def test_every_bundled_game_runs_in_the_lab(name, tmp_path):
+    if name not in robotable.game_names():
+        pytest.skip(f"{name} is not registered")
+    cls = robotable.core.registry.game_class(name)
+    spec = RunSpec(name, cls.min_players, ("random",), games=2, seed=2, error_dir=str(tmp_path))
+    summary = summarize(run(spec, workers=1))
+    assert summary["errors"] == 0, summary["error_messages"]
+    assert summary["mean_actions"] > 0 and summary["extras"]
