@@ -225,7 +225,10 @@ def play_game(job: GameJob) -> GameResult:
     actions: list = []
     state = None
     game = None
-    where = "setup"
+    # What the game was doing, as a cheap code: the readable sentence (which formats the action)
+    # is only built when something fails, not once per action.
+    phase = "setup"
+    seat = -1
     n = job.num_players
     used: list[set[tuple[str, str]]] = [set() for _ in range(n)]
     try:
@@ -236,14 +239,15 @@ def play_game(job: GameJob) -> GameResult:
             for s, spec in enumerate(job.seat_agents)
         ]
         track = job.track_cards
+        limit = job.max_actions
         while not state.is_terminal():
-            if len(actions) >= job.max_actions:
-                where = "length"
-                raise RuntimeError(f"the game did not end within {job.max_actions} actions")
+            if len(actions) >= limit:
+                phase = "length"
+                raise RuntimeError(f"the game did not end within {limit} actions")
             seat = state.current_player()
-            where = f"seat {seat} ({job.seat_agents[seat]}) choosing action {len(actions) + 1}"
+            phase = "act"
             action = agents[seat].act(state)
-            where = f"applying action {len(actions) + 1} ({action}) for seat {seat}"
+            phase = "apply"
             actions.append(action)
             events = state.apply_action(action)
             if track:
@@ -252,11 +256,12 @@ def play_game(job: GameJob) -> GameResult:
                     card = event.get("card")
                     if type(who) is int and 0 <= who < n and isinstance(card, str):
                         used[who].add((str(event.get("type", "")), card))
-        where = "collecting the result"
+        phase = "result"
         returns = tuple(float(r) for r in state.returns())
         extras = state.stats() or {}
         turns = int(state.turn_number())
     except Exception as exc:  # noqa: BLE001 - a failing game must not stop the run
+        where = _describe_phase(phase, seat, job, actions)
         message = f"{type(exc).__name__} while {where}: {exc}"
         path = _save_failure(job, game, actions, state, message, where)
         return GameResult(
@@ -283,6 +288,18 @@ def play_game(job: GameJob) -> GameResult:
         cards=tuple(tuple(sorted(u)) for u in used) if job.track_cards else (),
         extras=extras,
     )
+
+
+def _describe_phase(phase: str, seat: int, job: GameJob, actions: list) -> str:
+    if phase == "act":
+        return f"seat {seat} ({job.seat_agents[seat]}) choosing action {len(actions) + 1}"
+    if phase == "apply":
+        try:
+            shown = str(actions[-1])
+        except Exception:  # noqa: BLE001 - the action's label may be what is broken
+            shown = repr(actions[-1])
+        return f"applying action {len(actions)} ({shown}) for seat {seat}"
+    return {"setup": "setup", "length": "length", "result": "collecting the result"}[phase]
 
 
 def _safe_turns(state) -> int:
