@@ -1,1 +1,13 @@
-"""Many games at once: runner, statistics, reports."""
+"""Many games at once: runner, statistics, reports (the balance lab, docs/balancing.md).
+
+    from robotable.sim.runner import RunSpec, run
+    from robotable.sim.analysis import summarize, make_variants
+
+    spec = RunSpec("stakbots", 2, ("greedy", "random"), games=200, seed=1,
+                   variants=make_variants({"stak_size": [5, 9]}))
+    summary = summarize(run(spec, workers=2))       # the `simulate --json` object
+
+Modules: `runner` (job plan, one game, local processes or Ray), `analysis` (results to numbers),
+`stats` (Wilson, Newcombe, binomial test, Bradley-Terry), `report` (HTML with figures), `ladder`
+(agent ratings), `commands` (the `simulate` and `ladder` commands).
+"""
