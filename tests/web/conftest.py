@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,7 +12,10 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from starlette.testclient import TestClient  # noqa: E402
+with warnings.catch_warnings():
+    # Starlette suggests httpx2 for its test client; httpx is what the [web] extra installs.
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 from robotable.server.app import create_app  # noqa: E402
 
@@ -55,3 +59,73 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     server = LiveServer(tmp_path / "tables.sqlite3")
     yield server
     server.stop()
+
+
+class SeatClient:
+    """One websocket watcher of a table (a seat or a spectator) that remembers what it received."""
+
+    def __init__(self, client: TestClient, table_id: str, token: str | None) -> None:
+        self._cm = client.websocket_connect(f"/ws/tables/{table_id}")
+        self.ws = self._cm.__enter__()
+        self.frames: list[dict] = []
+        self._unread: list[dict] = []
+        self.ws.send_json({"type": "hello", "token": token})
+        self.state = self.until(lambda f: f["type"] == "state")
+
+    def next(self) -> dict:
+        frame = self.ws.receive_json()
+        self.frames.append(frame)
+        if frame["type"] in ("state", "update"):
+            self.state = frame
+        return frame
+
+    def until(self, predicate) -> dict:
+        """The first frame not yet taken that satisfies `predicate`, reading more as needed.
+
+        Frames passed over stay available to later calls, so the order in which a test asks for
+        an update and an acknowledgement does not matter.
+        """
+        for i, frame in enumerate(self._unread):
+            if predicate(frame):
+                del self._unread[i]
+                return frame
+        while True:
+            frame = self.next()
+            if predicate(frame):
+                return frame
+            self._unread.append(frame)
+
+    def until_step(self, step: int) -> dict:
+        return self.until(lambda f: f["type"] in ("state", "update") and f["step"] >= step)
+
+    def send(self, message: dict) -> None:
+        self.ws.send_json(message)
+
+    def close(self) -> None:
+        self._cm.__exit__(None, None, None)
+
+
+@pytest.fixture
+def seat_client():
+    opened: list[SeatClient] = []
+
+    def connect(client: TestClient, table_id: str, token: str | None = None) -> SeatClient:
+        seat = SeatClient(client, table_id, token)
+        opened.append(seat)
+        return seat
+
+    yield connect
+    for seat in opened:
+        seat.close()
+
+
+def create_table(client: TestClient, game: str, seats: list[dict], **extra) -> dict:
+    body = {"game": game, "num_players": len(seats), "seats": seats, **extra}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+@pytest.fixture
+def new_table():
+    return create_table

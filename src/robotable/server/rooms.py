@@ -125,7 +125,7 @@ class Table:
             "step": number,
             "seat": step.seat,
             "label": str(step.action) if own else None,
-            "events": visible_events(step.events, seat),
+            "events": seat_events(step.events, seat),
         }
 
     def full_frame(self, seat: int | None) -> dict[str, Any]:
@@ -507,6 +507,19 @@ class Tables:
             "actions": row.actions,
             "result": row.result,
         }
+
+
+def seat_events(events: list[Event], seat: int | None) -> list[Event]:
+    """`visible_events`, failing closed: an event whose "to" is not a list of seats (a game that
+    used "to" for something else) is shown to nobody rather than guessed at."""
+    if all("to" not in e or isinstance(e["to"], list | tuple) for e in events):
+        return visible_events(events, seat)
+    return [
+        e
+        for e in events
+        if "to" not in e
+        or (isinstance(e["to"], list | tuple) and seat is not None and seat in e["to"])
+    ]
 
 
 def _dumps(frame: dict[str, Any]) -> str:
