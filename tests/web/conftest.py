@@ -47,7 +47,7 @@ class LiveServer:
         if not started.wait(timeout=30):
             raise RuntimeError("the live server did not start")
         sock = self.server.servers[0].sockets[0]
-        self.url = "http://127.0.0.1:%d" % sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
 
     def stop(self) -> None:
         self.server.should_exit = True

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -18,17 +19,21 @@ def default_db_path() -> Path:
 def register(app: typer.Typer) -> None:
     @app.command()
     def serve(
-        host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
-        port: int = typer.Option(8000, help="Port to listen on (0: any free port)."),
-        db: Path = typer.Option(
-            None, help="SQLite database file (default: tables.sqlite3 in the user data dir)."
-        ),
-        ai_delay: float = typer.Option(
-            0.6, help="Seconds to pause before each AI move so people can follow."
-        ),
-        ai_workers: int = typer.Option(
-            -1, help="Processes thinking for AI seats (-1: one per core, 0: a thread)."
-        ),
+        host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).")] = 8000,
+        db: Annotated[
+            Path | None,
+            typer.Option(
+                help="SQLite database file (default: tables.sqlite3 in the user data dir)."
+            ),
+        ] = None,
+        ai_delay: Annotated[
+            float, typer.Option(help="Seconds to pause before each AI move so people can follow.")
+        ] = 0.6,
+        ai_workers: Annotated[
+            int,
+            typer.Option(help="Processes thinking for AI seats (-1: one per core, 0: a thread)."),
+        ] = -1,
     ) -> None:
         """Run the web table: lobby, tables with friends and AI seats, stored in SQLite."""
         import uvicorn
