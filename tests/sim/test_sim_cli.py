@@ -122,6 +122,7 @@ def test_report_has_figures_and_json_out_is_written(invoke, tmp_path):
         (("simulate", "simtiny", "--cards", "/no/such/cards.toml"), "no such file"),
         (("simulate", "simtiny", "--workers", "0"), "--workers"),
         (("ladder", "simtiny", "--agents", "random"), "at least 2 agents"),
+        (("simulate", "simtiny", "--ray", "127.0.0.1:1"), "nothing answers there"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_2(invoke, args, message):

@@ -30,7 +30,7 @@ from ..core.errors import RobotableError
 from ..core.options import OptionSpec
 from ..core.registry import game_class, load_game
 from .analysis import summarize
-from .runner import DEFAULT_MAX_ACTIONS, RunOutcome, RunSpec, Variant, run
+from .runner import DEFAULT_MAX_ACTIONS, RunOutcome, RunSpec, Variant, check_reachable, run
 
 # Names a game may give its content option, most specific first (see content_option()).
 CONTENT_OPTION_NAMES = ("cards", "card_file", "cards_file", "deck", "content")
@@ -512,6 +512,7 @@ def register(app: typer.Typer) -> None:
                 max_actions,
                 errors_dir,
             )
+            _check_ray(ray)
             show = not json_stdout or err.is_terminal
             outcome = _run_with_progress(spec, workers, ray, show, err)
         except (RobotableError, UsageProblem) as exc:
@@ -597,6 +598,7 @@ def register(app: typer.Typer) -> None:
                     markup=False,
                     highlight=False,
                 )
+            _check_ray(ray)
             show = not json_stdout or err.is_terminal
             outcome = _run_with_progress(spec, workers, ray, show, err)
         except (RobotableError, UsageProblem) as exc:
@@ -623,6 +625,18 @@ def register(app: typer.Typer) -> None:
             Console().print(
                 f"{result['errors']} games raised an error; records in {errors_dir}", markup=False
             )
+
+
+def _check_ray(address: str | None) -> None:
+    """Before the progress bar: Ray installed, and a cluster address that answers."""
+    if address is None:
+        return
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        raise UsageProblem("--ray: Ray is not installed (pip install 'robotable[sim]')") from None
+    if address != "local":
+        check_reachable(address)
 
 
 def _workers(given: int | None) -> int:

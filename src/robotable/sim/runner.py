@@ -416,6 +416,23 @@ def _play_batch_star(task: tuple[list[GameJob], WorkerSetup]) -> list[GameResult
     return play_batch(*task)
 
 
+def check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast on an address nobody answers: Ray itself keeps retrying for minutes."""
+    import socket
+
+    host_port = address.split("://", 1)[-1]
+    host, sep, port = host_port.rpartition(":")
+    if not sep or not port.isdigit():
+        return  # "auto" and other forms Ray resolves itself
+    try:
+        with socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        raise OptionError(
+            f"simulate --ray {address}: nothing answers there ({exc.strerror or exc})"
+        ) from None
+
+
 def _run_ray(jobs, setup, address, workers, progress) -> tuple[list[GameResult], int, float]:
     try:
         import ray
@@ -435,6 +452,7 @@ def _run_ray(jobs, setup, address, workers, progress) -> tuple[list[GameResult],
         if address == "local":
             kwargs["num_cpus"] = workers
         else:
+            check_reachable(address)
             kwargs["address"] = address
         try:
             ray.init(**kwargs)
