@@ -50,6 +50,8 @@ PENDING_NAMES = (
     "team answer",
 )
 
+_copy = list.copy
+
 HAND_LIMIT = 4
 COMPONENT_LIMIT = 5
 BREACH_VALUE = 13
@@ -162,11 +164,11 @@ class BetabotzState(State):
         c.turn = self.turn
         c.bitz = self.bitz[:]
         c.bot = self.bot[:]
-        c.comps = [x[:] for x in self.comps]
-        c.damage = [x[:] for x in self.damage]
-        c.perm = [x[:] for x in self.perm]
-        c.temp = [x[:] for x in self.temp]
-        c.hand = [x[:] for x in self.hand]
+        c.comps = list(map(_copy, self.comps))
+        c.damage = list(map(_copy, self.damage))
+        c.perm = list(map(_copy, self.perm))
+        c.temp = list(map(_copy, self.temp))
+        c.hand = list(map(_copy, self.hand))
         c.holder = self.holder[:]
         c.bot_deck = self.bot_deck[:]
         c.comp_deck = self.comp_deck[:]
