@@ -78,6 +78,9 @@ def test_bz_3_5_bid_amounts_all_and_coarse():
     low = s.content.betabots[s.lots[0]].min_bid
     assert amounts[:40] == list(range(low, low + 40))
     assert amounts[-1] == 200 and len(amounts) <= 60 and amounts == sorted(set(amounts))
+    s.bitz[seat] = 5000  # never above 999; coarser steps keep the list at 60 at most
+    far = bid_amounts(s, seat, 0)
+    assert far[-1] == 999 and len(far) <= 60 and far[:40] == list(range(low, low + 40))
     s.bitz[seat] = 10
     assert bid_amounts(s, seat, 0) == list(range(low, 11))
     c = fresh(3, seed=1, bid_amounts="coarse")

@@ -366,3 +366,35 @@ def test_bz_8_5_evasion_halves_bitz_losses():
     before = s.bitz[:]
     _pass_all(s)
     assert before[p] - s.bitz[p] == m.lose_bitz // 2
+
+
+def test_bz_8_3_failure_discards_a_random_code_card_face_up():
+    s = at_mission(3, seed=19)
+    clear_hands(s)
+    set_mission(s, "Reactor Meltdown")  # discard_code
+    p = s.current_player()
+    for seat in range(3):
+        set_attrs(s, seat, [0, 0, 0, 0])
+    give_code(s, p, "Jammer")
+    give_code(s, p, "Virus")
+    events = _pass_all(s)
+    assert len(s.hand[p]) == 1
+    ev = next(e for e in events if e["type"] == "consequence" and e["seat"] == p)
+    assert ev["discarded_code"] in ("Jammer", "Virus")
+    assert (
+        s.content.codes[s.content.code_card_kind[s.code_discard[-1]]].name == ev["discarded_code"]
+    )
+
+
+def test_bz_5_6_compiler_draws_when_a_mission_is_flipped():
+    from robotable.games.betabotz.rules import _open_mission
+
+    s = at_mission(3, seed=20)
+    clear_hands(s)
+    seat = (s.chip + 1) % 3
+    s.holder[breach_named(s, "Compiler")] = seat
+    s.revealed = 1
+    events: list = []
+    _open_mission(s, events)
+    assert len(s.hand[seat]) == 1 and sum(len(h) for h in s.hand) == 1
+    assert any(e["type"] == "codes_drawn" and e["seat"] == seat for e in events)
