@@ -163,6 +163,7 @@ def bench_command(
         except ImportError as exc:
             raise OptionError(f"--vs-openspiel needs the [rl] extra ({exc})") from None
         figures["vs_openspiel"] = compare(game, vs_games, vs_seconds, seed)
+    versus = figures.get("vs_openspiel")
     if as_json:
         print(json.dumps(figures))
         return
@@ -170,9 +171,15 @@ def bench_command(
     table.add_column("measure")
     table.add_column("value", justify="right")
     for key, value in figures.items():
+        if key == "vs_openspiel":
+            continue
         shown = f"{value:,.1f}" if isinstance(value, float) else str(value)
         table.add_row(key, shown)
     Console().print(table)
+    if versus is not None:
+        from ..envs.openspiel_bench import format_report
+
+        print(format_report(versus))
 
 
 @guard
