@@ -97,21 +97,6 @@ TEXT: dict[Bot, tuple[str, str]] = {
     Bot.PIT: ("> Choose a top card: move it face-up to the bottom of its stak.", ">pit a top"),
 }
 
-ENTRY_BOTS = frozenset(
-    {
-        Bot.CLUMSY,
-        Bot.SHOT,
-        Bot.REAPER,
-        Bot.SIDEKICK,
-        Bot.BOUNTIFUL,
-        Bot.EXPEL,
-        Bot.TRANQ,
-        Bot.BEGONE,
-        Bot.TRIP,
-        Bot.PIT,
-    }
-)
-
 _BOT_BY_NAME = {b.title.lower(): b for b in Bot} | {f"{b.title.lower()} bot": b for b in Bot}
 
 

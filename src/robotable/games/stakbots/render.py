@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .rules import D_DISCARD, HIDDEN, KNOWN, UP, power
-from .state import DECISION_NAMES
+from .rules import DECISION_NAMES, HIDDEN, KNOWN, UP, power
 
 if TYPE_CHECKING:
     from .state import StakBotsState
@@ -76,8 +75,6 @@ def build_view(st: StakBotsState, seat: int | None) -> dict[str, Any]:
             "card": card_json(st, c),
             "why": st.prompt(),
         }
-        if kind == D_DISCARD:
-            decision["kind"] = "discard"
     heap = st.scrapheap
     return {
         "game": g.name,

@@ -20,8 +20,17 @@ from .content import Bot
 if TYPE_CHECKING:
     from .state import StakBotsState
 
-HIDDEN, UP, KNOWN = 0, 1, 2
-D_TOP, D_FACEUP, D_PLAYER, D_DISCARD = 1, 2, 3, 4
+# What the table knows of a card (SB-9), per card id in `state.vis`.
+HIDDEN = 0  # face-down in a stak, in the supply (nobody), or in a hand (only its holder)
+UP = 1  # face-up in a stak or on the scrapheap (everybody)
+KNOWN = 2  # face-down in a stak after a reset, or in a hand after Begone: everybody saw it
+
+# Kinds of pending decision (SB-6.7), the first item of `state.decision`.
+D_TOP = 1  # choose a top card (Shot, Reaper, Begone, Trip, Pit)
+D_FACEUP = 2  # choose a face-up card anywhere (Tranq)
+D_PLAYER = 3  # choose a player (Expel)
+D_DISCARD = 4  # the chosen player picks a hand card to scrap (Expel)
+DECISION_NAMES = {D_TOP: "top", D_FACEUP: "face_up", D_PLAYER: "player", D_DISCARD: "discard"}
 
 # SB-3.6: free actions (play, scrap, attack) a turn may hold before only feeding and ending remain.
 MAX_TURN_ACTIONS = 60

@@ -15,18 +15,7 @@ from robotable.core.protocol import TERMINAL, Action, State
 from robotable.core.rng import GameRng
 
 from . import rules
-
-# vis values (SB-9): who knows a card's identity.
-HIDDEN = 0  # face-down in a stak, in the supply (nobody), or in a hand (only its holder)
-UP = 1  # face-up in a stak or on the scrapheap (everybody)
-KNOWN = 2  # face-down in a stak after a reset, or in a hand after Begone: everybody saw it
-
-# decision kinds (SB-6.7)
-D_TOP = 1  # choose a top card (Shot, Reaper, Begone, Trip, Pit)
-D_FACEUP = 2  # choose a face-up card anywhere (Tranq)
-D_PLAYER = 3  # choose a player (Expel)
-D_DISCARD = 4  # the chosen player picks a hand card to scrap (Expel)
-DECISION_NAMES = {D_TOP: "top", D_FACEUP: "face_up", D_PLAYER: "player", D_DISCARD: "discard"}
+from .rules import DECISION_NAMES, HIDDEN, KNOWN, UP
 
 _FIELDS = (
     "staks",
