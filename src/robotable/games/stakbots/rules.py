@@ -79,12 +79,6 @@ def top_owner(st: StakBotsState, c: int) -> int:
     return -1
 
 
-def turn_order(st: StakBotsState) -> list[int]:
-    n = st.game.num_players
-    a = st.active
-    return [(a + k) % n for k in range(n)]
-
-
 def shuffle(rng: GameRng, items: list) -> None:
     """Fisher-Yates driven by the state's GameRng, four 16-bit draws per 64-bit number.
 
