@@ -155,7 +155,8 @@ def build_variants(
             for n, v in zip(names, combo)
             if len(sweeps[n]) > 1
         ]
-        label = ", ".join(shown) if shown else "default"
+        fixed = [f"{n}={labels.get((n, v), _show(v))}" for n, v in zip(names, combo)]
+        label = ", ".join(shown or fixed) or "default"
         variants.append(Variant(index, label, tuple(options.items())))
         try:
             load_game(game, num_players=num_players, **options)
