@@ -1,0 +1,157 @@
+// Stak Bots: every seat's stak as a pile (face-down cards as backs, the top card face-up), your
+// hand as cards, the supply and the scrapheap between. Click a hand card to play it, an opponent's
+// top card to attack it, a stak card to choose it for an entry effect.
+import { h } from "../ui.js";
+
+function card(c, opts = {}) {
+  if (!c || c.face_up === false && !c.known) {
+    return h("div", { class: "card sb-card face-down small", title: "face-down card" }, h("div", { class: "card-back" }, "SB"));
+  }
+  const info = c.known || c;
+  const power = info.current_power !== undefined && info.current_power !== info.power
+    ? `${info.current_power} (${info.power})` : String(info.power);
+  const classes = ["card", "sb-card"];
+  if (opts.small) classes.push("small");
+  if (c.known) classes.push("known-face-down");
+  return h("div", { class: classes.join(" "), title: info.text, dataset: { card: info.id } },
+    h("div", { class: "card-name" }, info.name),
+    h("div", { class: "card-stats" },
+      h("span", { class: "stat", title: "power" }, h("b", {}, power), " pow"),
+      h("span", { class: "stat", title: "rank" }, "rank ", h("b", {}, String(info.rank))),
+      info.damage ? h("span", { class: "stat damage", title: "damage" }, `dmg ${info.damage}`) : null),
+    h("div", { class: "card-text" }, info.text),
+    c.known ? h("div", { class: "card-tags" }, "face-down, known") : null);
+}
+
+function stakPile(seatView, ctx, targetable) {
+  const pile = h("div", { class: "sb-stak" });
+  const n = seatView.stak.length;
+  seatView.stak.forEach((c, i) => {
+    const depth = n - 1 - i;
+    const el = card(c, { small: depth !== 0 });
+    el.classList.add(depth === 0 ? "sb-top" : "sb-under");
+    const choice = targetable.find((a) => a.action.depth === depth);
+    if (choice) ctx.bind(el, choice.index, choice.label);
+    pile.appendChild(el);
+  });
+  if (n === 0) pile.appendChild(h("div", { class: "muted" }, "empty stak"));
+  return pile;
+}
+
+function seatZone(view, s, ctx) {
+  const mine = s.seat === ctx.you;
+  const classes = ["zone", `seat-color-${s.seat}`];
+  if (mine) classes.push("mine");
+  if (view.current_player === s.seat) classes.push("deciding");
+  if (!s.in_game) classes.push("out");
+  const header = h("h3", {},
+    h("span", {}, ctx.seatName(s.seat)),
+    view.active === s.seat ? h("span", { class: "pill" }, "turn") : null,
+    h("span", { class: "pill" }, `stak ${s.stak_size}`),
+    h("span", { class: "pill" }, `hand ${s.hand_size}`),
+    s.in_game ? null : h("span", { class: "pill out" }, "out of the game"));
+  const zone = h("section", { class: classes.join(" "), dataset: { seat: s.seat } }, header);
+
+  for (const a of ctx.find({ type: "choose_player", seat: s.seat })) {
+    header.appendChild(ctx.bind(h("button", { type: "button" }, "Choose this player"), a.index, a.label));
+  }
+  const targets = ctx.legal.filter((a) => a.action.type === "target" && a.action.seat === s.seat);
+  const row = h("div", { class: "sb-row" });
+  const stakBox = h("div", { class: "sb-stak-box" }, h("div", { class: "sb-label" }, "Stak (top on the right)"), stakPile(s, ctx, targets));
+  row.appendChild(stakBox);
+
+  // Attacks: click the opponent's top card (also offered as a button beside it).
+  for (const a of ctx.find({ type: "attack", target: s.seat })) {
+    const top = stakBox.querySelector(".sb-top");
+    if (top && !top.dataset.actionIndex) ctx.bind(top, a.index, a.label);
+    else stakBox.appendChild(ctx.bind(h("button", { type: "button" }, "Attack this stak"), a.index, a.label));
+    top && top.classList.add("sb-attackable");
+  }
+  if (mine) {
+    for (const a of ctx.legal.filter((x) => x.action.type === "scrap" && !x.action.from_hand)) {
+      stakBox.appendChild(ctx.bind(h("button", { type: "button", class: "secondary" }, `Scrap ${a.action.name} from the top`), a.index, a.label));
+    }
+  }
+
+  const handBox = h("div", { class: "sb-hand" }, h("div", { class: "sb-label" }, mine ? "Your hand" : "Hand"));
+  const cards = h("div", { class: "card-row" });
+  if (s.hand) {
+    for (const c of s.hand) {
+      const wrap = h("div", { class: "sb-hand-card" });
+      const el = card(c);
+      const play = ctx.find({ type: "play", card: c.id })[0] || ctx.find({ type: "discard", card: c.id })[0];
+      if (play) ctx.bind(el, play.index, play.label);
+      wrap.appendChild(el);
+      const scrap = ctx.find({ type: "scrap", card: c.id, from_hand: true })[0];
+      if (scrap) wrap.appendChild(ctx.bind(h("button", { type: "button", class: "secondary small-button" }, "scrap"), scrap.index, scrap.label));
+      cards.appendChild(wrap);
+    }
+  } else {
+    const known = s.known_hand || [];
+    for (const c of known) cards.appendChild(card(c, { small: true }));
+    for (let i = known.length; i < s.hand_size; i++) cards.appendChild(card(null));
+  }
+  handBox.appendChild(cards);
+  row.appendChild(handBox);
+  zone.appendChild(row);
+  return zone;
+}
+
+function middle(view, ctx) {
+  const box = h("section", { class: "zone sb-middle" });
+  box.appendChild(h("h3", {}, `Turn ${view.turn}`,
+    h("span", { class: "pill" }, `actions ${view.actions_this_turn}`),
+    view.scrapheap_fed ? h("span", { class: "pill good" }, "scrapheap fed") : h("span", { class: "pill" }, "scrapheap not fed yet"),
+    view.attacked_this_turn ? h("span", { class: "pill" }, "attacked") : null));
+  const row = h("div", { class: "sb-row" });
+  row.appendChild(h("div", { class: "sb-pile" }, h("div", { class: "sb-label" }, `Supply (${view.supply_size})`),
+    view.supply_size ? card(null) : h("div", { class: "muted" }, "empty")));
+  row.appendChild(h("div", { class: "sb-pile" }, h("div", { class: "sb-label" }, `Scrapheap (${view.scrapheap.length})`),
+    view.scrapheap_top ? card(view.scrapheap_top, { small: true }) : h("div", { class: "muted" }, "empty")));
+  if (view.decision) {
+    row.appendChild(h("div", { class: "sb-decision" },
+      h("div", { class: "sb-label" }, `${ctx.seatName(view.decision.seat)} decides: ${view.decision.kind.replace(/_/g, " ")}`),
+      card(view.decision.card, { small: true }), h("p", {}, view.decision.why)));
+  }
+  if (view.pending_effects && view.pending_effects.length) {
+    row.appendChild(h("div", { class: "sb-pile" }, h("div", { class: "sb-label" }, "Entry effects waiting"),
+      h("div", { class: "card-row" }, view.pending_effects.map((c) => card(c, { small: true })))));
+  }
+  if (view.attacker) {
+    row.appendChild(h("div", { class: "sb-pile" }, h("div", { class: "sb-label" }, "Attacked with"), card(view.attacker, { small: true })));
+  }
+  const end = ctx.find({ type: "end_turn" })[0];
+  if (end) row.appendChild(ctx.bind(h("button", { type: "button", class: "big-button" }, "End the turn"), end.index, end.label));
+  box.appendChild(row);
+  if (view.end_reason) box.appendChild(h("p", { class: "sb-end" }, `Game over: ${view.end_reason}`));
+  return box;
+}
+
+export default {
+  render(root, view, ctx) {
+    const order = [...view.seats].sort((a, b) => {
+      const rank = (s) => (s.seat === ctx.you ? 1 : 0);
+      return rank(a) - rank(b) || a.seat - b.seat;
+    });
+    const board = h("div", { class: "sb-board" });
+    const me = order.find((s) => s.seat === ctx.you);
+    for (const s of order) if (s !== me) board.appendChild(seatZone(view, s, ctx));
+    board.appendChild(middle(view, ctx));
+    if (me) board.appendChild(seatZone(view, me, ctx));
+    root.appendChild(board);
+  },
+  describeEvent(e, ctx) {
+    const who = typeof e.seat === "number" ? ctx.seatName(e.seat) : "";
+    switch (e.type) {
+      case "played": return `${who} played ${e.card}`;
+      case "scrapped": return `${who}'s ${e.card} was scrapped (${e.from}, ${e.reason})`;
+      case "attack": return `${who}'s ${e.card} (${e.power}) attacked ${ctx.seatName(e.target)}'s ${e.target_card} (${e.target_power})`;
+      case "entry_effect": return `${who}'s ${e.card} entry effect`;
+      case "card_drawn": return `${who} drew ${e.card}`;
+      case "drew": return `${who} drew a card (hand ${e.hand_size})`;
+      case "turn_started": return `turn ${e.turn}: ${who}`;
+      case "turn_ended": return null;
+      default: return null;
+    }
+  },
+};
