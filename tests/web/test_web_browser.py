@@ -1,0 +1,154 @@
+"""Real-browser end-to-end tests: Playwright driving Debian's chromium against a live server.
+
+Creates a Stak Bots table against the AI from the lobby and plays it to the end by clicking the
+cards and buttons the page offers, then the same for Rumblebots; takes a screenshot of every
+game's play page into docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import httpx
+import pytest
+
+import robotable
+from robotable import replay_record
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+MAX_CLICKS = 1500
+
+if not CHROMIUM.exists():
+    pytest.skip("Debian's chromium is not installed at /usr/bin/chromium", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+READY = (
+    "() => document.body.dataset.terminal === 'true' || "
+    "(document.body.dataset.deciding === 'true' && document.body.dataset.pending !== 'true' "
+    "&& document.querySelector('[data-action-index]') !== null)"
+)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser):
+    # bypass_csp lets Playwright evaluate its wait conditions; the page itself is unchanged.
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert errors == [], f"javascript errors on the page: {errors}"
+
+
+def play_by_clicking(page, seed: int) -> int:
+    """Click offered controls (on the board first) until the end screen; returns the clicks."""
+    rng = random.Random(seed)
+    for clicks in range(MAX_CLICKS):
+        page.wait_for_function(READY)
+        if page.evaluate("document.body.dataset.terminal") == "true":
+            return clicks
+        step = page.evaluate("document.body.dataset.step")
+        controls = page.query_selector_all("#board [data-action-index]")
+        if not controls:
+            controls = page.query_selector_all("#actions [data-action-index]")
+        rng.choice(controls).click()
+        page.wait_for_function(
+            "(step) => document.body.dataset.step !== step || "
+            "document.body.dataset.pending !== 'true'",
+            arg=step,
+        )
+    raise AssertionError(f"no end after {MAX_CLICKS} clicks")
+
+
+def check_end_screen(page, base: str) -> None:
+    page.wait_for_selector("#end-card")
+    href = page.get_attribute("#end-record", "href")
+    record = httpx.get(base + href).json()
+    _, state, _ = replay_record(record)
+    assert state.is_terminal()
+
+
+def test_stak_bots_against_the_ai_from_the_lobby_to_the_end(live_server, page):
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "lobby.png"), full_page=True)
+    page.select_option("#game", "stakbots")
+    page.select_option("#num-players", "2")
+    page.select_option("select[name=seat-1-kind]", "ai")
+    page.select_option("select[name=seat-1-ai]", "random")
+    page.fill("#seed", "7")
+    page.click("#create-button")
+    page.click("#open-table")
+    page.wait_for_function(READY)
+    assert page.text_content("#status").startswith("Your decision")
+    # Cards are drawn as cards and the hand's cards are the controls to play them.
+    assert page.query_selector(".sb-hand-card .card.actionable") is not None
+    page.screenshot(path=str(SCREENSHOTS / "stakbots.png"), full_page=True)
+    assert play_by_clicking(page, seed=1) > 0
+    check_end_screen(page, live_server.url)
+    page.screenshot(path=str(SCREENSHOTS / "stakbots-end.png"))
+
+
+def _table_against_ai(base: str, game: str) -> str:
+    info = next(g for g in httpx.get(base + "/api/games").json()["games"] if g["name"] == game)
+    seats = [{"kind": "human"}] + [{"kind": "ai", "ai": "random"}] * (info["min_players"] - 1)
+    created = httpx.post(
+        base + "/api/tables",
+        json={"game": game, "num_players": len(seats), "seats": seats, "seed": 5},
+    ).json()
+    return created["seats"][0]["join_url"]
+
+
+@pytest.mark.skipif("rumblebots" not in robotable.game_names(), reason="Rumblebots not present")
+def test_rumblebots_against_the_ai_to_the_end(live_server, page):
+    page.goto(live_server.url + _table_against_ai(live_server.url, "rumblebots"))
+    assert play_by_clicking(page, seed=2) > 0
+    check_end_screen(page, live_server.url)
+
+
+GAMES = [g for g in robotable.game_names() if g != "countdown"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_screenshot_of_each_play_page(live_server, page, game):
+    page.goto(live_server.url + _table_against_ai(live_server.url, game))
+    page.wait_for_function(READY)
+    # A few moves in, so the board shows more than the opening.
+    rng = random.Random(game)
+    for _ in range(4):
+        if page.evaluate("document.body.dataset.terminal") == "true":
+            break
+        step = page.evaluate("document.body.dataset.step")
+        rng.choice(page.query_selector_all("[data-action-index]")).click()
+        page.wait_for_function(
+            "(step) => document.body.dataset.step !== step || "
+            "document.body.dataset.pending !== 'true'",
+            arg=step,
+        )
+        page.wait_for_function(READY)
+    assert page.query_selector("#board").inner_text().strip()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{game}.png"), full_page=True)
