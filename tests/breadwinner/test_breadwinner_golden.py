@@ -27,7 +27,10 @@ def playthrough() -> str:
         seat = state.current_player()
         legal = state.legal_actions()
         # Favour doing something over ending a step, so the sample shows the map in use.
-        active = [a for a in legal if a.kind not in ("end", "hold", "deactivate")] or legal
+        # Step 4 always ends the turn at once (no deactivating).
+        active = [a for a in legal if a.kind not in ("end", "hold", "deactivate")]
+        if not active:
+            active = [a for a in legal if a.kind != "deactivate"]
         action = active[choices.randrange(len(active))]
         out.append(f"=== step {step}: seat {'AB'[seat]} decides ===")
         out.append(game.render(state, seat))

@@ -189,10 +189,9 @@ class BreadWinnerState(State):
         who = f"seat {SEAT_LETTERS[self.seat]}, turn {self.turn}"
         if self.phase == Phase.FOLLOW:
             die = self.follow
-            return (
-                f"{who}: {BOT_NAMES[self.face[die]]} {die_name(die)} moved to "
-                f"{TILE_NAMES[self.loc[die]]} and may still take an offensive action or unload"
-            )
+            kind = BOT_NAMES[self.face[die]]
+            then = "may unload now" if kind == "Harvester" else "may still take an offensive action"
+            return f"{who}: {kind} {die_name(die)} moved to {TILE_NAMES[self.loc[die]]} and {then}"
         if self.turn <= 2:
             return f"{who} (first turn, building only): {STEP_TEXT[self.phase][8:]}"
         return f"{who}, {STEP_TEXT[self.phase]}"
