@@ -13,13 +13,19 @@ from .protocol import Game
 
 
 @cache
-def game_names() -> list[str]:
+def bundled_game_names() -> list[str]:
+    """The games shipped inside robotable (sub-packages of robotable.games)."""
     import robotable.games as games_pkg
 
-    bundled = {
+    return sorted(
         m.name for m in pkgutil.iter_modules(games_pkg.__path__) if m.ispkg and m.name[0] != "_"
-    }
-    return sorted(bundled | set(_extra))
+    )
+
+
+@cache
+def game_names() -> list[str]:
+    """Every loadable game: the bundled ones and any added with register_game."""
+    return sorted(set(bundled_game_names()) | set(_extra))
 
 
 def game_class(name: str) -> type[Game]:
