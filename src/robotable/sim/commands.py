@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shlex
 import sys
 from pathlib import Path
@@ -30,7 +29,15 @@ from ..core.errors import RobotableError
 from ..core.options import OptionSpec
 from ..core.registry import game_class, load_game
 from .analysis import summarize
-from .runner import DEFAULT_MAX_ACTIONS, RunOutcome, RunSpec, Variant, check_reachable, run
+from .runner import (
+    DEFAULT_MAX_ACTIONS,
+    RunOutcome,
+    RunSpec,
+    Variant,
+    available_cores,
+    check_reachable,
+    run,
+)
 
 # Names a game may give its content option, most specific first (see content_option()).
 CONTENT_OPTION_NAMES = ("cards", "card_file", "cards_file", "deck", "content")
@@ -642,7 +649,7 @@ def _check_ray(address: str | None) -> None:
 
 def _workers(given: int | None) -> int:
     if given is None:
-        return os.cpu_count() or 1
+        return available_cores()
     if given < 1:
         raise UsageProblem(f"--workers must be at least 1, got {given}")
     return given

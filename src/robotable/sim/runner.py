@@ -368,6 +368,14 @@ def _batches(jobs: list[GameJob], workers: int, max_batch: int = 25) -> list[lis
     return [jobs[i : i + size] for i in range(0, len(jobs), size)]
 
 
+def available_cores() -> int:
+    """The cores this process may use (a container or taskset may allow fewer than exist)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # macOS and Windows have no affinity call
+        return os.cpu_count() or 1
+
+
 def run(
     spec: RunSpec,
     workers: int | None = None,
@@ -377,7 +385,7 @@ def run(
     """Play every game of `spec`; results come back in plan order whatever the backend."""
     jobs = plan_jobs(spec)
     setup = worker_setup(spec.game)
-    workers = max(1, workers or os.cpu_count() or 1)
+    workers = max(1, workers or available_cores())
     started = time.perf_counter()
     startup = 0.0
     if ray_address is not None:
