@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .content import ATTRS, BreachEffect, CodeOp
+from .content import ATTRS, GROUNDS, BreachEffect, CodeOp
 from .state import (
     BREACH_VALUE,
     HAND_LIMIT,
@@ -231,10 +231,13 @@ def resolve_mission(s: BetabotzState, events: Events) -> None:
     for members in units(s):
         vals = unit_values(s, members)
         ok = all(vals[a] >= mission.require[a] for a in range(4) if mission.require[a])
+        s.ground_tally[2 * mission.ground] += 1
+        s.ground_tally[2 * mission.ground + 1] += ok
         events.append(
             {
                 "type": "mission_attempt",
                 "mission": mission.name,
+                "ground": GROUNDS[mission.ground],
                 "members": members,
                 "values": vals,
                 "success": ok,

@@ -150,6 +150,7 @@ def new_state(game: BetabotzGame, seed: int) -> BetabotzState:
     s.draft_share = 0
     s.pending = []
     s.final_bitz = []
+    s.ground_tally = [0] * (2 * len(GROUNDS))
     _open_auction(s, 0, [])
     return s
 
@@ -659,6 +660,15 @@ def stats(s: BetabotzState) -> dict[str, Any]:
         "breaches": sum(1 for h in s.holder if h >= 0),
         "winners": winners(s) if s.stage == ST_OVER else [],
         "ended_by": "ten missions" if s.stage == ST_OVER else "unfinished",
+        # Per ground: how many units tried its missions and the share that succeeded.
+        "missions_by_ground": {
+            ground: {
+                "attempts": s.ground_tally[2 * g],
+                "success_rate": s.ground_tally[2 * g + 1] / s.ground_tally[2 * g],
+            }
+            for g, ground in enumerate(GROUNDS)
+            if s.ground_tally[2 * g]
+        },
     }
 
 

@@ -101,6 +101,8 @@ FIELDS: dict[str, str] = {
     "draft_share": "i",
     "pending": "p",
     "final_bitz": "l",
+    # Unit attempts and successes per ground (comptown, rustland, chiptropolis), for stats().
+    "ground_tally": "l",
 }
 
 
@@ -196,6 +198,7 @@ class BetabotzState(State):
         c.draft_share = self.draft_share
         c.pending = self.pending[:]
         c.final_bitz = self.final_bitz[:]
+        c.ground_tally = self.ground_tally[:]
         return c
 
     def to_json(self) -> dict[str, Any]:
@@ -333,6 +336,8 @@ def _check_ranges(s: BetabotzState) -> None:
     for name in ("perm", "temp", "damage"):
         if any(len(x) != 4 for x in getattr(s, name)):
             raise RecordError(f"betabotz state: field '{name}' must hold 4 attributes per seat")
+    if len(s.ground_tally) != 6 or any(x < 0 for x in s.ground_tally):
+        raise RecordError("betabotz state: field 'ground_tally' must hold 6 counts >= 0")
     if not 0 <= s.stage <= ST_OVER:
         raise RecordError(f"betabotz state: field 'stage' out of range: {s.stage}")
     if not 0 <= s.chip < n:
