@@ -34,6 +34,13 @@ def register(app: typer.Typer) -> None:
             int,
             typer.Option(help="Processes thinking for AI seats (-1: one per core, 0: a thread)."),
         ] = -1,
+        fsync: Annotated[
+            bool,
+            typer.Option(
+                help="Sync every commit to disk (survives power loss); --no-fsync survives a "
+                "crashed or killed server only, and is faster on slow disks."
+            ),
+        ] = True,
     ) -> None:
         """Run the web table: lobby, tables with friends and AI seats, stored in SQLite."""
         import uvicorn
@@ -45,7 +52,12 @@ def register(app: typer.Typer) -> None:
         workers = (os.cpu_count() or 1) if ai_workers < 0 else ai_workers
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         config = uvicorn.Config(
-            create_app(path, ai_workers=workers, ai_delay=max(0.0, ai_delay)),
+            create_app(
+                path,
+                ai_workers=workers,
+                ai_delay=max(0.0, ai_delay),
+                synchronous="FULL" if fsync else "NORMAL",
+            ),
             host=host,
             port=port,
             log_level="warning",
@@ -53,6 +65,8 @@ def register(app: typer.Typer) -> None:
             ws_max_size=4 * MAX_FRAME,
             ws_ping_interval=20,
             ws_ping_timeout=20,
+            # Frames are a few kilobytes of JSON; compressing each costs more CPU than it saves.
+            ws_per_message_deflate=False,
         )
         server = _AnnouncingServer(config)
         typer.echo(f"robotable web table, games stored in {path}")

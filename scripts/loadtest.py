@@ -1,0 +1,207 @@
+"""Load benchmark of the web table (a benchmark, not a test).
+
+Starts one `robotable serve` process on a fresh database, opens N tables whose every seat is a
+bot client on a websocket, and plays them all at once to the end. A bot picks a random legal
+action from its own view (no thinking), so the time from sending an action to its acknowledgement
+is the server's move latency alone: schema check, legality, apply, SQLite commit (synchronous
+FULL, group commit), and the frames to every seat. Reports p50/p90/p99/max latency, errors,
+throughput and the server's memory.
+
+    .venv/bin/python scripts/loadtest.py --tables 200 --game stakbots
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import connect
+
+
+def start_server(db: Path, extra: list[str]) -> tuple[subprocess.Popen, str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "robotable.cli", "serve", "--port", "0", "--db", str(db)]
+        + ["--ai-delay", "0", *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    for line in proc.stdout:
+        if line.startswith("Open http://"):
+            return proc, line.split()[1].rstrip("/")
+    raise SystemExit("the server exited before listening")
+
+
+def memory_kib(pid: int) -> dict[str, int]:
+    """Resident and peak resident memory of a process, from /proc (Linux)."""
+    out = {}
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                out[key] = int(value.split()[0])
+    return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used, from /proc (Linux)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.finished = 0
+        self.moves = 0
+
+
+async def seat_bot(
+    base: str, table_id: str, token: str, seed: int, stats: Stats, think: float
+) -> None:
+    rng = random.Random(seed)
+    url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+    async with connect(url, max_size=None, open_timeout=60) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        view: dict | None = None
+        step = 0
+        sent_at: float | None = None
+        async for text in ws:
+            frame = json.loads(text)
+            kind = frame["type"]
+            if kind in ("state", "update"):
+                view, step = frame["view"], frame["step"]
+            elif kind == "ack":
+                stats.latencies.append(time.perf_counter() - sent_at)
+                stats.moves += 1
+                sent_at = None
+            elif kind == "error":
+                stats.errors.append(frame["message"])
+                sent_at = None
+            else:
+                continue
+            if view is None:
+                continue
+            if view["terminal"]:
+                if kind == "state":  # the full frame that follows the last update
+                    stats.finished += 1
+                    return
+                continue
+            legal = view["legal_actions"]
+            if legal and sent_at is None:
+                choice = rng.randrange(len(legal))
+                if think > 0:
+                    # The AI's thinking and the streaming pause: outside the measured latency.
+                    await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "index": choice, "step": step}))
+
+
+async def run(args: argparse.Namespace) -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="robotable-load-"))
+    extra = ["--ai-workers", "0"] + ([] if args.fsync else ["--no-fsync"])
+    proc, base = start_server(tmp / "tables.sqlite3", extra)
+    try:
+        async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+            info = next(
+                g for g in (await http.get("/api/games")).json()["games"] if g["name"] == args.game
+            )
+            seats = args.seats or info["min_players"]
+            tables = []
+            for i in range(args.tables):
+                response = await http.post(
+                    "/api/tables",
+                    json={
+                        "game": args.game,
+                        "num_players": seats,
+                        "seats": [{"kind": "human", "name": f"bot {s}"} for s in range(seats)],
+                        "seed": args.seed + i,
+                    },
+                )
+                response.raise_for_status()
+                tables.append(response.json())
+        stats = Stats()
+        before = memory_kib(proc.pid)
+        cpu_before = cpu_seconds(proc.pid)
+        client_before = cpu_seconds(os.getpid())
+        started = time.perf_counter()
+        bots = [
+            seat_bot(
+                base, t["id"], s["token"], args.seed * 1000 + i * 10 + s["seat"], stats, args.think
+            )
+            for i, t in enumerate(tables)
+            for s in t["seats"]
+        ]
+        results = await asyncio.gather(*bots, return_exceptions=True)
+        elapsed = time.perf_counter() - started
+        failures = [r for r in results if isinstance(r, BaseException)]
+        after = memory_kib(proc.pid)
+        server_cpu = cpu_seconds(proc.pid) - cpu_before
+        client_cpu = cpu_seconds(os.getpid()) - client_before
+        load = os.getloadavg()[0]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+    lat = sorted(stats.latencies)
+
+    def pct(p: float) -> float:
+        return lat[min(len(lat) - 1, int(p / 100 * len(lat)))] * 1000 if lat else float("nan")
+
+    print(
+        f"game {args.game}, {args.tables} tables x {seats} seats, one server process, "
+        f"think {args.think} s, fsync {'on' if args.fsync else 'off'}"
+    )
+    print(f"tables finished: {stats.finished // seats}/{args.tables}, moves: {stats.moves}")
+    print(f"wall time {elapsed:.1f} s, {stats.moves / elapsed:.0f} moves/s")
+    print(
+        f"move latency ms: p50 {pct(50):.1f}  p90 {pct(90):.1f}  p99 {pct(99):.1f}  "
+        f"max {lat[-1] * 1000 if lat else float('nan'):.1f}  mean "
+        f"{statistics.fmean(lat) * 1000 if lat else float('nan'):.1f}"
+    )
+    print(
+        f"server CPU {server_cpu:.1f} s = {server_cpu / max(1, stats.moves) * 1000:.2f} ms per move; "
+        f"bot clients {client_cpu:.1f} s; host load average {load:.1f} on {os.cpu_count()} cores"
+    )
+    print(f"errors: {len(stats.errors)} refused requests, {len(failures)} failed connections")
+    for message in sorted(set(stats.errors))[:5]:
+        print(f"  refused: {message}")
+    for failure in failures[:5]:
+        print(f"  failed: {failure!r}")
+    print(
+        f"server memory: RSS {before.get('VmRSS', 0) / 1024:.0f} MiB with tables created, "
+        f"{after.get('VmRSS', 0) / 1024:.0f} MiB after play, peak {after.get('VmHWM', 0) / 1024:.0f} MiB"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--game", default="stakbots")
+    parser.add_argument("--seats", type=int, default=0, help="seats per table (0: the minimum)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.6,
+        help="mean seconds a bot waits before each move, like the server's AI pause (0: none)",
+    )
+    parser.add_argument("--no-fsync", dest="fsync", action="store_false", help="serve --no-fsync")
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
