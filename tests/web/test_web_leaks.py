@@ -88,3 +88,37 @@ def _check_frame(frame: dict, mirror, seat: int | None, events: list | None) -> 
 
 def _sent_to(event: dict, seat: int) -> bool:
     return isinstance(event["to"], list | tuple) and seat in event["to"]
+
+
+@pytest.mark.parametrize("name", _loadable_games())
+def test_every_game_plays_to_the_end_against_an_ai_seat_with_undo(
+    client, seat_client, new_table, name
+):
+    game = load_game(name)
+    seats = [{"kind": "human"}] + [{"kind": "ai", "ai": "random"}] * (game.num_players - 1)
+    table = new_table(client, name, seats, seed=77)
+    me = seat_client(client, table["id"], table["seats"][0]["token"])
+    rng = random.Random(name)
+    undone = False
+    for _ in range(MAX_STEPS):
+        frame = me.state
+        view = frame["view"]
+        if view["terminal"]:
+            break
+        if view["current_player"] != 0:
+            me.until(lambda f: f["type"] in ("update", "state"))
+            continue
+        if frame["can_undo"] and not undone and frame["step"] > 2:
+            undone = True
+            before = frame["step"]
+            me.send({"type": "undo", "id": 1})
+            reply = me.until(lambda f: f["type"] in ("ack", "error"))
+            assert reply["type"] == "ack" and reply["step"] < before, reply
+            continue
+        choice = rng.randrange(len(view["legal_actions"]))
+        me.send({"type": "act", "id": 2, "index": choice, "step": frame["step"]})
+        reply = me.until(lambda f: f["type"] in ("ack", "error"))
+        assert reply["type"] == "ack", reply
+    else:
+        raise AssertionError(f"{name}: no end after {MAX_STEPS} steps")
+    assert client.get(f"/api/tables/{table['id']}/record").status_code == 200

@@ -170,7 +170,7 @@ class Table:
             return None
         for index in range(len(self.steps) - 1, -1, -1):
             step = self.steps[index]
-            if any("to" in e and seat in e["to"] for e in step.events):
+            if any("to" in e and _sent_to(e, seat) for e in step.events):
                 return None
             if step.seat == seat:
                 return index
@@ -411,7 +411,12 @@ class Tables:
         table.steps.append(step)
         if result is not None:
             table.row.result = result
-        table.broadcast_step(number, step)
+        try:
+            table.broadcast_step(number, step)
+        except Exception:
+            # The move is stored and applied; a view that fails to build must not undo that.
+            # Watchers resynchronise on their next request.
+            log.exception("table %s: announcing step %d failed", table.id, number)
         return number
 
     def _rebuild(self, table: Table, keep: int) -> None:
@@ -507,6 +512,11 @@ class Tables:
             "actions": row.actions,
             "result": row.result,
         }
+
+
+def _sent_to(event: Event, seat: int) -> bool:
+    to = event["to"]
+    return isinstance(to, list | tuple) and seat in to
 
 
 def seat_events(events: list[Event], seat: int | None) -> list[Event]:

@@ -330,7 +330,8 @@ async function onFrame(frame) {
     case "error":
       settle();
       toast(frame.message);
-      if (page.view) render();
+      // Whatever went wrong, look at the table again as the server has it.
+      if (page.view) send({ type: "sync", id: page.nextId++ });
       break;
     default:
       break;

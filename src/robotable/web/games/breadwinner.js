@@ -1,0 +1,138 @@
+// Bread Winner: the map laid out from each player's Delivery tile, bots as dice on their tiles,
+// crop chips, BotFactories and the roll. Select a bot (its die), then click a highlighted tile to
+// move or deploy it there; its other choices (abilities, hold, deactivate) appear beside the map.
+import { h } from "../ui.js";
+
+const BOT_KINDS = new Set(["move", "deploy", "act", "hold", "deactivate"]);
+let selected = null; // the die id of the selected bot, kept between frames
+
+function layers(view) {
+  // Breadth-first from the first seat's Delivery tile: rows of tiles at equal distance.
+  const start = (view.seats[0] && view.seats[0].delivery) || view.tiles[0].id;
+  const depth = { [start]: 0 };
+  const queue = [start];
+  while (queue.length) {
+    const tile = queue.shift();
+    for (const next of view.adjacency[tile] || []) {
+      if (!(next in depth)) {
+        depth[next] = depth[tile] + 1;
+        queue.push(next);
+      }
+    }
+  }
+  const rows = [];
+  for (const tile of view.tiles) {
+    const d = depth[tile.id] ?? 0;
+    (rows[d] = rows[d] || []).push(tile);
+  }
+  return rows.filter(Boolean);
+}
+
+function die(bot, view, ctx, actions, rerender) {
+  const classes = ["bw-die", `owner-${bot.owner}`];
+  if (bot.used) classes.push("used");
+  if (selected === bot.id) classes.push("selected");
+  const mine = actions.filter((a) => a.action.die === bot.id);
+  if (mine.length) classes.push("selectable");
+  const el = h("div", {
+    class: classes.join(" "),
+    title: `${bot.name}: ${bot.type} (face ${bot.face})${bot.carrying !== null ? `, carrying ${bot.carrying}` : ""}`,
+    dataset: { die: bot.id },
+  },
+  h("div", { class: "bw-face" }, String(bot.face)),
+  h("div", { class: "bw-type" }, bot.type),
+  h("div", { class: "bw-name" }, bot.name),
+  bot.carrying !== null && bot.carrying !== undefined ? h("div", { class: "bw-carry" }, `crop ${bot.carrying}`) : null);
+  if (mine.length) {
+    el.addEventListener("click", (e) => {
+      e.stopPropagation();
+      selected = bot.id;
+      rerender();
+    });
+  }
+  return el;
+}
+
+function tileBox(tile, view, ctx, actions, rerender) {
+  const owner = tile.owner === null || tile.owner === undefined ? "" : ` owner-${tile.owner}`;
+  const box = h("div", { class: `bw-tile ${tile.kind}${owner}${tile.poisoned ? " poisoned" : ""}`, dataset: { tile: tile.id } },
+    h("div", { class: "bw-tile-name" }, tile.id, tile.kind === "delivery" ? " (delivery)" : ""),
+    tile.crop !== null && tile.crop !== undefined
+      ? h("div", { class: "bw-crop", title: "crop chip" }, typeof tile.crop === "object" ? `crop ${tile.crop.value ?? "?"}` : `crop ${tile.crop}`)
+      : null,
+    tile.poisoned ? h("div", { class: "bw-poison" }, "poisoned") : null,
+    h("div", { class: "bw-dice" }, (tile.bots || []).map((b) => die(b, view, ctx, actions, rerender))));
+  if (selected !== null) {
+    const here = actions.find((a) => a.action.die === selected && (a.action.type === "move" || a.action.type === "deploy") && a.action.to === tile.id);
+    if (here) ctx.bind(box, here.index, here.label);
+  }
+  return box;
+}
+
+function factories(seat, view, ctx, actions, rerender) {
+  return h("div", { class: "bw-factories" }, seat.factories.map((f) => {
+    const slot = h("div", { class: "bw-factory" }, h("div", { class: "sb-label" }, `Factory ${f.number}`));
+    if (f.bot) slot.appendChild(die(f.bot, view, ctx, actions, rerender));
+    for (const a of ctx.legal) {
+      if ((a.action.type === "build" || a.action.type === "research") && a.action.factory === f.number && seat.seat === ctx.you) {
+        const text = a.action.type === "build" ? `build ${a.action.bot}` : `R&D: ${a.action.bot}`;
+        slot.appendChild(ctx.bind(h("button", { type: "button", class: "small-button" }, text), a.index, a.label));
+      }
+    }
+    return slot;
+  }));
+}
+
+function draw(root, view, ctx) {
+  const actions = ctx.legal.filter((a) => BOT_KINDS.has(a.action.type));
+  // Keep the selection if that bot still has choices, else select the first bot that has some.
+  if (!actions.some((a) => a.action.die === selected)) selected = actions.length ? actions[0].action.die : null;
+  for (const a of actions) ctx.claim(a.index);
+  const rerender = () => {
+    root.textContent = "";
+    draw(root, view, ctx);
+  };
+
+  const board = h("div", { class: "bw-board" });
+  const map = h("div", { class: "bw-map" });
+  for (const row of layers(view)) map.appendChild(h("div", { class: "bw-row" }, row.map((t) => tileBox(t, view, ctx, actions, rerender))));
+
+  const info = h("div", { class: "bw-info" });
+  info.appendChild(h("div", { class: "zone" }, h("h3", {}, `Turn ${view.turn}`, h("span", { class: "pill" }, `phase ${view.phase}`)),
+    h("div", { class: "sb-label" }, "Roll"),
+    h("div", { class: "bw-roll" }, Object.entries(view.roll || {}).filter(([, n]) => n > 0).map(([type, n]) => h("span", { class: "pill big" }, `${n} × ${type}`))),
+    h("p", {}, `Loaves in the centre: ${view.loaves_centre} · crop pile ${view.crop_pile} · poison ${view.poison_supply}`)));
+
+  if (selected !== null) {
+    const mine = actions.filter((a) => a.action.die === selected);
+    const panel = h("div", { class: "zone bw-selected" }, h("h3", {}, "Selected bot"),
+      h("p", { class: "muted" }, "Click a highlighted tile to move or deploy it, or choose:"));
+    for (const a of mine) {
+      panel.appendChild(ctx.bind(h("button", { type: "button", class: "action-button" }, a.label), a.index, a.label));
+    }
+    info.appendChild(panel);
+  }
+
+  for (const seat of view.seats) {
+    const zone = h("div", { class: `zone seat-color-${seat.seat}${seat.seat === ctx.you ? " mine" : ""}` },
+      h("h3", {}, `${ctx.seatName(seat.seat)} (${seat.letter})`,
+        h("span", { class: "pill big" }, `${seat.loaves} loaves`),
+        h("span", { class: "pill" }, `pile ${seat.pile}`),
+        h("span", { class: "pill" }, `home ${seat.delivery}`)),
+      factories(seat, view, ctx, actions, rerender));
+    info.appendChild(zone);
+  }
+  board.appendChild(map);
+  board.appendChild(info);
+  root.appendChild(board);
+  if (view.end_reason) root.appendChild(h("p", { class: "sb-end" }, `Game over: ${view.end_reason}`));
+}
+
+export default {
+  render: draw,
+  describeEvent(e, ctx) {
+    const who = typeof e.seat === "number" ? ctx.seatName(e.seat) : "";
+    if (e.type === "dice_rolled" || e.type === "roll") return `${who} rolled ${JSON.stringify(e.faces || e.roll || "")}`;
+    return null;
+  },
+};
