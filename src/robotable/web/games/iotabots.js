@@ -1,0 +1,106 @@
+// Iotabots TCG: each player's life, mana, deck, Junk Zone, Bot Zone and hand. Click a hand card
+// to summon or activate it; select one of your bots, then click an enemy bot to attack it; click
+// a bot to choose it for an effect.
+import { h } from "../ui.js";
+
+let attacker = null; // the slot of the selected attacking bot, kept between frames
+
+function card(c, opts = {}) {
+  if (!c) return h("div", { class: "card face-down small" }, h("div", { class: "card-back" }, "IB"));
+  const classes = ["card", "ib-card", `ib-${c.type || "bot"}`];
+  if (opts.small) classes.push("small");
+  const isBot = c.atk !== undefined;
+  return h("div", { class: classes.join(" "), title: c.text || c.name },
+    h("div", { class: "card-name" }, c.name, c.token ? " (token)" : ""),
+    h("div", { class: "card-stats" },
+      c.mana !== undefined ? h("span", { class: "stat ib-mana" }, `${c.mana} mana`) : null,
+      isBot ? h("span", { class: "stat" }, h("b", {}, `${c.atk}/${c.def}`)) : h("span", { class: "stat" }, c.type || "")),
+    c.text ? h("div", { class: "card-text" }, c.text) : null,
+    opts.extra || null);
+}
+
+function fieldBot(bot, seat, ctx, rerender) {
+  const extra = [];
+  if (bot.attacks_made) extra.push(`attacked ${bot.attacks_made}/${bot.attacks_per_turn}`);
+  if (bot.counters) extra.push(`${bot.counters} counters`);
+  if (bot.controller !== bot.owner) extra.push(`controlled by ${ctx.seatName(bot.controller)}`);
+  const el = card(bot, { extra: extra.length ? h("div", { class: "card-tags" }, extra.join(" · ")) : null });
+  el.dataset.slot = bot.slot;
+  const choose = ctx.find({ type: "choose_bot", seat, slot: bot.slot })[0];
+  if (choose) return ctx.bind(el, choose.index, choose.label);
+  if (seat === ctx.you) {
+    const attacks = ctx.find({ type: "attack", slot: bot.slot });
+    if (attacks.length) {
+      el.classList.add("selectable");
+      if (attacker === bot.slot) el.classList.add("selected");
+      el.addEventListener("click", () => { attacker = bot.slot; rerender(); });
+    }
+  } else if (attacker !== null) {
+    const hit = ctx.find({ type: "attack", slot: attacker, target: bot.slot })[0];
+    if (hit) ctx.bind(el, hit.index, hit.label);
+  }
+  return el;
+}
+
+function playerZone(view, p, ctx, rerender) {
+  const mine = p.seat === ctx.you;
+  const zone = h("section", { class: `zone seat-color-${p.seat}${mine ? " mine" : ""}${view.current_player === p.seat ? " deciding" : ""}` },
+    h("h3", {}, ctx.seatName(p.seat),
+      h("span", { class: "pill big ib-life" }, `${p.life} life`),
+      h("span", { class: "pill big" }, `${p.mana}/${p.mana_max} mana`),
+      h("span", { class: "pill" }, `deck ${p.deck_count}`),
+      h("span", { class: "pill" }, `duel wins ${p.duel_wins}`),
+      p.deck_name ? h("span", { class: "pill" }, p.deck_name.replace(/_/g, " ")) : null));
+  const field = h("div", { class: "card-row ib-field" }, (p.field || []).map((b) => fieldBot(b, p.seat, ctx, rerender)));
+  if (!p.field || p.field.length === 0) field.appendChild(h("span", { class: "muted" }, "no bots"));
+  zone.appendChild(h("div", { class: "sb-label" }, "Bot Zone"));
+  zone.appendChild(field);
+  if (mine && attacker !== null) {
+    // Attacks that do not aim at a bot (straight at the player) get a button.
+    const bots = new Set((view.players.find((q) => q.seat !== ctx.you)?.field || []).map((b) => b.slot));
+    for (const a of ctx.find({ type: "attack", slot: attacker })) {
+      if (!bots.has(a.action.target)) zone.appendChild(ctx.bind(h("button", { type: "button" }, a.label), a.index, a.label));
+    }
+  }
+  const hand = h("div", { class: "card-row" });
+  if (p.hand) {
+    const used = new Set();
+    for (const c of p.hand) {
+      const el = card(c, { small: true });
+      const options = [...ctx.find({ type: "summon", card: c.name }), ...ctx.find({ type: "play_buzz", card: c.name })]
+        .filter((a) => !used.has(a.index));
+      if (options.length) {
+        used.add(options[0].index);
+        ctx.bind(el, options[0].index, options[0].label);
+      }
+      hand.appendChild(el);
+    }
+  } else {
+    for (const c of p.known_hand || []) hand.appendChild(card(c, { small: true }));
+    for (let i = (p.known_hand || []).length; i < p.hand_count; i++) hand.appendChild(card(null));
+  }
+  zone.appendChild(h("div", { class: "sb-label" }, mine ? "Your hand" : `Hand (${p.hand_count})`));
+  zone.appendChild(hand);
+  const junk = p.junk || [];
+  zone.appendChild(h("details", { class: "ib-junk" }, h("summary", {}, `Junk Zone (${junk.length})`),
+    h("div", { class: "card-row" }, junk.map((c) => card(c, { small: true })))));
+  return zone;
+}
+
+function draw(root, view, ctx) {
+  const attackSlots = new Set(ctx.legal.filter((a) => a.action.type === "attack").map((a) => a.action.slot));
+  if (!attackSlots.has(attacker)) attacker = attackSlots.size ? [...attackSlots][0] : null;
+  for (const a of ctx.legal) if (a.action.type === "attack") ctx.claim(a.index);
+  const rerender = () => { root.textContent = ""; draw(root, view, ctx); };
+  const m = view.match || {};
+  root.appendChild(h("div", { class: "zone" }, h("h3", {}, `Duel ${view.duel}, turn ${view.duel_turn}`,
+    h("span", { class: "pill" }, `phase ${view.phase}`),
+    h("span", { class: "pill" }, `match wins ${(m.wins || []).join(" - ")}`))));
+  const order = [...view.players].sort((a, b) => (a.seat === ctx.you) - (b.seat === ctx.you));
+  for (const p of order) root.appendChild(playerZone(view, p, ctx, rerender));
+  if (attacker !== null) {
+    root.appendChild(h("p", { class: "muted" }, "Your highlighted bot attacks: click an enemy bot (or the button for a direct attack)."));
+  }
+}
+
+export default { render: draw };
