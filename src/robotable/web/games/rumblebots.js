@@ -1,0 +1,118 @@
+// Rumblebots: the Laboratory rows (click a bot to build it, a row's deck to scan it), each
+// player's Workshop with crystals, scraps and Contraptions (click a bot to recycle it, a
+// Contraption to use it), and the battle's clashes as they are fought.
+import { drawValue, h } from "../ui.js";
+
+function bot(c, opts = {}) {
+  const classes = ["card", "rb-card", `rb-tier-${c.tier}`];
+  if (opts.small) classes.push("small");
+  if (c.contraption) classes.push("rb-contraption");
+  if (c.upright === false) classes.push("rb-used");
+  return h("div", { class: classes.join(" "), title: c.text },
+    h("div", { class: "card-name" }, c.name),
+    h("div", { class: "card-stats" },
+      c.contraption ? h("span", { class: "stat" }, "contraption") : [
+        h("span", { class: "stat", title: "attack" }, h("b", {}, String(c.attack)), " atk"),
+        h("span", { class: "stat", title: "defense" }, h("b", {}, String(c.defense)), " def"),
+        c.crits ? h("span", { class: "stat", title: "crits" }, `${c.crits} crit`) : null,
+        c.barriers ? h("span", { class: "stat", title: "barriers" }, `${c.barriers} bar`) : null],
+      h("span", { class: "stat rb-cost", title: "cost in scraps" }, `${c.cost} cost`),
+      h("span", { class: "stat", title: "tier" }, `T${c.tier}`)),
+    c.factions && c.factions.length ? h("div", { class: "card-tags" }, c.factions.join(" · ")) : null,
+    h("div", { class: "card-text" }, c.text));
+}
+
+function laboratory(view, ctx) {
+  const lab = view.laboratory || { rows: [] };
+  const box = h("section", { class: "zone rb-lab" }, h("h3", {}, "Laboratory"));
+  for (const row of lab.rows) {
+    const head = h("div", { class: "rb-row-head" }, h("b", {}, `Tier ${row.tier}`), ` · deck ${row.deck_count}`, row.open ? "" : " · closed");
+    for (const a of ctx.find({ type: "energize_scan", tier: row.tier })) {
+      head.appendChild(ctx.bind(h("button", { type: "button", class: "small-button" }, "energize and scan"), a.index, a.label));
+    }
+    const cards = h("div", { class: "card-row" });
+    row.slots.forEach((c, slot) => {
+      const el = bot(c, { small: true });
+      const build = ctx.find({ type: "build_lab", tier: row.tier, slot })[0];
+      if (build) ctx.bind(el, build.index, build.label);
+      cards.appendChild(el);
+    });
+    box.appendChild(h("div", { class: "rb-row" }, head, cards));
+  }
+  if (lab.recycling_area) box.appendChild(h("p", { class: "muted" }, `Recycling area: ${lab.recycling_area.join(", ") || "empty"}`));
+  return box;
+}
+
+function workshop(view, s, ctx) {
+  const mine = s.seat === ctx.you;
+  const c = s.crystals || {};
+  const zone = h("section", { class: `zone seat-color-${s.seat}${mine ? " mine" : ""}${view.current_player === s.seat ? " deciding" : ""}` },
+    h("h3", {}, ctx.seatName(s.seat),
+      s.champion ? h("span", { class: "pill big rb-champion" }, "Champion") : null,
+      h("span", { class: "pill" }, `Workshop tier ${s.workshop_tier}`),
+      h("span", { class: "pill big" }, `${s.scraps} scraps`),
+      h("span", { class: "pill", title: "storage / reactor / cryo cell" }, `crystals ${c.total ?? 0} (storage ${c.storage ?? 0}, reactor ${c.reactor ?? 0}, cryo ${c.cryo_cell ?? 0})`),
+      s.hand_count ? h("span", { class: "pill" }, `scanned hand ${s.hand_count}`) : null));
+  const bots = h("div", { class: "card-row" });
+  const used = new Set();
+  for (const b of s.bots || []) {
+    const el = bot(b, { small: true });
+    if (mine) {
+      const recycle = ctx.find({ type: "recycle", name: b.name }).find((a) => !used.has(a.index));
+      if (recycle) {
+        used.add(recycle.index);
+        ctx.bind(el, recycle.index, recycle.label);
+      }
+    }
+    bots.appendChild(el);
+  }
+  zone.appendChild(h("div", { class: "sb-label" }, mine ? "Your Workshop (click a bot to recycle it)" : "Workshop"));
+  zone.appendChild(bots);
+  if ((s.contraptions || []).length) {
+    const row = h("div", { class: "card-row" });
+    for (const k of s.contraptions) {
+      const el = bot(k, { small: true });
+      const use = mine && ctx.find({ type: "use_contraption", name: k.name })[0];
+      if (use) ctx.bind(el, use.index, use.label);
+      row.appendChild(el);
+    }
+    zone.appendChild(h("div", { class: "sb-label" }, "Contraptions"));
+    zone.appendChild(row);
+  }
+  if (mine && Array.isArray(s.hand) && s.hand.length) {
+    const row = h("div", { class: "card-row" });
+    for (const k of s.hand) {
+      const el = bot(k, { small: true });
+      const build = ctx.find({ type: "build_scanned", name: k.name })[0];
+      if (build) ctx.bind(el, build.index, build.label);
+      row.appendChild(el);
+    }
+    zone.appendChild(h("div", { class: "sb-label" }, "Scanned hand"));
+    zone.appendChild(row);
+  }
+  return zone;
+}
+
+export default {
+  render(root, view, ctx) {
+    root.appendChild(h("section", { class: "zone" }, h("h3", {}, `Round ${view.round}`,
+      h("span", { class: "pill" }, `phase ${view.phase}`),
+      view.showdown ? h("span", { class: "pill rb-champion" }, "Showdown") : null,
+      h("span", { class: "pill" }, `turn order ${view.turn_order.map((s) => s + 1).join(" → ")} (${view.direction})`),
+      h("span", { class: "pill" }, `crystal supply ${view.crystal_supply}`))));
+    const order = [...view.seats].sort((a, b) => (a.seat === ctx.you) - (b.seat === ctx.you));
+    const columns = h("div", { class: "rb-columns" });
+    const left = h("div", {});
+    for (const s of order) left.appendChild(workshop(view, s, ctx));
+    columns.appendChild(left);
+    columns.appendChild(laboratory(view, ctx));
+    root.appendChild(columns);
+    if (view.battle || (view.battle_log && view.battle_log.length)) {
+      const battle = h("section", { class: "zone rb-battle" }, h("h3", {}, `Battle ${view.battle_number ?? ""}`));
+      if (view.battle) battle.appendChild(drawValue(view.battle, 1));
+      if (view.pending) battle.appendChild(drawValue(view.pending, 1));
+      battle.appendChild(h("ol", { class: "rb-clashes" }, (view.battle_log || []).map((line) => h("li", { class: line.startsWith(" ") ? "indent" : "" }, line.trim()))));
+      root.appendChild(battle);
+    }
+  },
+};
