@@ -1,0 +1,119 @@
+// Betabotz: the auction (click a lot to bid on it, bid buttons beside it), the mission track and
+// the current mission, team proposals with reward shares, each player's Betabot with its
+// attributes, components, Limit Breaches and Code cards (click one to play it).
+import { drawValue, h, humanize } from "../ui.js";
+
+const ATTRS = ["agility", "firepower", "structure", "processor"];
+
+function attrTable(rows) {
+  return h("table", { class: "bz-attrs" },
+    h("tr", {}, h("th", {}, ""), ATTRS.map((a) => h("th", { title: a }, a.slice(0, 3)))),
+    rows.filter(([, v]) => v).map(([label, values]) => h("tr", {}, h("td", {}, label), ATTRS.map((a) => h("td", {}, String(values[a] ?? 0))))));
+}
+
+function smallCard(c, extra) {
+  const mods = c.mods ? Object.entries(c.mods).map(([k, v]) => `${v > 0 ? "+" : ""}${v} ${k.slice(0, 3)}`).join(", ") : "";
+  const attrs = c.attributes ? ATTRS.map((a) => `${a.slice(0, 3)} ${c.attributes[a]}`).join(" · ") : "";
+  const classes = ["card", "small", "bz-card"];
+  if (c.gold) classes.push("bz-gold");
+  if (c.green) classes.push("bz-green");
+  return h("div", { class: classes.join(" "), title: c.text || c.name },
+    h("div", { class: "card-name" }, c.name || "?"),
+    c.min_bid !== undefined ? h("div", { class: "card-stats" }, h("span", { class: "stat" }, `min bid ${c.min_bid}`)) : null,
+    mods ? h("div", { class: "card-tags" }, mods) : null,
+    attrs ? h("div", { class: "card-tags" }, attrs) : null,
+    c.attribute ? h("div", { class: "card-tags" }, humanize(c.attribute)) : null,
+    c.text ? h("div", { class: "card-text" }, c.text) : null,
+    extra || null);
+}
+
+function auction(view, ctx) {
+  const a = view.auction;
+  if (!a) return null;
+  const box = h("section", { class: "zone bz-auction" }, h("h3", {}, `Auction: ${a.kind}`, a.actor !== null && a.actor !== undefined ? h("span", { class: "pill" }, `${ctx.seatName(a.actor)} to act`) : null));
+  const lots = h("div", { class: "card-row" });
+  for (const lot of a.lots || []) {
+    const bid = lot.bid !== null && lot.bid !== undefined ? h("div", { class: "bz-bid" }, `bid ${lot.bid} by ${ctx.seatName(lot.bidder)}`) : null;
+    const el = smallCard(lot.card || {}, bid);
+    const choose = ctx.find({ type: "choose_lot", slot: lot.slot })[0];
+    if (choose) ctx.bind(el, choose.index, choose.label);
+    lots.appendChild(el);
+  }
+  box.appendChild(lots);
+  const bids = ctx.legal.filter((x) => x.action.type === "bid");
+  if (bids.length) {
+    const row = h("div", { class: "action-group" }, h("span", { class: "action-kind" }, "Bid"));
+    for (const b of bids) row.appendChild(ctx.bind(h("button", { type: "button", class: "action-button" }, `${b.action.amount}`), b.index, b.label));
+    box.appendChild(row);
+  }
+  return box;
+}
+
+function missions(view) {
+  const track = h("div", { class: "bz-track" }, (view.mission_stack || []).map((m) =>
+    h("div", { class: `bz-space${m.number === view.mission_number ? " current" : ""}`, title: m.mission || "not flipped" },
+      h("b", {}, String(m.number)), h("small", {}, m.ground), h("div", {}, m.mission || "?"))));
+  const box = h("section", { class: "zone" }, h("h3", {}, `Mission ${view.mission_number}/${view.missions_total}`,
+    h("span", { class: "pill" }, `phase ${view.phase}`), h("span", { class: "pill" }, `stage ${view.stage}`),
+    h("span", { class: "pill" }, `bank ${view.bank} Bitz`)), track);
+  if (view.mission) box.appendChild(h("div", { class: "bz-mission" }, drawValue(view.mission, 1)));
+  if (view.proposal) box.appendChild(h("div", { class: "bz-proposal" }, h("h4", {}, "Team proposal"), drawValue(view.proposal, 1)));
+  if (view.pending) box.appendChild(h("div", {}, h("h4", {}, "Waiting on"), drawValue(view.pending, 1)));
+  return box;
+}
+
+function seatPanel(view, s, ctx) {
+  const mine = s.seat === ctx.you;
+  const zone = h("section", { class: `zone seat-color-${s.seat}${mine ? " mine" : ""}${view.current_player === s.seat ? " deciding" : ""}` },
+    h("h3", {}, ctx.seatName(s.seat), h("span", { class: "pill big" }, `${s.bitz} Bitz`),
+      s.betabot ? h("span", { class: "pill" }, s.betabot.name) : h("span", { class: "pill" }, "no Betabot yet"),
+      s.starter_chip ? h("span", { class: "pill" }, "starter chip") : null,
+      s.team !== null && s.team !== undefined ? h("span", { class: "pill" }, `team ${JSON.stringify(s.team)}`) : null,
+      s.share !== null && s.share !== undefined ? h("span", { class: "pill" }, `share ${s.share}`) : null,
+      h("span", { class: "pill" }, `code cards ${s.hand_count}`)));
+  for (const kind of ["invite", "choose_seat"]) {
+    for (const a of ctx.find({ type: kind, seat: s.seat })) {
+      zone.querySelector("h3").appendChild(ctx.bind(h("button", { type: "button", class: "small-button" }, kind === "invite" ? "invite" : "target"), a.index, a.label));
+    }
+  }
+  if (s.attributes) zone.appendChild(attrTable([["attributes", s.attributes], ["mission", s.mission_values], ["damage", Object.values(s.damage || {}).some(Boolean) ? s.damage : null]]));
+  const comps = h("div", { class: "card-row" });
+  for (const c of s.components || []) {
+    const el = smallCard(c);
+    const discard = ctx.find({ type: "discard_component", card: c.id })[0];
+    if (discard) ctx.bind(el, discard.index, discard.label);
+    comps.appendChild(el);
+  }
+  for (const b of s.breaches || []) comps.appendChild(smallCard(b));
+  if (mine && Array.isArray(s.hand)) {
+    s.hand.forEach((c, i) => {
+      const code = typeof c === "object" ? c : { name: String(c) };
+      const el = smallCard(code);
+      el.classList.add("bz-code");
+      const play = ctx.legal.find((a) => a.action.type === "play_code" && (a.action.code === (code.id ?? i) || a.action.name === code.name));
+      if (play) ctx.bind(el, play.index, play.label);
+      comps.appendChild(el);
+    });
+  }
+  zone.appendChild(comps);
+  return zone;
+}
+
+export default {
+  render(root, view, ctx) {
+    root.appendChild(missions(view));
+    const au = auction(view, ctx);
+    if (au) root.appendChild(au);
+    const order = [...view.seats].sort((a, b) => (a.seat === ctx.you) - (b.seat === ctx.you));
+    for (const s of order) root.appendChild(seatPanel(view, s, ctx));
+    const pool = h("div", { class: "card-row" });
+    for (const b of view.breach_pool || []) {
+      const el = smallCard(b, b.holder !== null && b.holder !== undefined ? h("div", { class: "card-tags" }, `held by ${ctx.seatName(b.holder)}`) : null);
+      const take = ctx.find({ type: "take_breach", breach: b.id })[0];
+      if (take) ctx.bind(el, take.index, take.label);
+      pool.appendChild(el);
+    }
+    root.appendChild(h("details", { class: "zone", open: ctx.legal.some((a) => a.action.type === "take_breach") },
+      h("summary", {}, "Limit Breaches"), pool));
+  },
+};
