@@ -172,7 +172,7 @@ def test_undo_takes_back_my_move_and_the_ai_reply(client, seat_client, new_table
     me.send({"type": "undo", "id": 1})
     assert me.until(lambda f: f["type"] == "state")["step"] == 0
     assert me.state["view"]["pile"] == 21 and me.state["log"] == []
-    assert me.until(lambda f: f["type"] == "ack")["step"] == 0
+    assert me.until(lambda f: f["type"] == "ack" and f["id"] == 1)["step"] == 0
     # Stored too: the table reloads with no actions.
     assert client.get(f"/api/tables/{table['id']}").json()["step"] == 0
 

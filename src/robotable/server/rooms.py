@@ -221,8 +221,6 @@ class Tables:
         self.ai_delay = ai_delay
         self.live: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future] = {}
-        self.move_latencies: list[float] = []  # seconds from receipt to commit, for benchmarks
-        self.record_latency = False
 
     # -- lifecycle ----------------------------------------------------------------------------
     def resume_all_load(self) -> list[Table]:
@@ -362,7 +360,6 @@ class Tables:
         expect_step: int | None = None,
     ) -> int:
         """Apply a seat's action; returns the new step number once it is committed."""
-        started = time.perf_counter()
         async with table.lock:
             if seat is None:
                 raise Refused("spectators cannot act; open a seat link to play")
@@ -385,8 +382,6 @@ class Tables:
                 except IllegalAction as exc:
                     raise Refused(str(exc)) from None
             number = await self._commit(table, seat, chosen)
-        if self.record_latency:
-            self.move_latencies.append(time.perf_counter() - started)
         self.schedule_ai(table)
         return number
 

@@ -150,20 +150,6 @@ class Store:
         for done, error in outcomes:
             done(error)
 
-    def _submit_sync(self, fn: Callable[[sqlite3.Connection], None]) -> None:
-        """Queue a write and wait for its commit from a non-async caller."""
-        event = threading.Event()
-        box: list[BaseException | None] = [None]
-
-        def done(error: BaseException | None) -> None:
-            box[0] = error
-            event.set()
-
-        self._queue.put((fn, done))
-        event.wait()
-        if box[0] is not None:
-            raise box[0]
-
     async def _submit(self, fn: Callable[[sqlite3.Connection], None]) -> None:
         """Queue a write; returns once it is committed (raises StoreError if it was refused)."""
         loop = asyncio.get_running_loop()
