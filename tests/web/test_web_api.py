@@ -193,3 +193,18 @@ def test_ai_versus_ai_tables_play_themselves(client, seat_client, new_table):
     watcher = seat_client(client, table["id"])
     watcher.until(lambda f: f["type"] in ("state", "update") and f["view"]["terminal"])
     assert client.get(f"/api/tables/{table['id']}/record").status_code == 200
+
+
+def test_option_values_keep_their_json_types(client):
+    from robotable.server.schemas import CreateTable
+
+    spec = CreateTable.model_validate(
+        {
+            "game": "g",
+            "num_players": 2,
+            "seats": [HUMAN, AI],
+            "options": {"a": True, "b": 1, "c": 0.5, "d": "x", "e": [1, "y"]},
+        }
+    )
+    assert spec.options == {"a": True, "b": 1, "c": 0.5, "d": "x", "e": [1, "y"]}
+    assert type(spec.options["a"]) is bool and type(spec.options["b"]) is int

@@ -32,12 +32,25 @@ def _loadable_games() -> list[str]:
     return names
 
 
-@pytest.mark.parametrize("name", _loadable_games())
-def test_every_frame_holds_only_what_its_seat_may_know(client, seat_client, new_table, name):
-    game = load_game(name)
+def _leak_cases() -> list[tuple[str, int | None]]:
+    """Every game at its smallest table, and the largest table of games that seat more."""
+    cases: list[tuple[str, int | None]] = []
+    for name in _loadable_games():
+        cases.append((name, None))
+        game_class = type(load_game(name))
+        if game_class.max_players > game_class.min_players:
+            cases.append((name, game_class.max_players))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "num_players"), _leak_cases())
+def test_every_frame_holds_only_what_its_seat_may_know(
+    client, seat_client, new_table, name, num_players
+):
+    game = load_game(name, num_players=num_players)
     seats = game.num_players
     seed = 1234
-    table = new_table(client, name, [{"kind": "human"}] * seats, seed=seed)
+    table = new_table(client, name, [{"kind": "human"}] * seats, seed=seed, options=game.options)
     players = [seat_client(client, table["id"], s["token"]) for s in table["seats"]]
     spectator = seat_client(client, table["id"])
     watchers: list[tuple[int | None, object]] = [*enumerate(players), (None, spectator)]

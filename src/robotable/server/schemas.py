@@ -4,13 +4,23 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    model_validator,
+)
 
 MAX_FRAME = 16_384  # bytes in one websocket message or HTTP body from a client
 MAX_SEATS = 8
 
-Scalar = str | int | float | bool
-OptionValue = Annotated[Scalar | list[Scalar], Field(union_mode="left_to_right")]
+# Strict: JSON true stays a bool and 1 stays an int (the game's OptionSpec does the coercing).
+Scalar = StrictBool | StrictInt | StrictFloat | StrictStr
+OptionValue = Scalar | list[Scalar]
 
 
 class _Strict(BaseModel):
