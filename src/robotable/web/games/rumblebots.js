@@ -109,7 +109,20 @@ export default {
     root.appendChild(columns);
     if (view.battle || (view.battle_log && view.battle_log.length)) {
       const battle = h("section", { class: "zone rb-battle" }, h("h3", {}, `Battle ${view.battle_number ?? ""}`));
-      if (view.battle) battle.appendChild(drawValue(view.battle, 1));
+      if (view.battle) {
+        const rest = {};
+        const gangs = h("div", { class: "rb-gangs" });
+        for (const [key, value] of Object.entries(view.battle)) {
+          if (/gang$/.test(key) && Array.isArray(value)) {
+            gangs.appendChild(h("div", {}, h("div", { class: "sb-label" }, key.replace(/_/g, " ")),
+              h("div", { class: "card-row" }, value.length ? value.map((b) => bot(b, { small: true })) : h("span", { class: "muted" }, "none"))));
+          } else {
+            rest[key] = value;
+          }
+        }
+        battle.appendChild(gangs);
+        battle.appendChild(drawValue(rest, 1));
+      }
       if (view.pending) battle.appendChild(drawValue(view.pending, 1));
       battle.appendChild(h("ol", { class: "rb-clashes" }, (view.battle_log || []).map((line) => h("li", { class: line.startsWith(" ") ? "indent" : "" }, line.trim()))));
       root.appendChild(battle);
