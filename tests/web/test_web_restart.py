@@ -47,7 +47,7 @@ def _start(db: Path) -> tuple[subprocess.Popen, str]:
 class Player:
     def __init__(self, base: str, table_id: str, token: str) -> None:
         url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
-        self.ws = websockets_sync.connect(url)
+        self.ws = websockets_sync.connect(url).__enter__()
         self.ws.send(json.dumps({"type": "hello", "token": token}))
         self.state = self.until(lambda f: f["type"] == "state")
 
