@@ -208,3 +208,23 @@ def test_option_values_keep_their_json_types(client):
     )
     assert spec.options == {"a": True, "b": 1, "c": 0.5, "d": "x", "e": [1, "y"]}
     assert type(spec.options["a"]) is bool and type(spec.options["b"]) is int
+
+
+def test_a_watcher_that_does_not_read_is_dropped_not_waited_for():
+    import asyncio
+
+    from robotable.server.rooms import OUTBOX_LIMIT, Watcher
+
+    async def scenario() -> list[str]:
+        sent: list[str] = []
+
+        async def send(frame: str) -> None:
+            sent.append(frame)
+
+        watcher = Watcher(0, send)
+        for i in range(OUTBOX_LIMIT + 5):
+            watcher.push(f"frame {i}")
+        await watcher.pump()  # returns: the overflow told it to stop
+        return sent
+
+    assert asyncio.run(scenario()) == []

@@ -61,9 +61,11 @@ class Watcher:
         try:
             self.outbox.put_nowait(frame)
         except asyncio.QueueFull:
-            # A client that does not read its frames must not hold the table up.
+            # A client that does not read its frames must not hold the table up: forget what is
+            # queued and tell the pump to stop (the connection is closed; a new one resyncs).
             self.dropped = True
-            self.outbox = asyncio.Queue(1)
+            while not self.outbox.empty():
+                self.outbox.get_nowait()
             self.outbox.put_nowait(None)
 
     async def pump(self) -> None:
