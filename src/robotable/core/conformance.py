@@ -124,6 +124,12 @@ def check_random_game(
         assert isinstance(events, list), f"{where}: apply_action must return a list of events"
         for event in events:
             assert isinstance(event, dict) and "type" in event, f"{where}: bad event {event!r}"
+            # "to" is reserved for visibility (robotable.visible_events): a list of seats.
+            if "to" in event:
+                seats = event["to"]
+                assert isinstance(seats, list) and all(
+                    isinstance(s, int) and 0 <= s < game.num_players for s in seats
+                ), f"{where}: event {event['type']!r} has 'to' that is not a list of seats"
         json.dumps(events)
         actions.append(action)
     again = game.new_initial_state(seed=seed)

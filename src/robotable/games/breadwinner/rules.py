@@ -485,8 +485,8 @@ def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
                 "seat": seat,
                 "card": action.bot,
                 "die": DIE_NAMES[die],
-                "from": action.frm,
-                "to": action.to,
+                "from_tile": action.frm,
+                "to_tile": action.to,
             }
         )
         # Only Locusts, Soldiers and a carrying Harvester reaching home can act after moving.
@@ -518,7 +518,7 @@ def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
                 "card": action.bot,
                 "die": DIE_NAMES[die],
                 "factory": action.factory,
-                "to": action.to,
+                "to_tile": action.to,
             }
         )
         # Option act_after_deploy (ruling BW-R4): the deployed bot may act as after a move.
