@@ -73,8 +73,7 @@ class MCTSAgent(Agent):
     def search(self, state: State) -> _Edge:
         seat = state.current_player()
         game = state.game
-        evaluate = game.evaluate
-        num_players = game.num_players
+        evaluate_all = game.evaluate_all
         rng = self.rng
         c = self.c
         depth = self.rollout_depth
@@ -130,7 +129,7 @@ class MCTSAgent(Agent):
             if sample.is_terminal():
                 values = sample.returns()
             else:
-                values = [evaluate(sample, p) for p in range(num_players)]
+                values = evaluate_all(sample)
             for edge, mover in path:
                 edge.visits += 1
                 edge.total += values[mover]

@@ -54,6 +54,13 @@ def check_state(game: Game, state: State, rng: random.Random, where: str) -> Non
     assert _canon(twin.to_json()) == snapshot, f"{where}: to_json/state_from_json not exact"
     assert twin.legal_actions() == legal, f"{where}: restored state has other legal actions"
 
+    # The one-pass heuristic agrees with the per-seat one, and stays in [0, 1].
+    together = game.evaluate_all(state)
+    for seat in range(n):
+        alone = game.evaluate(state, seat)
+        assert 0.0 <= alone <= 1.0, f"{where}: evaluate({seat}) = {alone} is outside [0, 1]"
+        assert abs(together[seat] - alone) < 1e-9, f"{where}: evaluate_all disagrees for {seat}"
+
     # Views: JSON-safe, with the shared keys; legal actions only for the deciding seat.
     for seat in [*range(n), None]:
         view = state.view(seat)

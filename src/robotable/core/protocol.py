@@ -163,6 +163,11 @@ class Game(ABC):
             return state.returns()[seat]
         return 1.0 / self.num_players
 
+    def evaluate_all(self, state: State) -> list[float]:
+        """`[evaluate(state, seat) for every seat]`; a game may compute it in one pass (MCTS
+        values every leaf for every seat). Overrides must return exactly the same numbers."""
+        return [self.evaluate(state, seat) for seat in range(self.num_players)]
+
     def render(self, state: State, seat: int | None) -> str:
         """A text rendering of what `seat` sees (None: a spectator), for the terminal."""
         import json

@@ -87,6 +87,9 @@ class StakBots(Game):
     def evaluate(self, state: State, seat: int) -> float:
         return heuristic.evaluate(state, seat)  # type: ignore[arg-type]
 
+    def evaluate_all(self, state: State) -> list[float]:
+        return heuristic.evaluate_all(state)  # type: ignore[arg-type]
+
     def render(self, state: State, seat: int | None) -> str:
         return render.render(state, seat)  # type: ignore[arg-type]
 

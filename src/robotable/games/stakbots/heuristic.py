@@ -31,12 +31,13 @@ OWN_HAND = {
 }
 
 
-def strength(st: StakBotsState, s: int, seat: int) -> float:
+def strength_parts(st: StakBotsState, s: int) -> tuple[float, float, float]:
+    """Seat s's strength as (public part, hand bonus its owner sees, hand bonus all see)."""
     if not st.alive[s]:
-        return 0.0
+        return 0.0, 0.0, 0.0
     stak = st.staks[s]
     if not stak:
-        return 0.05
+        return 0.05, 0.0, 0.0
     g = st.game
     vis = st.vis
     value = STAK_CARD * len(stak)
@@ -49,23 +50,43 @@ def strength(st: StakBotsState, s: int, seat: int) -> float:
     value += TOP_POWER * left + TOP_ABILITY.get(g.bot[top], 0.0)
     hand = st.hands[s]
     value += HAND_CARD * len(hand)
-    if s == seat:
-        for c in hand:
-            value += OWN_HAND.get(g.bot[c], 0.0)
-    else:
-        for c in hand:
-            if vis[c] != HIDDEN:
-                value += OWN_HAND.get(g.bot[c], 0.0)
-    return value
+    own = known = 0.0
+    for c in hand:
+        bonus = OWN_HAND.get(g.bot[c], 0.0)
+        own += bonus
+        if vis[c] != HIDDEN:
+            known += bonus
+    return value, own, known
+
+
+def strength(st: StakBotsState, s: int, seat: int) -> float:
+    """Seat s's strength as `seat` sees it: its own hand fully, others' only where known."""
+    public, own, known = strength_parts(st, s)
+    return public + (own if s == seat else known)
+
+
+def _share(values: list[float], seat: int) -> float:
+    if sum(values) <= 0:
+        return 1.0 / len(values)
+    # A share sharpened a little: being ahead in a duel should read as more than 50-60%.
+    return values[seat] ** 2 / sum(v**2 for v in values)
 
 
 def evaluate(st: StakBotsState, seat: int) -> float:
     if st.result is not None:
         return st.result[seat]
-    values = [strength(st, s, seat) for s in range(st.game.num_players)]
-    total = sum(values)
-    if total <= 0:
-        return 1.0 / st.game.num_players
-    # A share sharpened a little: being ahead in a duel should read as more than 50-60%.
-    mine = values[seat] ** 2
-    return mine / sum(v**2 for v in values)
+    return _share([strength(st, s, seat) for s in range(st.game.num_players)], seat)
+
+
+def evaluate_all(st: StakBotsState) -> list[float]:
+    """`evaluate` for every seat in one pass over the staks (the same numbers)."""
+    if st.result is not None:
+        return list(st.result)
+    parts = [strength_parts(st, s) for s in range(st.game.num_players)]
+    seen = [public + known for public, _, known in parts]
+    values = []
+    for seat, (public, own, _) in enumerate(parts):
+        row = seen[:]
+        row[seat] = public + own
+        values.append(_share(row, seat))
+    return values
