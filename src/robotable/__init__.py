@@ -1,8 +1,8 @@
 """robotable: five robot tabletop games to play, simulate and study.
 
-    import robotable
-    game = robotable.load_game("stakbots", num_players=2)
-    state = game.new_initial_state(seed=7)
+import robotable
+game = robotable.load_game("stakbots", num_players=2)
+state = game.new_initial_state(seed=7)
 """
 
 from __future__ import annotations
