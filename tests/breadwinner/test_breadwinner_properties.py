@@ -81,6 +81,8 @@ def test_bw_props_determinism(seed, choice_seed):
         e1 = one.apply_action(action)
         e2 = two.apply_action(GAME.action_from_json(json.loads(json.dumps(action.to_json()))))
         assert e1 == e2
+        # BW-8: no event is secret (nobody sees a planted value), so none has a "to" list.
+        assert all("to" not in event for event in e1)
     assert canon(one.to_json()) == canon(two.to_json())
 
 
