@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 
 import robotable
-from robotable.core.registry import game_class
+from robotable.core.registry import bundled_game_names, game_class
 from robotable.envs import describe
 from robotable.envs.encoding import FALLBACK_NUM_ACTIONS, Encoding, canonical_action_key
 
 
 def _configs() -> list[tuple[str, int]]:
     configs = []
-    for name in robotable.game_names():
+    for name in bundled_game_names():
         try:
             cls = game_class(name)
         except Exception:  # an unimportable game: let the test show its error

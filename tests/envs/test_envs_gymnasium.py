@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-import robotable
 import robotable.envs.gymnasium as rgym
+from robotable.core.registry import bundled_game_names
 
-NAMES = robotable.game_names()
+NAMES = bundled_game_names()
 
 
 @pytest.mark.parametrize("name", NAMES)

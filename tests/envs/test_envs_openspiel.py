@@ -7,9 +7,8 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
-import robotable
 import robotable.envs.openspiel as rospiel
-from robotable.core.registry import game_class
+from robotable.core.registry import bundled_game_names, game_class
 from robotable.envs.openspiel_bench import compare, format_report
 
 
@@ -17,7 +16,7 @@ def _min_seats() -> list[tuple[str, int]]:
     # The fewest seats: a random six-seat Betabotz game through pybind takes ~25 s, and every
     # seat count is already played by the PettingZoo tests.
     configs = []
-    for name in robotable.game_names():
+    for name in bundled_game_names():
         try:
             configs.append((name, game_class(name).min_players))
         except Exception:
@@ -25,7 +24,7 @@ def _min_seats() -> list[tuple[str, int]]:
     return configs
 
 
-NAMES = robotable.game_names()
+NAMES = bundled_game_names()
 
 
 @pytest.mark.parametrize(("name", "players"), _min_seats())

@@ -9,13 +9,13 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import robotable
-from robotable.core.registry import game_class
+from robotable.core.registry import bundled_game_names, game_class
 from robotable.envs import pettingzoo as rpz
 
 
 def _configs() -> list[tuple[str, int]]:
     configs = []
-    for name in robotable.game_names():
+    for name in bundled_game_names():
         try:
             cls = game_class(name)
         except Exception:

@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-import robotable
 from robotable import replay_record
+from robotable.core.registry import bundled_game_names
 
 pytestmark = pytest.mark.browser
 
@@ -122,14 +122,14 @@ def _table_against_ai(base: str, game: str) -> str:
     return created["seats"][0]["join_url"]
 
 
-@pytest.mark.skipif("rumblebots" not in robotable.game_names(), reason="Rumblebots not present")
+@pytest.mark.skipif("rumblebots" not in bundled_game_names(), reason="Rumblebots not present")
 def test_rumblebots_against_the_ai_to_the_end(live_server, page):
     page.goto(live_server.url + _table_against_ai(live_server.url, "rumblebots"))
     assert play_by_clicking(page, seed=2) > 0
     check_end_screen(page, live_server.url)
 
 
-GAMES = [g for g in robotable.game_names() if g != "countdown"]
+GAMES = [g for g in bundled_game_names() if g != "countdown"]
 
 
 @pytest.mark.parametrize("game", GAMES)
