@@ -43,32 +43,7 @@ _FIELDS = (
 
 
 class StakBotsState(State):
-    __slots__ = (
-        "game",
-        "_legal",
-        "rng",
-        "staks",
-        "hands",
-        "supply",
-        "scrapheap",
-        "vis",
-        "dmg",
-        "damaged",
-        "alive",
-        "active",
-        "turn",
-        "attacker",
-        "stopped",
-        "fed",
-        "stomp",
-        "n_actions",
-        "n_effects",
-        "pending",
-        "decision",
-        "result",
-        "end_reason",
-        "counts",
-    )
+    __slots__ = ("game", "_legal", "rng", *_FIELDS)
 
     def __init__(self, game: Any) -> None:
         self.game = game
