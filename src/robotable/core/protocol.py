@@ -264,6 +264,16 @@ class State(ABC):
         """Why the deciding seat is deciding, in words ("Shot Bot entered: choose a top card")."""
         return "" if self.is_terminal() else f"seat {self.current_player()} to act"
 
+    def legal_action_entries(self, seat: int | None) -> list[dict[str, Any]]:
+        """The view's "legal_actions": `{"index", "label", "action"}` per legal action when
+        `seat` decides now, else empty (nobody sees another seat's choices)."""
+        if seat is None or seat != self.current_player():
+            return []
+        return [
+            {"index": i, "label": str(a), "action": a.to_json()}
+            for i, a in enumerate(self.legal_actions())
+        ]
+
     def stats(self) -> dict[str, Any]:
         """Per-game extras for the balance lab at the end of a game (e.g. why it ended)."""
         return {}

@@ -818,12 +818,7 @@ def view(s: BetabotzState, seat: int | None) -> dict[str, Any]:
         proposal = {"proposer": s.draft[0], "members": sorted(s.draft)}
         if s.pending and s.pending[-1][0] == PK_TEAM_ANSWER:
             proposal["keeps"] = s.draft_share
-    legal = []
-    if seat is not None and seat == cur:
-        legal = [
-            {"index": i, "label": str(a), "action": a.to_json()}
-            for i, a in enumerate(s.legal_actions())
-        ]
+    legal = s.legal_action_entries(seat)
     return {
         "game": "betabotz",
         "seat": seat,

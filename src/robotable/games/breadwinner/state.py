@@ -231,12 +231,7 @@ class BreadWinnerState(State):
     def view(self, seat: int | None) -> dict[str, Any]:
         terminal = self.phase == Phase.OVER
         deciding = self.current_player()
-        legal: list[dict[str, Any]] = []
-        if seat is not None and seat == deciding:
-            legal = [
-                {"index": i, "label": str(a), "action": a.to_json()}
-                for i, a in enumerate(self.legal_actions())
-            ]
+        legal = self.legal_action_entries(seat)
         tiles = []
         for t in range(NUM_TILES):
             chip = self.crop[t]

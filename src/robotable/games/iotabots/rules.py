@@ -563,12 +563,7 @@ def view(state: IotabotsState, seat: int | None) -> dict[str, Any]:
     g = state.game
     terminal = state.phase == OVER
     current = state.current_player()
-    legal = []
-    if seat is not None and seat == current and not terminal:
-        legal = [
-            {"index": i, "label": str(act), "action": act.to_json()}
-            for i, act in enumerate(state.legal_actions())
-        ]
+    legal = state.legal_action_entries(seat)
     players = []
     for s in (0, 1):
         players.append(

@@ -446,7 +446,6 @@ class RumbleState(State):
         cards = content.cards
         n = self.game.num_players
         player = self.current_player()
-        legal = self.legal_actions() if seat is not None and seat == player else []
         showdown = self.round == rules.SHOWDOWN
         seats = []
         for p in range(n):
@@ -543,9 +542,7 @@ class RumbleState(State):
             "prompt": self.prompt(),
             "terminal": self.is_terminal(),
             "returns": self.returns() if self.is_terminal() else None,
-            "legal_actions": [
-                {"index": i, "label": str(a), "action": a.to_json()} for i, a in enumerate(legal)
-            ],
+            "legal_actions": self.legal_action_entries(seat),
             "round": self.round,
             "showdown": showdown,
             "phase": ("build", "battle", "over")[self.phase],

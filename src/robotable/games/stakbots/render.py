@@ -37,12 +37,7 @@ def build_view(st: StakBotsState, seat: int | None) -> dict[str, Any]:
     g = st.game
     vis = st.vis
     deciding = st.current_player()
-    legal = []
-    if seat is not None and seat == deciding:
-        legal = [
-            {"index": i, "label": str(a), "action": a.to_json()}
-            for i, a in enumerate(st.legal_actions())
-        ]
+    legal = st.legal_action_entries(seat)
     seats = []
     for s in range(g.num_players):
         stak_cards = []
