@@ -189,3 +189,70 @@ def test_visible_events_hide_private_events_from_others_and_spectators() -> None
     assert robotable.visible_events(events, 0) == events
     assert robotable.visible_events(events, 1) == events[:1]
     assert robotable.visible_events(events, None) == events[:1]
+
+
+@pytest.mark.parametrize("game_name", ["breadwinner", "stakbots", "iotabots"])
+def test_a_record_with_reseeds_replays_exactly(game_name):
+    """An undo on the web draws chance afresh (`reseed_chance`); the record says where and from
+    which secret, so replaying it gives the same game byte for byte."""
+    import random
+
+    from robotable.core.records import make_record, replay_record, reseed_chance
+
+    game = robotable.load_game(game_name)
+    state = game.new_initial_state(seed=4)
+    chooser = random.Random(1)
+    actions, reseeds = [], []
+    for number in range(30):
+        if state.is_terminal():
+            break
+        if number in (5, 12):
+            seat = state.current_player()
+            reseeds.append({"after": number, "seat": seat, "secret": 1000 + number})
+            before = state.view(seat)
+            state = reseed_chance(state, seat, 1000 + number)
+            assert state.view(seat) == before  # what the seat has seen stays
+        action = chooser.choice(state.legal_actions())
+        state.apply_action(action)
+        actions.append(action)
+    record = make_record(game, 4, actions, state, reseeds)
+    _, replayed, _ = replay_record(record)
+    assert replayed.to_json() == state.to_json()
+    # Without the reseeds the same actions do not give the same game.
+    plain = dict(record)
+    del plain["reseeds"]
+    try:
+        _, other, _ = replay_record(plain)
+    except robotable.RecordError:
+        return
+    assert other.to_json() != state.to_json()
+
+
+@pytest.mark.parametrize(
+    ("reseeds", "fragment"),
+    [
+        ("x", "must be a list"),
+        ([{"after": 0, "seat": 0}], "reseed 1 must be"),
+        ([{"after": 99, "seat": 0, "secret": 1}], "outside the actions"),
+        ([{"after": 0, "seat": 7, "secret": 1}], "no seat 8"),
+    ],
+)
+def test_malformed_reseeds_name_what_is_wrong(reseeds, fragment):
+    from robotable.core.records import make_record, replay_record
+
+    record = make_record(robotable.load_game("stakbots"), 1, [])
+    record["reseeds"] = reseeds
+    with pytest.raises(robotable.RecordError, match=fragment):
+        replay_record(record)
+
+
+def test_game_rng_stands_in_for_random_in_determinize():
+    from robotable.core.rng import GameRng
+
+    rng = GameRng(5)
+    assert 0 <= rng.getrandbits(7) < 128 and 0 <= rng.getrandbits(100) < 2**100
+    assert sorted(rng.sample(range(10), 10)) == list(range(10))
+    assert len(set(rng.sample("abcdef", 3))) == 3
+    assert 0 <= rng.randrange(3) < 3
+    with pytest.raises(ValueError):
+        rng.sample([1, 2], 3)

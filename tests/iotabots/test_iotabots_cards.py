@@ -430,3 +430,14 @@ def test_ib_8_7_temporary_control_returns_to_the_previous_controller():
     s.apply_action(EndTurn())
     assert field_names(s, 0) == ["Roaming Bot"] and s.field[1] == []
     assert s.field[0][0].owner == 1 and s.life[0] == 16
+
+
+def test_bundled_deck_names_match_the_data_folder():
+    from importlib import resources
+
+    from robotable.games.iotabots.content import BUNDLED_DECKS
+
+    folder = resources.files("robotable.games.iotabots").joinpath("data")
+    assert sorted(BUNDLED_DECKS) == sorted(
+        p.name[:-4] for p in folder.iterdir() if p.name.endswith(".txt")
+    )

@@ -65,9 +65,9 @@ def test_games_are_listed_with_seats_options_and_description(client):
                 "options": {"pile": "/etc/passwd"},
             },
             400,
-            "server files",
+            "option 'pile'",
         ),
-        ({"game": "countdown", "num_players": 2, "seats": "x" * 20000}, 413, "too large"),
+        ({"game": "countdown", "num_players": 2, "seats": "x" * 300_000}, 413, "too large"),
     ],
 )
 def test_bad_table_requests_are_refused_with_a_reason(client, body, status, fragment):

@@ -16,25 +16,37 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from .errors import ContentError
+from .options import INLINE, content_files_allowed
 
 M = TypeVar("M", bound=BaseModel)
 
 
-def read_toml(path: str | Path, package: str | None = None) -> tuple[str, dict[str, Any]]:
-    """Read a user's file by path, or a bundled one (`package` = the game's data package)."""
-    if package is not None and not Path(path).is_absolute() and not Path(path).exists():
-        ref = resources.files(package).joinpath(str(path))
-        name = Path(str(path)).name
+def read_text(source: str | Path, package: str | None = None) -> tuple[str, str]:
+    """(name for errors, text) of content: a bundled file of `package` (looked up in the
+    package only, never the working directory), inline content, or a user's file by path."""
+    if package is not None:
+        ref = resources.files(package).joinpath(str(source))
         try:
-            text = ref.read_text(encoding="utf-8")
+            return Path(str(source)).name, ref.read_text(encoding="utf-8")
         except (FileNotFoundError, OSError):
-            raise ContentError(f"content file {path}: no such bundled file") from None
-    else:
-        name = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ContentError(f"content file {path}: cannot read it ({exc.strerror})") from None
+            raise ContentError(f"content file {source}: no such bundled file") from None
+    text = str(source)
+    if text.startswith(INLINE):
+        return "inline content", text[len(INLINE) :]
+    if not content_files_allowed():
+        # Defence in depth: option checking refuses these first; nothing here touches the disk.
+        raise ContentError("content: file paths are not accepted here")
+    try:
+        return text, Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ContentError(f"content file {source}: cannot read it ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise ContentError(f"content file {source}: not UTF-8 text") from None
+
+
+def read_toml(source: str | Path, package: str | None = None) -> tuple[str, dict[str, Any]]:
+    """`read_text`, parsed as TOML; errors name the file (or "inline content")."""
+    name, text = read_text(source, package)
     try:
         return name, tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -2,10 +2,38 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import OptionError
+
+# A content option's value is "" (the bundled default), a bundled name, inline content (this
+# prefix followed by the file's text) or, on the command line and in the library, a file path.
+INLINE = "inline:"
+MAX_INLINE = 65_536  # characters of inline content in one option
+MAX_TEXT = 200  # characters of any other text option
+
+# Whether content options may name files. The web server turns this off around everything it
+# builds from a request or a stored table, so no request can make it open a file of its own.
+_content_files: ContextVar[bool] = ContextVar("robotable_content_files", default=True)
+
+
+def content_files_allowed() -> bool:
+    return _content_files.get()
+
+
+@contextmanager
+def no_content_files() -> Iterator[None]:
+    """Within this block (and threads started from it), content options take only bundled
+    names and inline content; a value that would be a file path is refused without looking."""
+    token = _content_files.set(False)
+    try:
+        yield
+    finally:
+        _content_files.reset(token)
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +49,10 @@ class OptionSpec:
     maximum: float | None = None
     # Some defaults depend on the seat count (a stak size for 5 seats); None means "use default".
     default_by_players: dict[int, Any] = field(default_factory=dict)
+    # Content options (a card file, a deck): what the content is called ("card set", "deck") and
+    # the names of the bundled ones; "" always means the bundled default.
+    content: str = ""
+    bundled: tuple[str, ...] = ()
 
     def default_for(self, num_players: int) -> Any:
         return self.default_by_players.get(num_players, self.default)
@@ -51,6 +83,8 @@ class OptionSpec:
                 raise OptionError(f"{where}: expected a list, got {value!r}")
         elif not isinstance(value, want) or (want is int and isinstance(value, bool)):
             raise OptionError(f"{where}: expected {want.__name__}, got {value!r}")
+        if want is str:
+            self._check_text(where, value)
         if self.choices and value not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             raise OptionError(f"{where}: must be one of {allowed}, got {value!r}")
@@ -59,6 +93,24 @@ class OptionSpec:
         if self.maximum is not None and value > self.maximum:
             raise OptionError(f"{where}: must be <= {self.maximum}, got {value!r}")
         return value
+
+    def _check_text(self, where: str, value: str) -> None:
+        if not self.content:
+            if len(value) > MAX_TEXT:
+                raise OptionError(f"{where}: at most {MAX_TEXT} characters")
+            return
+        if value.startswith(INLINE):
+            if len(value) - len(INLINE) > MAX_INLINE:
+                raise OptionError(f"{where}: inline {self.content} over {MAX_INLINE} characters")
+            return
+        if value == "" or value in self.bundled or content_files_allowed():
+            return
+        # The same answer whatever the value and whatever is on the disk: nothing was looked at.
+        names = ", ".join(self.bundled) or "the default only"
+        raise OptionError(
+            f"{where}: not a bundled {self.content} (bundled: {names}); here a {self.content} "
+            "is chosen by name or sent inline, never read from a file"
+        )
 
 
 def _parse_scalar(text: str) -> Any:

@@ -205,6 +205,8 @@ class Game(ABC):
                     "default": s.default,
                     "help": s.help,
                     "choices": list(s.choices),
+                    "content": s.content,
+                    "bundled": list(s.bundled),
                 }
                 for s in self.option_specs
             ],

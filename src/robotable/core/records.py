@@ -1,7 +1,10 @@
 """Game records: what was played, enough to reproduce it exactly.
 
 `{"game", "version", "options", "num_players", "seed", "actions": [...], "result"}`; `result` is
-`null` for an unfinished game, else `{"returns": [...]}`.
+`null` for an unfinished game, else `{"returns": [...]}`. A record may also carry `"reseeds"`:
+`[{"after": k, "seat": s, "secret": x}]`, each meaning "after the first k actions, chance was
+drawn afresh for seat s from secret x" (`reseed_chance`). The web table writes one at every undo,
+so that taking a move back never shows the dice or cards that the move had revealed.
 """
 
 from __future__ import annotations
@@ -15,15 +18,22 @@ from typing import Any
 from .errors import IllegalAction, OptionError, RecordError
 from .protocol import Action, Game, State
 from .registry import load_game
+from .rng import GameRng
 
 RECORD_KEYS = ("game", "version", "options", "num_players", "seed", "actions", "result")
 
 
-def make_record(game: Game, seed: int, actions: list[Action], state: State | None = None) -> dict:
+def make_record(
+    game: Game,
+    seed: int,
+    actions: list[Action],
+    state: State | None = None,
+    reseeds: list[dict[str, int]] | None = None,
+) -> dict:
     result = None
     if state is not None and state.is_terminal():
         result = {"returns": state.returns()}
-    return {
+    record = {
         "game": game.name,
         "version": game.version,
         "options": _jsonable(game.options),
@@ -32,6 +42,41 @@ def make_record(game: Game, seed: int, actions: list[Action], state: State | Non
         "actions": [a.to_json() for a in actions],
         "result": result,
     }
+    if reseeds:
+        record["reseeds"] = [dict(r) for r in reseeds]
+    return record
+
+
+def reseed_chance(state: State, seat: int, secret: int) -> State:
+    """The state with chance drawn afresh for `seat`: everything that seat cannot see (hidden
+    cards, the order of decks, future dice) is sampled again from `secret`, and everything it has
+    seen stays as it was (`determinize` keeps `view(seat)`)."""
+    return state.determinize(seat, GameRng(secret))
+
+
+def reseeds_by_step(reseeds: list[dict[str, int]] | None) -> dict[int, tuple[int, int]]:
+    """{after: (seat, secret)}; a later entry for the same point replaces an earlier one."""
+    return {r["after"]: (r["seat"], r["secret"]) for r in reseeds or ()}
+
+
+def _check_reseeds(record: dict, where: str) -> None:
+    reseeds = record.get("reseeds", [])
+    if not isinstance(reseeds, list):
+        raise RecordError(f"{where}: field 'reseeds' must be a list")
+    for number, entry in enumerate(reseeds, start=1):
+        ok = (
+            isinstance(entry, dict)
+            and set(entry) == {"after", "seat", "secret"}
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in entry.values())
+        )
+        if not ok:
+            raise RecordError(
+                f"{where}: reseed {number} must be {{'after': int, 'seat': int, 'secret': int}}"
+            )
+        if not 0 <= entry["after"] <= len(record["actions"]):
+            raise RecordError(f"{where}: reseed {number}: 'after' is outside the actions")
+        if not 0 <= entry["seat"] < record["num_players"]:
+            raise RecordError(f"{where}: reseed {number}: no seat {entry['seat'] + 1}")
 
 
 def _jsonable(options: dict[str, Any]) -> dict[str, Any]:
@@ -74,6 +119,9 @@ def check_record(record: Any, where: str = "record") -> None:
         raise RecordError(f"{where}: field 'seed' must be an integer, got {record['seed']!r}")
     if not isinstance(record["options"], dict):
         raise RecordError(f"{where}: field 'options' must be an object")
+    if not isinstance(record["num_players"], int):
+        raise RecordError(f"{where}: field 'num_players' must be an integer")
+    _check_reseeds(record, where)
 
 
 def replay_record(record: dict, where: str = "record") -> tuple[Game, State, list[list[dict]]]:
@@ -93,13 +141,18 @@ def replay_record(record: dict, where: str = "record") -> tuple[Game, State, lis
             f"this robotable has version {game.version}"
         )
     state = game.new_initial_state(seed=record["seed"])
+    reseeds = reseeds_by_step(record.get("reseeds"))
     log: list[list[dict]] = []
     for step, data in enumerate(record["actions"], start=1):
+        if step - 1 in reseeds:
+            state = reseed_chance(state, *reseeds[step - 1])
         try:
             action = game.action_from_json(data)
             log.append(state.apply_action(action))
         except IllegalAction as exc:
             raise RecordError(f"{where}: step {step} does not replay: {exc}", step) from None
+    if len(record["actions"]) in reseeds:
+        state = reseed_chance(state, *reseeds[len(record["actions"])])
     result = record["result"]
     if result is not None:
         if not state.is_terminal():

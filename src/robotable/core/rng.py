@@ -34,6 +34,28 @@ class GameRng:
             if x < limit:
                 return x % n
 
+    def randrange(self, n: int) -> int:
+        """A uniform integer in [0, n) (the one-argument form of random.Random.randrange)."""
+        return self.below(n)
+
+    def getrandbits(self, k: int) -> int:
+        """k uniform random bits, as random.Random.getrandbits."""
+        out, have = 0, 0
+        while have < k:
+            out = (out << 64) | self.next64()
+            have += 64
+        return out >> (have - k)
+
+    def sample(self, population, k: int) -> list:
+        """k distinct items in random order, as random.Random.sample."""
+        pool = list(population)
+        if not 0 <= k <= len(pool):
+            raise ValueError(f"GameRng.sample: cannot take {k} of {len(pool)}")
+        for i in range(k):
+            j = i + self.below(len(pool) - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        return pool[:k]
+
     def randint(self, low: int, high: int) -> int:
         """A uniform integer in [low, high], both ends included (a die: randint(1, 6))."""
         return low + self.below(high - low + 1)

@@ -26,7 +26,7 @@ from ..core.errors import RobotableError
 from ..core.registry import game_names, load_game
 from .ai import AiRunner
 from .rooms import Refused, Table, Tables, Watcher
-from .schemas import MAX_FRAME, CreateTable, Envelope, Hello, describe_error
+from .schemas import MAX_CREATE_BODY, MAX_FRAME, CreateTable, Envelope, Hello, describe_error
 from .store import Store, StoreError
 
 log = logging.getLogger("robotable.server")
@@ -114,14 +114,11 @@ def create_app(
         return JSONResponse({"games": _game_infos(), "ai_levels": AI_LEVELS})
 
     async def api_create(request: Request) -> Response:
-        body = await _read_body(request)
+        body = await _read_body(request, MAX_CREATE_BODY)
         try:
             spec = CreateTable.model_validate_json(body)
         except ValidationError as exc:
             return _error(400, describe_error(exc))
-        for name, value in spec.options.items():
-            if isinstance(value, str) and _looks_like_path(value):
-                return _error(400, f"option '{name}': the web table does not read server files")
         try:
             table, tokens = await tables_of(request).create(
                 spec.game,
@@ -327,21 +324,18 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return _error(exc.status_code, str(exc.detail))
 
 
-async def _read_body(request: Request) -> bytes:
+async def _read_body(request: Request, limit: int = MAX_FRAME) -> bytes:
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_FRAME):
-        raise HTTPException(413, f"request body too large (limit {MAX_FRAME} bytes)")
-    body = b""
+    if length is not None and (not length.isdigit() or int(length) > limit):
+        raise HTTPException(413, f"request body too large (limit {limit} bytes)")
+    chunks: list[bytes] = []
+    size = 0
     async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_FRAME:
-            raise HTTPException(413, f"request body too large (limit {MAX_FRAME} bytes)")
-    return body
-
-
-def _looks_like_path(value: str) -> bool:
-    low = value.lower()
-    return "/" in value or "\\" in value or low.endswith((".toml", ".json", ".txt"))
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise HTTPException(413, f"request body too large (limit {limit} bytes)")
+    return b"".join(chunks)
 
 
 def _game_infos() -> list[dict[str, Any]]:

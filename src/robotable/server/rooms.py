@@ -21,8 +21,9 @@ from typing import Any
 
 from ..core.errors import IllegalAction, RecordError, RobotableError
 from ..core.events import Event, visible_events
+from ..core.options import no_content_files
 from ..core.protocol import Action, Game, State
-from ..core.records import make_record
+from ..core.records import make_record, reseed_chance, reseeds_by_step
 from ..core.registry import load_game
 from .ai import AiRunner, agent_seed, check_agent_spec
 from .store import SeatRow, Store, StoreError, TableRow, hash_token
@@ -253,21 +254,19 @@ class Tables:
         if row is None:
             return None
         try:
-            game = load_game(row.game, num_players=row.num_players, **row.options)
+            game = load_table_game(row.game, row.num_players, row.options)
             if str(game.version) != row.version:
                 raise RecordError(
                     f"recorded with {row.game} rules version {row.version}, this robotable has "
                     f"version {game.version}"
                 )
-            state = game.new_initial_state(seed=row.seed)
-            steps = []
+            actions = []
             for number, data in enumerate(row.actions, start=1):
                 try:
-                    action = game.action_from_json(data)
-                    seat = state.current_player()
-                    steps.append(Step(seat, action, state.apply_action(action)))
+                    actions.append(game.action_from_json(data))
                 except IllegalAction as exc:
                     raise RecordError(f"step {number} does not replay: {exc}") from None
+            state, steps = _replay(game, row, actions)
         except RobotableError as exc:
             log.error("table %s cannot be resumed: %s", table_id, exc)
             return None
@@ -307,7 +306,7 @@ class Tables:
         seed: int | None = None,
     ) -> tuple[Table, list[str | None]]:
         """A new table; returns it and each seat's token (None for AI seats)."""
-        game = load_game(game_name, num_players=num_players, **options)
+        game = load_table_game(game_name, num_players, options)
         if len(seats) != game.num_players:
             raise Refused(
                 f"game {game.name}: {game.num_players} seats need {game.num_players} seat "
@@ -417,12 +416,9 @@ class Tables:
         return number
 
     def _rebuild(self, table: Table, keep: int) -> None:
-        """Recompute the state from the seed and the first `keep` actions."""
-        state = table.game.new_initial_state(seed=table.row.seed)
-        for step in table.steps[:keep]:
-            state.apply_action(step.action)
-        table.state = state
-        del table.steps[keep:]
+        """Recompute the state from the seed, the first `keep` actions and the reseeds."""
+        actions = [step.action for step in table.steps[:keep]]
+        table.state, table.steps = _replay(table.game, table.row, actions)
 
     async def undo(self, table: Table, seat: int | None) -> int:
         async with table.lock:
@@ -432,7 +428,13 @@ class Tables:
                     "undo is only for a seat playing against AI seats, before the game ends, "
                     "and not past a private reveal"
                 )
-            await self.store.truncate(table.id, keep)
+            # Chance the undone moves revealed (dice, a refilled row) is drawn afresh, so undo is
+            # never a way to see the future; the secret is stored so the record replays exactly.
+            secret = secrets.randbits(63)
+            await self.store.truncate(table.id, keep, (seat, secret))
+            row = table.row
+            row.reseeds = [r for r in row.reseeds if r["after"] < keep]
+            row.reseeds.append({"after": keep, "seat": seat, "secret": secret})
             table.generation += 1
             self._rebuild(table, keep)
             table.ai_error = None
@@ -508,7 +510,34 @@ class Tables:
             "seed": row.seed,
             "actions": row.actions,
             "result": row.result,
+            **({"reseeds": row.reseeds} if row.reseeds else {}),
         }
+
+
+def _replay(game: Game, row: TableRow, actions: list[Action]) -> tuple[State, list[Step]]:
+    """The table's state after `actions` from its seed, with its reseeds applied where they fall
+    (the same replay as `robotable.core.records.replay_record`)."""
+    state = game.new_initial_state(seed=row.seed)
+    reseeds = reseeds_by_step(row.reseeds)
+    steps = []
+    for number, action in enumerate(actions):
+        if number in reseeds:
+            state = reseed_chance(state, *reseeds[number])
+        seat = state.current_player()
+        try:
+            steps.append(Step(seat, action, state.apply_action(action)))
+        except IllegalAction as exc:
+            raise RecordError(f"step {number + 1} does not replay: {exc}") from None
+    if len(actions) in reseeds:
+        state = reseed_chance(state, *reseeds[len(actions)])
+    return state, steps
+
+
+def load_table_game(name: str, num_players: int, options: dict[str, Any]) -> Game:
+    """A game configured from a request or a stored table. Content options take bundled names
+    and inline content only: nothing a client sends can make the server open a file."""
+    with no_content_files():
+        return load_game(name, num_players=num_players, **options)
 
 
 def _sent_to(event: Event, seat: int) -> bool:

@@ -12,15 +12,22 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     StrictStr,
+    StringConstraints,
     model_validator,
 )
 
+from ..core.options import INLINE, MAX_INLINE
+
 MAX_FRAME = 16_384  # bytes in one websocket message or HTTP body from a client
+MAX_CREATE_BODY = 262_144  # bytes in a table creation request (it may carry inline content)
 MAX_SEATS = 8
 
 # Strict: JSON true stays a bool and 1 stays an int (the game's OptionSpec does the coercing).
 Scalar = StrictBool | StrictInt | StrictFloat | StrictStr
-OptionValue = Scalar | list[Scalar]
+# An option's text may be inline content (a card file sent as text); the game's OptionSpec
+# holds every other text option to 200 characters.
+OptionText = Annotated[StrictStr, StringConstraints(max_length=len(INLINE) + MAX_INLINE)]
+OptionValue = StrictBool | StrictInt | StrictFloat | OptionText | list[Scalar]
 
 
 class _Strict(BaseModel):

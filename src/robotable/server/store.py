@@ -41,6 +41,15 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (table_id, step)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS tables_by_result ON tables(result IS NULL, updated);
+-- Chance drawn afresh at an undo (see robotable.core.records): after `after_step` actions,
+-- everything `seat` cannot see was sampled again from `secret`.
+CREATE TABLE IF NOT EXISTS reseeds (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    after_step INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    secret INTEGER NOT NULL,
+    PRIMARY KEY (table_id, after_step)
+) WITHOUT ROWID;
 """
 
 
@@ -77,6 +86,7 @@ class TableRow:
     updated: float
     result: dict[str, Any] | None
     actions: list[dict[str, Any]] = field(default_factory=list)
+    reseeds: list[dict[str, int]] = field(default_factory=list)  # the record's "reseeds"
 
 
 class StoreError(RuntimeError):
@@ -183,11 +193,20 @@ class Store:
 
         await self._submit(write)
 
-    async def truncate(self, table_id: str, keep: int) -> None:
-        """Keep only the first `keep` actions of a table (undo)."""
+    async def truncate(self, table_id: str, keep: int, reseed: tuple[int, int]) -> None:
+        """Keep only the first `keep` actions of a table (undo), and record that chance was drawn
+        afresh there for `reseed` = (seat, secret)."""
+        seat, secret = reseed
 
         def write(conn: sqlite3.Connection) -> None:
             conn.execute("DELETE FROM actions WHERE table_id = ? AND step > ?", (table_id, keep))
+            conn.execute(
+                "DELETE FROM reseeds WHERE table_id = ? AND after_step >= ?", (table_id, keep)
+            )
+            conn.execute(
+                "INSERT INTO reseeds (table_id, after_step, seat, secret) VALUES (?, ?, ?, ?)",
+                (table_id, keep, seat, secret),
+            )
             conn.execute(
                 "UPDATE tables SET updated = ?, result = NULL WHERE id = ?", (time.time(), table_id)
             )
@@ -211,6 +230,13 @@ class Store:
             json.loads(text)
             for (text,) in conn.execute(
                 "SELECT action FROM actions WHERE table_id = ? ORDER BY step", (table_id,)
+            )
+        ]
+        table.reseeds = [
+            {"after": after, "seat": seat, "secret": secret}
+            for after, seat, secret in conn.execute(
+                "SELECT after_step, seat, secret FROM reseeds WHERE table_id = ? ORDER BY after_step",
+                (table_id,),
             )
         ]
         return table

@@ -35,6 +35,7 @@ class BetabotzGame(Game):
             str,
             "",
             "path of a TOML card file replacing the bundled set (same schema as data/content.toml)",
+            content="card set",
         ),
         OptionSpec(
             "bid_amounts",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -372,7 +372,7 @@ def parse_content(name: str, data: dict) -> Content:
     return Content(name, betabots, components, kinds, brs, mis, card_kind, by_ground)  # type: ignore[arg-type]
 
 
-@cache
+@lru_cache(maxsize=16)  # bounded: inline content from strangers must not grow it for ever
 def load_content(path: str = "") -> Content:
     """The bundled set (path "") or a user's file, parsed once per process."""
     if path:

@@ -37,6 +37,7 @@ class BreadWinnerGame(Game):
             str,
             "",
             "a TOML crop chip file ([[chip]] name, value, count) used when crop_values is unset",
+            content="crop chip file",
         ),
         OptionSpec(
             "max_turns",

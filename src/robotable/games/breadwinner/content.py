@@ -7,7 +7,7 @@ set is a tuple of exactly ten positive integers, one per crop chip; chip id i ha
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,10 +27,14 @@ class _ChipEntry(BaseModel):
     count: int = Field(ge=1, le=NUM_CROP_CHIPS)
 
 
-@cache
-def load_crop_values(path: str = BUNDLED_FILE) -> tuple[int, ...]:
-    """The ten chip values of a chip file, sorted; errors name the file, the entry and the field."""
-    name, data = read_toml(path, package=PACKAGE)
+@lru_cache(maxsize=16)  # bounded: inline content from strangers must not grow it for ever
+def load_crop_values(source: str = "") -> tuple[int, ...]:
+    """The ten chip values of the bundled chip file ("") or a user's (inline or a path), sorted;
+    errors name the file, the entry and the field."""
+    if source:
+        name, data = read_toml(source)
+    else:
+        name, data = read_toml(BUNDLED_FILE, package=PACKAGE)
     extra = sorted(set(data) - {"chip"})
     if extra:
         raise ContentError(f"content file {name}: unknown table '{extra[0]}' (expected [[chip]])")

@@ -27,6 +27,7 @@ from .actions import (
     Summon,
 )
 from .content import (
+    BUNDLED_DECKS,
     CardType,
     EffectKind,
     Op,
@@ -58,15 +59,31 @@ class IotabotsGame(Game):
             str,
             DEFAULT_DECKS[0],
             "seat 0's deck: a bundled deck name or a path to a deck list ('3 Tri Bot' per line)",
+            content="deck",
+            bundled=BUNDLED_DECKS,
         ),
         OptionSpec(
             "deck1",
             str,
             DEFAULT_DECKS[1],
             "seat 1's deck: a bundled deck name or a path to a deck list ('3 Tri Bot' per line)",
+            content="deck",
+            bundled=BUNDLED_DECKS,
         ),
-        OptionSpec("cards", str, "", "a card file (TOML) to use instead of the bundled pool"),
-        OptionSpec("limits", str, "", "a forbidden/limited list file (TOML [limits] table)"),
+        OptionSpec(
+            "cards",
+            str,
+            "",
+            "a card file (TOML) to use instead of the bundled pool",
+            content="card pool",
+        ),
+        OptionSpec(
+            "limits",
+            str,
+            "",
+            "a forbidden/limited list file (TOML [limits] table)",
+            content="limits list",
+        ),
         OptionSpec(
             "proposed_texts",
             bool,

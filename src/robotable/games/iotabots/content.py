@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from robotable.core.content import read_toml, validate_entries
+from robotable.core.content import read_text, read_toml, validate_entries
 from robotable.core.errors import ContentError
+from robotable.core.options import INLINE, content_files_allowed
 
 PACKAGE = "robotable.games.iotabots"
 DECK_SIZE = 33
@@ -411,8 +411,12 @@ def build_pool(file_name: str, models: list[_CardModel], limits: dict[str, int])
     return Pool(tuple(cards), names, dict(limits), file_name)
 
 
-def _read_limits(path: str) -> dict[str, int]:
-    name, data = read_toml(path, package=PACKAGE)
+def _read_limits(source: str) -> dict[str, int]:
+    """The bundled list ("") or a user's (inline or a path)."""
+    if source:
+        name, data = read_toml(source)
+    else:
+        name, data = read_toml("data/limits.toml", package=PACKAGE)
     table = data.get("limits", {})
     if not isinstance(table, dict):
         raise ContentError(f"content file {name}: 'limits' must be a table of card = copies")
@@ -426,15 +430,17 @@ def _read_limits(path: str) -> dict[str, int]:
     return out
 
 
-@cache
+@lru_cache(maxsize=16)  # bounded: inline content from strangers must not grow it for ever
 def load_pool(cards: str = "", proposed_texts: bool = False, limits: str = "") -> Pool:
     """The pool from the bundled `data/cards.toml` or a user's file; cached (parsed once).
 
     `proposed_texts` overlays `data/proposed_texts.toml` (rules notes' designs for known Bots
     whose printed text is unknown) onto the pool; `limits` names a forbidden/limited list file.
     """
-    path = cards or "data/cards.toml"
-    name, data = read_toml(path, package=PACKAGE)
+    if cards:
+        name, data = read_toml(cards)
+    else:
+        name, data = read_toml("data/cards.toml", package=PACKAGE)
     raw = data.get("cards")
     models = validate_entries(name, raw, _CardModel)
     if proposed_texts:
@@ -447,7 +453,7 @@ def load_pool(cards: str = "", proposed_texts: bool = False, limits: str = "") -
                 models[by_name[m.name]] = base.model_copy(
                     update={"effects": m.effects, "text": m.text}
                 )
-    lim = _read_limits(limits or "data/limits.toml")
+    lim = _read_limits(limits)
     try:
         return build_pool(name, models, lim)
     except ContentError:
@@ -459,24 +465,22 @@ def load_pool(cards: str = "", proposed_texts: bool = False, limits: str = "") -
 # -- deck lists -------------------------------------------------------------------------------
 
 
+# The deck lists in data/*.txt (a test keeps this in step with the folder).
+BUNDLED_DECKS = ("assembly_line", "beacon", "heavy_metal", "hijack")
+
+
 def bundled_deck_names() -> list[str]:
-    folder = resources.files(PACKAGE).joinpath("data")
-    return sorted(p.name[:-4] for p in folder.iterdir() if p.name.endswith(".txt"))
+    return list(BUNDLED_DECKS)
 
 
 def read_deck_text(spec: str) -> tuple[str, str]:
-    """(file name for errors, text) of a bundled deck name or a path to a deck file."""
-    if spec in bundled_deck_names():
-        ref = resources.files(PACKAGE).joinpath("data", f"{spec}.txt")
-        return f"{spec}.txt", ref.read_text(encoding="utf-8")
-    path = Path(spec)
-    if not path.exists():
-        known = ", ".join(bundled_deck_names())
+    """(file name for errors, text) of a bundled deck name, inline content or a deck file path."""
+    if spec in BUNDLED_DECKS:
+        return read_text(f"data/{spec}.txt", package=PACKAGE)
+    if not spec.startswith(INLINE) and content_files_allowed() and not Path(spec).exists():
+        known = ", ".join(BUNDLED_DECKS)
         raise ContentError(f"deck {spec!r}: neither a bundled deck ({known}) nor an existing file")
-    try:
-        return str(path), path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ContentError(f"deck file {spec}: cannot read it ({exc})") from None
+    return read_text(spec)
 
 
 def parse_deck(file_name: str, text: str, pool: Pool) -> tuple[int, ...]:
@@ -521,9 +525,9 @@ def parse_deck(file_name: str, text: str, pool: Pool) -> tuple[int, ...]:
 
 
 def load_deck(spec: str, pool: Pool) -> tuple[str, tuple[int, ...]]:
-    """(display name, cards) of a bundled deck name or a deck file path."""
+    """(display name, cards) of a bundled deck name, inline content or a deck file path."""
     file_name, text = read_deck_text(spec)
-    name = Path(file_name).name
+    name = "custom deck" if spec.startswith(INLINE) else Path(file_name).name
     if name.endswith(".txt"):
         name = name[:-4]
     return name, parse_deck(file_name, text, pool)

@@ -31,7 +31,13 @@ class RumblebotsGame(Game):
     max_players: ClassVar[int] = 4
     action_classes: ClassVar[tuple[type[Action], ...]] = ACTION_CLASSES
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("cards", str, "", "path of a card file replacing the bundled set (TOML)"),
+        OptionSpec(
+            "cards",
+            str,
+            "",
+            "path of a card file replacing the bundled set (TOML)",
+            content="card set",
+        ),
         OptionSpec(
             "round_crystals",
             tuple,

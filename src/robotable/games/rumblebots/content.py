@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -394,7 +394,7 @@ def build_content(models: list[BotModel], source: str) -> Content:
     )
 
 
-@cache
+@lru_cache(maxsize=16)  # bounded: inline content from strangers must not grow it for ever
 def load_content(path: str = "") -> Content:
     """The bundled set (path "") or a user's card file; parsed once per path."""
     name, data = read_toml(path or BUNDLED, package=None if path else PACKAGE)

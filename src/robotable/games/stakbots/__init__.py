@@ -34,6 +34,8 @@ class StakBots(Game):
             str,
             BUNDLED,
             "the deck: a bundled set's name or a path to your own card file (.toml, SB-1.4)",
+            content="card set",
+            bundled=(BUNDLED,),
         ),
         OptionSpec(
             "max_turns",

@@ -25,6 +25,7 @@ from typing import Any
 
 from robotable.core.content import read_toml
 from robotable.core.errors import ContentError
+from robotable.core.options import INLINE
 
 PACKAGE = "robotable.games.stakbots"
 BUNDLED = "base_proposed"
@@ -212,10 +213,13 @@ def _load(path: str, package: str | None, stamp: int) -> Deck:
 
 
 def load_deck(cards: str) -> Deck:
-    """The deck named by the `cards` option: a bundled set's name, or a path to a user's file.
+    """The deck named by the `cards` option: a bundled set's name, inline content, or a path to
+    a user's file.
 
     Parsed once per file version (cached on path and modification time).
     """
+    if cards.startswith(INLINE):
+        return _load(cards, None, 0)
     if cards.endswith(".toml") or os.sep in cards or "/" in cards:
         path = Path(cards)
         try:
