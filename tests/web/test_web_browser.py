@@ -157,3 +157,32 @@ def test_screenshot_of_each_play_page(live_server, page, game):
     assert page.query_selector("#board").inner_text().strip()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{game}.png"), full_page=True)
+
+
+def test_a_deck_is_chosen_by_name_or_uploaded_from_the_lobby(live_server, page, tmp_path):
+    """Content options offer the bundled sets and an upload: the browser sends the file's text
+    inline; nothing names a file on the server."""
+    from importlib import resources
+
+    deck = resources.files("robotable.games.iotabots").joinpath("data", "hijack.txt").read_text()
+    mine = tmp_path / "my-deck.txt"
+    mine.write_text(deck)
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#game", "iotabots")
+    offered = page.eval_on_selector_all(
+        "select[name=option-deck1] option", "els => els.map(e => e.value)"
+    )
+    assert {"beacon", "hijack", "__upload__"} <= set(offered)
+    page.select_option("select[name=option-deck1]", "beacon")
+    page.select_option("select[name=option-deck0]", "__upload__")
+    page.set_input_files("select[name=option-deck0] + input[type=file]", str(mine))
+    page.wait_for_function(
+        "() => document.querySelector('select[name=option-deck0]').dataset.inline"
+    )
+    page.select_option("select[name=seat-1-kind]", "ai")
+    page.click("#create-button")
+    page.wait_for_selector("#open-table")
+    table_id = page.get_attribute("#open-table", "href").rsplit("/", 1)[-1].split("#")[0]
+    options = httpx.get(f"{live_server.url}/api/tables/{table_id}").json()["options"]
+    assert options["deck0"] == "inline:" + deck and options["deck1"] == "beacon"

@@ -64,16 +64,39 @@ function renderSeats() {
   }
 }
 
+const UPLOAD = "__upload__";
+const MAX_INLINE = 65536; // characters of one uploaded content file (the server's limit)
+
+// A content option (a card set, a deck) is chosen from the bundled ones or uploaded from this
+// computer: the file's text is sent inline. The server never reads a file of its own for it.
+function contentInput(opt, base) {
+  const select = h("select", base,
+    h("option", { value: "" }, opt.default ? `${opt.default} (default)` : "bundled (default)"),
+    (opt.bundled || []).filter((name) => name !== opt.default).map((name) => h("option", { value: name }, name)),
+    h("option", { value: UPLOAD }, `your own ${opt.content} file…`));
+  const file = h("input", { type: "file", class: "option-file", hidden: true, "aria-label": `${opt.name}: your own ${opt.content} file` });
+  select.addEventListener("change", () => {
+    file.hidden = select.value !== UPLOAD;
+    if (!file.hidden) file.click();
+  });
+  file.addEventListener("change", async () => {
+    const chosen = file.files && file.files[0];
+    select.dataset.inline = chosen ? await chosen.text() : "";
+    select.dataset.fileName = chosen ? chosen.name : "";
+  });
+  return h("span", { class: "option-content" }, select, file);
+}
+
 function renderOptions(g) {
   const box = document.getElementById("options");
   for (const el of box.querySelectorAll(".option")) el.remove();
-  // Content files are read from the server's disk by path: not something a web visitor may name.
-  const shown = g.options.filter((o) => !/\b(path|file)\b/i.test(o.help || "") && !["content", "cards"].includes(o.name));
-  box.hidden = shown.length === 0;
-  for (const opt of shown) {
+  box.hidden = g.options.length === 0;
+  for (const opt of g.options) {
     let input;
-    const base = { class: "option-input", name: `option-${opt.name}`, dataset: { option: opt.name, type: opt.type } };
-    if (opt.choices && opt.choices.length) {
+    const base = { class: "option-input", name: `option-${opt.name}`, dataset: { option: opt.name, type: opt.type, content: opt.content || "" } };
+    if (opt.content) {
+      input = contentInput(opt, base);
+    } else if (opt.choices && opt.choices.length) {
       input = h("select", base, opt.choices.map((c) => h("option", { value: String(c) }, String(c))));
       input.value = String(opt.default);
     } else if (opt.type === "bool") {
@@ -93,8 +116,15 @@ function renderOptions(g) {
 function readOptions() {
   const options = {};
   for (const input of document.querySelectorAll(".option-input")) {
-    const { option, type } = input.dataset;
-    if (type === "bool") options[option] = input.checked;
+    const { option, type, content } = input.dataset;
+    if (content) {
+      if (input.value === UPLOAD) {
+        const text = input.dataset.inline || "";
+        if (!text) throw new Error(`${option}: choose your ${content} file, or pick a bundled one`);
+        if (text.length > MAX_INLINE) throw new Error(`${option}: ${input.dataset.fileName} is over ${MAX_INLINE} characters`);
+        options[option] = `inline:${text}`;
+      } else if (input.value) options[option] = input.value;
+    } else if (type === "bool") options[option] = input.checked;
     else if (input.tagName === "SELECT") {
       const raw = input.value;
       options[option] = type === "int" ? Number.parseInt(raw, 10) : type === "float" ? Number.parseFloat(raw) : raw;
@@ -119,10 +149,17 @@ async function createTable(event) {
     if (kind === "ai") seat.ai = row.querySelector(".seat-ai").value;
     return seat;
   });
+  let options;
+  try {
+    options = readOptions();
+  } catch (err) {
+    showError(err.message);
+    return;
+  }
   const body = {
     game: document.getElementById("game").value,
     num_players: Number(document.getElementById("num-players").value),
-    options: readOptions(),
+    options,
     seats,
   };
   const seed = document.getElementById("seed").value.trim();
