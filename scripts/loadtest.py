@@ -8,12 +8,18 @@ FULL, group commit), and the frames to every seat. Reports p50/p90/p99/max laten
 throughput and the server's memory.
 
     .venv/bin/python scripts/loadtest.py --tables 200 --game stakbots
+    .venv/bin/python scripts/loadtest.py --tables 1000 --compare a324f5a   # before and after
+
+`--compare REF` first runs the server of an older commit (from a temporary git worktree) with
+the same bots, then this checkout's, so both figures come from one run on one machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import gc
 import json
 import os
 import random
@@ -23,20 +29,26 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import orjson
 from websockets.asyncio.client import connect
 
 
-def start_server(db: Path, extra: list[str]) -> tuple[subprocess.Popen, str]:
+def start_server(db: Path, extra: list[str], src: Path | None) -> tuple[subprocess.Popen, str]:
+    """`robotable serve` on a free port; `src`: run the robotable found there instead."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
     proc = subprocess.Popen(
         [sys.executable, "-m", "robotable.cli", "serve", "--port", "0", "--db", str(db)]
         + ["--ai-delay", "0", *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env=env,
     )
     for line in proc.stdout:
         if line.startswith("Open http://"):
@@ -62,9 +74,24 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+@contextlib.contextmanager
+def reference_checkout(ref: str) -> Iterator[Path]:
+    """The `src` folder of commit `ref` in a temporary git worktree, removed afterwards."""
+    root = Path(__file__).resolve().parents[1]
+    folder = Path(tempfile.mkdtemp(prefix="robotable-ref-"))
+    subprocess.run(
+        ["git", "-C", str(root), "worktree", "add", "--detach", "-q", str(folder), ref], check=True
+    )
+    try:
+        yield folder / "src"
+    finally:
+        subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(folder)])
+
+
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.when: list[float] = []  # perf_counter at each acknowledgement (for --timeline)
         self.errors: list[str] = []
         self.finished = 0
         self.moves = 0
@@ -81,12 +108,14 @@ async def seat_bot(
         step = 0
         sent_at: float | None = None
         async for text in ws:
-            frame = json.loads(text)
+            frame = orjson.loads(text)
             kind = frame["type"]
             if kind in ("state", "update"):
                 view, step = frame["view"], frame["step"]
             elif kind == "ack":
-                stats.latencies.append(time.perf_counter() - sent_at)
+                now = time.perf_counter()
+                stats.latencies.append(now - sent_at)
+                stats.when.append(now)
                 stats.moves += 1
                 sent_at = None
             elif kind == "error":
@@ -111,10 +140,14 @@ async def seat_bot(
                 await ws.send(json.dumps({"type": "act", "index": choice, "step": step}))
 
 
-async def run(args: argparse.Namespace) -> None:
+async def run(args: argparse.Namespace, src: Path | None = None, label: str = "") -> None:
+    # The bot clients' own garbage collections would stall every bot at once and count as
+    # server latency; collect rarely here, as the server does (robotable serve tunes its GC).
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
     tmp = Path(tempfile.mkdtemp(prefix="robotable-load-"))
     extra = ["--ai-workers", "0"] + ([] if args.fsync else ["--no-fsync"])
-    proc, base = start_server(tmp / "tables.sqlite3", extra)
+    proc, base = start_server(tmp / "tables.sqlite3", extra, src)
     try:
         async with httpx.AsyncClient(base_url=base, timeout=60) as http:
             info = next(
@@ -162,7 +195,7 @@ async def run(args: argparse.Namespace) -> None:
         return lat[min(len(lat) - 1, int(p / 100 * len(lat)))] * 1000 if lat else float("nan")
 
     print(
-        f"game {args.game}, {args.tables} tables x {seats} seats, one server process, "
+        f"{label}game {args.game}, {args.tables} tables x {seats} seats, one server process, "
         f"think {args.think} s, fsync {'on' if args.fsync else 'off'}"
     )
     print(f"tables finished: {stats.finished // seats}/{args.tables}, moves: {stats.moves}")
@@ -176,6 +209,17 @@ async def run(args: argparse.Namespace) -> None:
         f"server CPU {server_cpu:.1f} s = {server_cpu / max(1, stats.moves) * 1000:.2f} ms per move; "
         f"bot clients {client_cpu:.1f} s; host load average {load:.1f} on {os.cpu_count()} cores"
     )
+    if args.timeline:
+        print("p99 by 5 s window (from the first bot's start):")
+        windows: dict[int, list[float]] = {}
+        for at, latency in zip(stats.when, stats.latencies):
+            windows.setdefault(int((at - started) // 5), []).append(latency)
+        for window, values in sorted(windows.items()):
+            values.sort()
+            p99 = values[min(len(values) - 1, int(0.99 * len(values)))] * 1000
+            print(
+                f"  {window * 5:4d}-{window * 5 + 5:<4d} s  moves {len(values):6d}  p99 {p99:7.1f} ms"
+            )
     print(f"errors: {len(stats.errors)} refused requests, {len(failures)} failed connections")
     for message in sorted(set(stats.errors))[:5]:
         print(f"  refused: {message}")
@@ -199,8 +243,19 @@ def main() -> None:
         default=0.6,
         help="mean seconds a bot waits before each move, like the server's AI pause (0: none)",
     )
+    parser.add_argument("--timeline", action="store_true", help="p99 per 5-second window")
+    parser.add_argument(
+        "--compare",
+        metavar="REF",
+        help="first run the server of this git commit (a temporary worktree), then this one",
+    )
     parser.add_argument("--no-fsync", dest="fsync", action="store_false", help="serve --no-fsync")
-    asyncio.run(run(parser.parse_args()))
+    args = parser.parse_args()
+    if args.compare:
+        with reference_checkout(args.compare) as src:
+            asyncio.run(run(args, src, label=f"[{args.compare}] "))
+        print()
+    asyncio.run(run(args, label="[this checkout] " if args.compare else ""))
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -28,6 +29,8 @@ from .ai import AiRunner
 from .rooms import Refused, Table, Tables, Watcher
 from .schemas import MAX_CREATE_BODY, MAX_FRAME, CreateTable, Envelope, Hello, describe_error
 from .store import Store, StoreError
+from .wire import dumps as _dumps
+from .wire import loads
 
 log = logging.getLogger("robotable.server")
 
@@ -79,8 +82,12 @@ def create_app(
     ai_workers: int = 0,
     ai_delay: float = 0.6,
     synchronous: str = "FULL",
+    tune_gc: bool = False,
 ) -> Starlette:
-    """The web table over the SQLite database at `db_path` (created when missing)."""
+    """The web table over the SQLite database at `db_path` (created when missing).
+
+    `tune_gc` (what `robotable serve` does) sets the process's garbage collector for a server;
+    it is process-wide, so tests that run the app inside a test process leave it off."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -92,6 +99,8 @@ def create_app(
         tables.start_resumed(resumed)
         if resumed:
             log.info("resumed %d unfinished tables", len(resumed))
+        if tune_gc:
+            _tune_garbage_collector()
         try:
             yield
         finally:
@@ -224,6 +233,16 @@ def create_app(
 
 
 # -- helpers --------------------------------------------------------------------------------------
+def _tune_garbage_collector() -> None:
+    """Fewer, cheaper collections: a move allocates many short-lived dicts (views, frames), so
+    the default thresholds run a collection every few moves, and the full collections that
+    follow walk every live table and stalled all tables for hundreds of milliseconds under
+    load. What exists at start-up (modules, content, resumed tables) is frozen out of them."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+
+
 async def _handshake(websocket: WebSocket, table: Table) -> int | None | bool:
     """The first frame says who is watching: a seat token or none (a spectator).
 
@@ -236,13 +255,13 @@ async def _handshake(websocket: WebSocket, table: Table) -> int | None | bool:
     try:
         if len(text) > MAX_FRAME:
             raise Refused(f"message too large (limit {MAX_FRAME} bytes)")
-        hello = Envelope.model_validate({"message": json.loads(text)}).message
+        hello = Envelope.model_validate({"message": loads(text)}).message
         if not isinstance(hello, Hello):
             raise Refused('the first message must be {"type": "hello", "token": ...}')
         return table.seat_for_token(hello.token)
     except (ValueError, ValidationError, Refused) as exc:
         why = describe_error(exc) if isinstance(exc, ValidationError) else str(exc)
-        if isinstance(exc, json.JSONDecodeError):
+        if isinstance(exc, ValueError) and not isinstance(exc, ValidationError):
             why = "a message must be a JSON object"
         await _send_error(websocket, None, why)
         await websocket.close(code=4403)
@@ -256,7 +275,7 @@ async def _handle(tables: Tables, table: Table, watcher: Watcher, text: str) -> 
         if len(text.encode()) > MAX_FRAME:
             raise Refused(f"message too large (limit {MAX_FRAME} bytes)")
         try:
-            data = json.loads(text)
+            data = loads(text)
         except ValueError:
             raise Refused("a message must be a JSON object") from None
         if isinstance(data, dict) and isinstance(data.get("id"), int):
@@ -309,10 +328,6 @@ async def _pump(watcher: Watcher, websocket: WebSocket) -> None:
 async def _send_error(websocket: WebSocket, request_id: int | None, message: str) -> None:
     with contextlib.suppress(Exception):
         await websocket.send_text(_dumps({"type": "error", "id": request_id, "message": message}))
-
-
-def _dumps(frame: dict[str, Any]) -> str:
-    return json.dumps(frame, separators=(",", ":"))
 
 
 def _error(status: int, message: str) -> Response:

@@ -57,6 +57,7 @@ def register(app: typer.Typer) -> None:
                 ai_workers=workers,
                 ai_delay=max(0.0, ai_delay),
                 synchronous="FULL" if fsync else "NORMAL",
+                tune_gc=True,
             ),
             host=host,
             port=port,

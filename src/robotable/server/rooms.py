@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -27,6 +26,7 @@ from ..core.records import make_record, reseed_chance, reseeds_by_step
 from ..core.registry import load_game
 from .ai import AiRunner, agent_seed, check_agent_spec
 from .store import SeatRow, Store, StoreError, TableRow, hash_token
+from .wire import dumps as _dumps
 
 log = logging.getLogger("robotable.server")
 
@@ -558,5 +558,3 @@ def seat_events(events: list[Event], seat: int | None) -> list[Event]:
     ]
 
 
-def _dumps(frame: dict[str, Any]) -> str:
-    return json.dumps(frame, separators=(",", ":"))

@@ -60,6 +60,7 @@ class StakBots(Game):
                 f"{self.options['hand_size']} (needs {need}, SB-2.7)"
             )
         self.deck = deck
+        self.card_views = render.static_card_views(deck.cards)
         cards = deck.cards
         # Flat per-card tables: the hot path reads ints from lists, never content objects.
         self.names: list[str] = [c.name for c in cards]

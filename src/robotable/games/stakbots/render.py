@@ -12,21 +12,30 @@ from typing import TYPE_CHECKING, Any
 from .rules import DECISION_NAMES, HIDDEN, KNOWN, UP, power
 
 if TYPE_CHECKING:
+    from .content import CardDef
     from .state import StakBotsState
+
+
+def static_card_views(cards: tuple[CardDef, ...]) -> list[dict[str, Any]]:
+    """What never changes of each card as a view shows it: built once per game, copied per view
+    (views are built for every seat after every move, and the web server's time goes there)."""
+    return [
+        {
+            "id": c,
+            "name": d.name,
+            "bot": d.bot.title,
+            "power": "X" if d.power is None else d.power,
+            "rank": d.rank,
+            "text": d.text,
+            "short": d.short,
+        }
+        for c, d in enumerate(cards)
+    ]
 
 
 def card_json(st: StakBotsState, c: int, live: bool = False) -> dict[str, Any]:
     """A card as the view shows it; `live` adds its current power and damage (in a stak)."""
-    d = st.game.deck.cards[c]
-    out: dict[str, Any] = {
-        "id": c,
-        "name": d.name,
-        "bot": d.bot.title,
-        "power": "X" if d.power is None else d.power,
-        "rank": d.rank,
-        "text": d.text,
-        "short": d.short,
-    }
+    out = dict(st.game.card_views[c])
     if live:
         out["current_power"] = power(st, c)
         out["damage"] = st.dmg[c]
