@@ -23,6 +23,7 @@ import gc
 import json
 import os
 import random
+import shutil
 import signal
 import statistics
 import subprocess
@@ -189,6 +190,7 @@ async def run(args: argparse.Namespace, src: Path | None = None, label: str = ""
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
+        shutil.rmtree(tmp, ignore_errors=True)
     lat = sorted(stats.latencies)
 
     def pct(p: float) -> float:

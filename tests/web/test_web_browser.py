@@ -22,8 +22,8 @@ from robotable.core.registry import bundled_game_names
 pytestmark = pytest.mark.browser
 
 CHROMIUM = Path("/usr/bin/chromium")
-SCREENSHOTS = Path(
-    os.environ.get("ROBOTABLE_SCREENSHOTS") or tempfile.mkdtemp(prefix="robotable-screenshots-")
+SCREENSHOTS = Path(os.environ.get("ROBOTABLE_SCREENSHOTS") or tempfile.gettempdir()) / (
+    "" if os.environ.get("ROBOTABLE_SCREENSHOTS") else "robotable-screenshots"
 )
 ARGS = [
     "--headless",
