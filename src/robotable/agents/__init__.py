@@ -2,11 +2,13 @@
 
 agent = make_agent("mcts:1000", seed=3)        # 1,000 iterations
 agent = make_agent("mcts:time=0.5,c=0.9")       # half a second per move
+agent = make_agent("hard")                      # a named strength (easy, medium, hard, expert)
 action = agent.act(state)
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..core.errors import OptionError
@@ -14,6 +16,7 @@ from .base import Agent
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
 from .random_agent import RandomAgent
+from .strengths import STRENGTHS, StrengthAgent, strength_spec
 
 AGENT_KINDS: dict[str, type[Agent]] = {
     "random": RandomAgent,
@@ -24,7 +27,7 @@ AGENT_KINDS: dict[str, type[Agent]] = {
 # The parameters each kind accepts, their types, and which one a bare number sets.
 _PARAMS: dict[str, dict[str, type]] = {
     "random": {},
-    "greedy": {},
+    "greedy": {"noise": float},
     "mcts": {"iterations": int, "time": float, "c": float, "rollout": int},
 }
 _POSITIONAL = {"mcts": "iterations"}
@@ -36,8 +39,12 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise OptionError(f"agent spec {spec!r}: expected a name such as random, greedy, mcts:200")
     kind, _, arg_text = spec.strip().partition(":")
     kind = kind.strip().lower()
+    if kind in STRENGTHS:
+        if arg_text.strip():
+            raise OptionError(f"agent spec '{spec}': the strength '{kind}' takes no parameters")
+        return kind, {}
     if kind not in AGENT_KINDS:
-        known = ", ".join(AGENT_KINDS)
+        known = ", ".join((*AGENT_KINDS, *STRENGTHS))
         raise OptionError(f"agent spec '{spec}': unknown agent '{kind}' (known agents: {known})")
     params: dict[str, Any] = {}
     allowed = _PARAMS[kind]
@@ -60,8 +67,12 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
                 f"agent spec '{spec}': parameter '{key}' must be {allowed[key].__name__}, "
                 f"got {value!r}"
             ) from None
-        if number <= 0 and key != "rollout" or number < 0:
+        if not math.isfinite(number):
+            raise OptionError(f"agent spec '{spec}': parameter '{key}' must be a finite number")
+        if number <= 0 and key not in ("rollout", "noise") or number < 0:
             raise OptionError(f"agent spec '{spec}': parameter '{key}' must be positive")
+        if key == "noise" and number > 1:
+            raise OptionError(f"agent spec '{spec}': parameter 'noise' must be at most 1")
         params[key] = number
     if kind == "mcts" and "time" in params and "iterations" not in params:
         params["iterations"] = None
@@ -71,7 +82,15 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def make_agent(spec: str, seed: int = 0) -> Agent:
     """An agent from its spec string; a bad spec raises OptionError naming what is wrong."""
     kind, params = parse_agent_spec(spec)
+    if kind in STRENGTHS:
+        return StrengthAgent(seed=seed, strength=kind)
     return AGENT_KINDS[kind](seed=seed, **params)
+
+
+def concrete_spec(spec: str, game: str) -> str:
+    """The spec itself, or what a named strength is in `game` (for limits and reports)."""
+    kind, _ = parse_agent_spec(spec)
+    return strength_spec(kind, game) if kind in STRENGTHS else spec
 
 
 __all__ = [
@@ -80,6 +99,8 @@ __all__ = [
     "GreedyAgent",
     "MCTSAgent",
     "RandomAgent",
+    "STRENGTHS",
+    "concrete_spec",
     "make_agent",
     "parse_agent_spec",
 ]

@@ -13,10 +13,19 @@ from .base import Agent
 class GreedyAgent(Agent):
     name = "greedy"
 
+    def __init__(self, seed: int = 0, noise: float = 0.0) -> None:
+        super().__init__(seed)
+        # The chance of a uniformly random legal move instead of the best one: a gentler player.
+        self.noise = noise
+        if noise:
+            self.name = f"greedy:noise={noise}"
+
     def act(self, state: State) -> Action:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        if self.noise and self.rng.random() < self.noise:
+            return self.rng.choice(legal)
         seat = state.current_player()
         game = state.game
         sample = state.determinize(seat, self.rng)

@@ -1,0 +1,58 @@
+"""Named strengths: `easy`, `medium`, `hard`, `expert`, for people who do not know the agents.
+
+A strength names an agent and a budget per game; the name is accepted wherever an agent spec is
+(`make_agent("hard")`), and resolves at the first decision, when the game is known. Budgets are
+time-capped so that a person waits at most about a second for `hard` and three for `expert`,
+whatever the game: an iteration count alone costs ten times more in a slow game than in a fast one.
+"""
+
+from __future__ import annotations
+
+from ..core.protocol import Action, State
+from .base import Agent
+
+STRENGTHS = ("easy", "medium", "hard", "expert")
+
+LABELS = {
+    "easy": "Easy (for a first game)",
+    "medium": "Medium (a casual player)",
+    "hard": "Hard (about a second a move)",
+    "expert": "Expert (about three seconds a move)",
+}
+
+# What each strength is in a game without its own entry.
+DEFAULT = {
+    "easy": "greedy:noise=0.5",  # the heuristic's best move half the time, else any legal move
+    "medium": "greedy",
+    "hard": "mcts:iterations=1000,time=1",
+    "expert": "mcts:iterations=5000,time=3",
+}
+
+# Per-game entries, where a game's measured speed or depth calls for another agent or budget.
+BY_GAME: dict[str, dict[str, str]] = {}
+
+
+def strength_spec(strength: str, game: str) -> str:
+    """The concrete agent spec of a named strength in one game."""
+    return BY_GAME.get(game, {}).get(strength, DEFAULT[strength])
+
+
+class StrengthAgent(Agent):
+    """A named strength: builds the game's agent for that strength at its first decision."""
+
+    def __init__(self, seed: int = 0, strength: str = "medium") -> None:
+        super().__init__(seed)
+        self.strength = strength
+        self.name = strength
+        self._agents: dict[str, Agent] = {}
+
+    def resolve(self, game: str) -> Agent:
+        agent = self._agents.get(game)
+        if agent is None:
+            from . import make_agent
+
+            agent = self._agents[game] = make_agent(strength_spec(self.strength, game), self.seed)
+        return agent
+
+    def act(self, state: State) -> Action:
+        return self.resolve(state.game.name).act(state)
