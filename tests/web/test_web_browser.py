@@ -103,7 +103,7 @@ def test_stak_bots_against_the_ai_from_the_lobby_to_the_end(live_server, page):
     page.select_option("#game", "stakbots")
     page.select_option("#num-players", "2")
     page.select_option("select[name=seat-1-kind]", "ai")
-    page.select_option("select[name=seat-1-ai]", "random")
+    page.select_option("select[name=seat-1-ai]", "easy")
     page.fill("#seed", "7")
     page.click("#create-button")
     page.click("#open-table")

@@ -1,22 +1,52 @@
-"""AI seats think off the event loop: in worker processes (`robotable serve`) or a thread (tests).
+"""AI seats think off the event loop, within limits the host sets, fairly across tables.
 
-A worker gets the game's configuration and the state as JSON, rebuilds them, asks the agent and
-returns the action as JSON, so nothing but plain data crosses the process boundary. The games
-are cached per worker so content files are parsed once per process.
+`robotable serve` runs AI moves in worker processes (`ai_worker.py`: plain subprocesses speaking
+JSON lines, which exit with the server however it ends); tests use one thread in-process.
+
+Limits: every AI spec a table is created with is checked against `AiLimits` (seconds and MCTS
+iterations per move) and refused above them; every move is then run with the time cap added to
+its spec, so even an allowed spec cannot overrun in a slow game, and a worker that still has not
+answered well after the cap is killed and replaced.
+
+Fairness: requests wait in one first-in-first-out queue and each table has at most one request
+in it (a table asks for its next AI move only when the last one is applied), so while any table
+waits, every other table gets at most one move ahead of it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import multiprocessing
-from functools import cache
+import contextlib
+import json
+import logging
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..core.protocol import Action, Game, State
-from ..core.registry import load_game
+from .errors import Refused
+
+log = logging.getLogger("robotable.server")
 
 _MASK = (1 << 63) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class AiLimits:
+    """What one AI move may cost on this server."""
+
+    max_seconds: float = 3.0
+    max_iterations: int = 20_000
+    grace: float = 5.0  # seconds past twice the cap before a silent worker is killed
+
+    @property
+    def deadline(self) -> float:
+        """Seconds after which a worker that has not answered is killed (the time cap plus a
+        margin for loading the game and the last MCTS batch)."""
+        return 2 * self.max_seconds + self.grace
 
 
 def agent_seed(table_seed: int, seat: int, step: int) -> int:
@@ -24,31 +54,50 @@ def agent_seed(table_seed: int, seat: int, step: int) -> int:
     return (table_seed * 1_000_003 + seat * 10_007 + step * 7_919) & _MASK
 
 
-def check_agent_spec(spec: str) -> None:
-    """Raise OptionError naming what is wrong with an AI strength such as 'mcts:200'."""
-    from ..agents import make_agent
+def check_agent_spec(spec: str, game: str, limits: AiLimits, seat: int = 0) -> None:
+    """Refuse (OptionError or Refused, one line) a spec that is malformed or over the limits."""
+    from ..agents import concrete_spec, parse_agent_spec
 
-    make_agent(spec, seed=0)
+    kind, params = parse_agent_spec(concrete_spec(spec, game))
+    if kind != "mcts":
+        return
+    seconds, iterations = params.get("time"), params.get("iterations")
+    who = f"AI seat {seat + 1} ('{spec}')"
+    if seconds is not None and seconds > limits.max_seconds:
+        raise Refused(
+            f"{who}: {seconds:g} s a move is over this server's limit of {limits.max_seconds:g} s"
+        )
+    if iterations is not None and iterations > limits.max_iterations:
+        raise Refused(
+            f"{who}: {iterations} iterations a move is over this server's limit of "
+            f"{limits.max_iterations}"
+        )
 
 
-@cache
-def _game(name: str, num_players: int, options_items: tuple) -> Game:
-    return load_game(name, num_players=num_players, **dict(options_items))
+def capped_spec(spec: str, game: str, limits: AiLimits) -> str:
+    """The concrete spec with this server's time cap added (searches stop at whichever of their
+    iteration count and the cap comes first)."""
+    from ..agents import concrete_spec, parse_agent_spec
+
+    concrete = concrete_spec(spec, game)
+    kind, params = parse_agent_spec(concrete)
+    if kind != "mcts":
+        return concrete
+    iterations = params.pop("iterations", None)
+    seconds = params.pop("time", None)
+    capped = {
+        # A time-only spec searches until its time is up: the iteration cap bounds it too.
+        "iterations": limits.max_iterations
+        if iterations is None
+        else min(iterations, limits.max_iterations),
+        "time": limits.max_seconds if seconds is None else min(seconds, limits.max_seconds),
+        **params,
+    }
+    return "mcts:" + ",".join(f"{k}={v}" for k, v in capped.items())
 
 
-def _options_key(options: dict[str, Any]) -> tuple:
-    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
-
-
-def think_from_json(
-    name: str, num_players: int, options_items: tuple, state_json: dict, spec: str, seed: int
-) -> dict[str, Any]:
-    """Runs in a worker process: the action the agent chooses, as JSON."""
-    from ..agents import make_agent
-
-    game = _game(name, num_players, options_items)
-    state = game.state_from_json(state_json)
-    return make_agent(spec, seed=seed).act(state).to_json()
+class AiFailed(RuntimeError):
+    """The AI could not choose a move (the worker overran, died, or the agent raised)."""
 
 
 def _think_here(state: State, spec: str, seed: int) -> Action:
@@ -57,46 +106,155 @@ def _think_here(state: State, spec: str, seed: int) -> Action:
     return make_agent(spec, seed=seed).act(state)
 
 
-def _warm_up() -> int:
-    import robotable.agents  # noqa: F401  (import once so the first move is not slow)
-
-    return 0
+@dataclass(slots=True)
+class _Job:
+    line: bytes
+    future: asyncio.Future = field(repr=False)
 
 
 class AiRunner:
     """Chooses AI moves without blocking the event loop.
 
     workers == 0: one thread in this process (cheap to start: tests, small hosts).
-    workers > 0: that many worker processes (spawned, not forked: the server has threads).
+    workers > 0: that many worker processes.
     """
 
-    def __init__(self, workers: int = 0) -> None:
+    def __init__(self, workers: int = 0, limits: AiLimits | None = None) -> None:
         self.workers = workers
-        self._pool: concurrent.futures.Executor
-        if workers > 0:
-            ctx = multiprocessing.get_context("spawn")
-            self._pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx)
-            for _ in range(workers):
-                self._pool.submit(_warm_up)
-        else:
-            self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="robotable-ai")
+        self.limits = limits or AiLimits()
+        self._thread: concurrent.futures.ThreadPoolExecutor | None = None
+        self._queue: asyncio.Queue[_Job] | None = None
+        self._tasks: list[asyncio.Task] = []
+        self._procs: set[asyncio.subprocess.Process] = set()
+        if workers == 0:
+            self._thread = concurrent.futures.ThreadPoolExecutor(
+                1, thread_name_prefix="robotable-ai"
+            )
 
+    # -- life ---------------------------------------------------------------------------------
+    async def start(self) -> None:
+        if self.workers > 0:
+            self._queue = asyncio.Queue()
+            self._tasks = [asyncio.ensure_future(self._serve(slot)) for slot in range(self.workers)]
+
+    async def aclose(self) -> None:
+        """Stop every worker and reap it: nothing thinks on after the server."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        self._tasks = []
+        await asyncio.gather(*(self._stop(proc) for proc in list(self._procs)))
+        if self._thread is not None:
+            self._thread.shutdown(wait=False, cancel_futures=True)
+
+    # -- thinking -----------------------------------------------------------------------------
     async def choose(self, game: Game, state: State, spec: str, seed: int) -> Action:
-        """The agent's action for `state` (a private copy the caller will not touch)."""
+        """The agent's action for `state` (a private copy the caller will not touch), with this
+        server's time cap applied to `spec`."""
+        capped = capped_spec(spec, game.name, self.limits)
         loop = asyncio.get_running_loop()
-        if self.workers == 0:
-            return await loop.run_in_executor(self._pool, _think_here, state, spec, seed)
-        data = await loop.run_in_executor(
-            self._pool,
-            think_from_json,
-            game.name,
-            game.num_players,
-            _options_key(game.options),
-            state.to_json(),
-            spec,
-            seed,
+        if self._queue is None:
+            assert self._thread is not None
+            return await loop.run_in_executor(self._thread, _think_here, state, capped, seed)
+        request = {
+            "game": game.name,
+            "num_players": game.num_players,
+            "options": json.dumps(_jsonable(game.options), sort_keys=True),
+            "state": state.to_json(),
+            "spec": capped,
+            "seed": seed,
+        }
+        job = _Job(
+            (json.dumps(request, separators=(",", ":")) + "\n").encode(), loop.create_future()
         )
-        return game.action_from_json(data)
+        self._queue.put_nowait(job)
+        answer = await job.future
+        return game.action_from_json(answer)
 
-    def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+    async def _serve(self, slot: int) -> None:
+        """One worker process's loop: take the oldest request, answer it, replace the process
+        if it overruns the deadline or dies."""
+        assert self._queue is not None
+        proc: asyncio.subprocess.Process | None = None
+        try:
+            while True:
+                job = await self._queue.get()
+                if job.future.done():  # its table was undone or closed meanwhile
+                    continue
+                if proc is None or proc.returncode is not None:
+                    proc = await self._spawn()
+                try:
+                    answer = await self._ask(proc, job.line)
+                except AiFailed as exc:
+                    await self._stop(proc)
+                    proc = None
+                    if not job.future.done():
+                        job.future.set_exception(exc)
+                    continue
+                if job.future.done():
+                    continue
+                if "error" in answer:
+                    job.future.set_exception(AiFailed(answer["error"]))
+                else:
+                    job.future.set_result(answer["action"])
+        finally:
+            if proc is not None:
+                await self._stop(proc)
+
+    async def _ask(self, proc: asyncio.subprocess.Process, line: bytes) -> dict[str, Any]:
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            proc.stdin.write(line)
+            await proc.stdin.drain()
+            reply = await asyncio.wait_for(proc.stdout.readline(), self.limits.deadline)
+        except TimeoutError:
+            log.error("an AI worker overran %.0f s and is replaced", self.limits.deadline)
+            raise AiFailed("the AI took too long and was stopped") from None
+        except (ConnectionError, BrokenPipeError):
+            raise AiFailed("the AI worker stopped") from None
+        if not reply:
+            raise AiFailed("the AI worker stopped")
+        return json.loads(reply)
+
+    async def _spawn(self) -> asyncio.subprocess.Process:
+        import robotable
+
+        env = dict(os.environ)
+        # The worker imports the same robotable as this server, wherever that comes from.
+        package_root = str(Path(robotable.__file__).resolve().parents[1])
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "robotable.server.ai_worker",
+            str(os.getpid()),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            env=env,
+            limit=1 << 20,
+        )
+        self._procs.add(proc)
+        return proc
+
+    async def _stop(self, proc: asyncio.subprocess.Process) -> None:
+        """Close the worker's input (it exits), then make sure: terminate, kill, reap."""
+        self._procs.discard(proc)
+        if proc.returncode is None:
+            with contextlib.suppress(Exception):
+                assert proc.stdin is not None
+                proc.stdin.close()
+            for stop in (None, proc.terminate, proc.kill):
+                if stop is not None:
+                    with contextlib.suppress(ProcessLookupError):
+                        stop()
+                try:
+                    await asyncio.wait_for(proc.wait(), 2.0)
+                    break
+                except TimeoutError:
+                    continue
+
+
+def _jsonable(options: dict[str, Any]) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in options.items()}

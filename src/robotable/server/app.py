@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import RobotableError
 from ..core.registry import game_names, load_game
-from .ai import AiRunner
+from .ai import AiLimits, AiRunner, check_agent_spec
 from .rooms import Refused, Table, Tables, Watcher
 from .schemas import MAX_CREATE_BODY, MAX_FRAME, CreateTable, Envelope, Hello, describe_error
 from .store import Store, StoreError
@@ -36,14 +36,6 @@ log = logging.getLogger("robotable.server")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
-# Strengths offered in the lobby; any valid agent spec is accepted through the API.
-AI_LEVELS = [
-    {"spec": "random", "label": "Random (beginner)"},
-    {"spec": "greedy", "label": "Greedy (casual)"},
-    {"spec": "mcts:200", "label": "MCTS 200 (steady)"},
-    {"spec": "mcts:1000", "label": "MCTS 1000 (strong)"},
-    {"spec": "mcts:time=2", "label": "MCTS 2 s (strongest)"},
-]
 
 SECURITY_HEADERS = [
     (
@@ -80,6 +72,7 @@ def create_app(
     db_path: str | Path,
     *,
     ai_workers: int = 0,
+    ai_limits: AiLimits | None = None,
     ai_delay: float = 0.6,
     synchronous: str = "FULL",
     tune_gc: bool = False,
@@ -92,7 +85,8 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(db_path, synchronous=synchronous)
-        ai = AiRunner(ai_workers)
+        ai = AiRunner(ai_workers, ai_limits)
+        await ai.start()
         tables = Tables(store, ai, ai_delay=ai_delay)
         app.state.tables = tables
         resumed = await asyncio.to_thread(tables.resume_all_load)
@@ -105,7 +99,7 @@ def create_app(
             yield
         finally:
             await tables.close()
-            ai.close()
+            await ai.aclose()
             store.close()
 
     def tables_of(request: Request | WebSocket) -> Tables:
@@ -120,7 +114,8 @@ def create_app(
 
     # -- JSON API -----------------------------------------------------------------------------
     async def api_games(request: Request) -> Response:
-        return JSONResponse({"games": _game_infos(), "ai_levels": AI_LEVELS})
+        limits = tables_of(request).ai.limits
+        return JSONResponse({"games": _game_infos(), "ai_levels": _ai_levels(limits)})
 
     async def api_create(request: Request) -> Response:
         body = await _read_body(request, MAX_CREATE_BODY)
@@ -351,6 +346,22 @@ async def _read_body(request: Request, limit: int = MAX_FRAME) -> bytes:
         if size > limit:
             raise HTTPException(413, f"request body too large (limit {limit} bytes)")
     return b"".join(chunks)
+
+
+def _ai_levels(limits: AiLimits) -> list[dict[str, Any]]:
+    """The named strengths the lobby offers: those within this server's limits in every game
+    (the API takes any agent spec within them too, e.g. 'mcts:time=0.5')."""
+    from ..agents.strengths import LABELS, STRENGTHS
+
+    levels = []
+    for strength in STRENGTHS:
+        try:
+            for name in game_names():
+                check_agent_spec(strength, name, limits)
+        except RobotableError:
+            continue
+        levels.append({"spec": strength, "label": LABELS[strength]})
+    return levels
 
 
 def _game_infos() -> list[dict[str, Any]]:

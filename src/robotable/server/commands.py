@@ -34,6 +34,16 @@ def register(app: typer.Typer) -> None:
             int,
             typer.Option(help="Processes thinking for AI seats (-1: one per core, 0: a thread)."),
         ] = -1,
+        ai_max_seconds: Annotated[
+            float,
+            typer.Option(
+                min=0.05, max=600.0, help="Longest an AI may think about one move (seconds)."
+            ),
+        ] = 3.0,
+        ai_max_iterations: Annotated[
+            int,
+            typer.Option(min=1, max=10_000_000, help="Most MCTS iterations an AI may use a move."),
+        ] = 20_000,
         fsync: Annotated[
             bool,
             typer.Option(
@@ -45,6 +55,7 @@ def register(app: typer.Typer) -> None:
         """Run the web table: lobby, tables with friends and AI seats, stored in SQLite."""
         import uvicorn
 
+        from .ai import AiLimits
         from .app import create_app
         from .schemas import MAX_FRAME
 
@@ -55,6 +66,7 @@ def register(app: typer.Typer) -> None:
             create_app(
                 path,
                 ai_workers=workers,
+                ai_limits=AiLimits(ai_max_seconds, ai_max_iterations),
                 ai_delay=max(0.0, ai_delay),
                 synchronous="FULL" if fsync else "NORMAL",
                 tune_gc=True,

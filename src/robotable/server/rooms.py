@@ -24,17 +24,15 @@ from ..core.options import no_content_files
 from ..core.protocol import Action, Game, State
 from ..core.records import make_record, reseed_chance, reseeds_by_step
 from ..core.registry import load_game
-from .ai import AiRunner, agent_seed, check_agent_spec
+from .ai import AiFailed, AiRunner, agent_seed, check_agent_spec
+from .errors import Refused
 from .store import SeatRow, Store, StoreError, TableRow, hash_token
 from .wire import dumps as _dumps
 
 log = logging.getLogger("robotable.server")
 
+DEFAULT_AI = "medium"  # an AI seat created without a strength
 OUTBOX_LIMIT = 256  # frames queued for one slow watcher before it is dropped (it can resync)
-
-
-class Refused(RobotableError):
-    """A request the table turns down; the message is safe to show the client."""
 
 
 @dataclass(slots=True)
@@ -317,8 +315,8 @@ class Tables:
         for i, spec in enumerate(seats):
             name = (spec.get("name") or "").strip()
             if spec["kind"] == "ai":
-                ai = spec.get("ai") or "mcts:200"
-                check_agent_spec(ai)
+                ai = spec.get("ai") or DEFAULT_AI
+                check_agent_spec(ai, game.name, self.ai.limits, seat=i)
                 rows.append(SeatRow("ai", name or f"AI {ai}", ai=ai))
                 tokens.append(None)
             else:
@@ -468,9 +466,15 @@ class Tables:
                 )
             except asyncio.CancelledError:
                 raise
+            except AiFailed as exc:
+                log.error("table %s: AI seat %d (%s) failed: %s", table.id, seat, spec, exc)
+                name = table.row.seats[seat].name
+                table.ai_error = f"{name} (AI) could not choose a move: {exc}"
+                table.broadcast_presence()
+                return
             except Exception:
                 log.exception("table %s: AI seat %d (%s) failed", table.id, seat, spec)
-                table.ai_error = f"AI seat {seat + 1} failed to choose a move"
+                table.ai_error = f"{table.row.seats[seat].name} (AI) failed to choose a move"
                 table.broadcast_presence()
                 return
             async with table.lock:
@@ -556,5 +560,3 @@ def seat_events(events: list[Event], seat: int | None) -> list[Event]:
         if "to" not in e
         or (isinstance(e["to"], list | tuple) and seat is not None and seat in e["to"])
     ]
-
-

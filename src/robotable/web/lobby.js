@@ -49,13 +49,13 @@ function renderSeats() {
   }));
   for (const row of list.querySelectorAll(".seat-row")) row.remove();
   for (let i = 0; i < n; i++) {
-    const prev = previous[i] || { kind: i === 0 ? "human" : "ai", ai: "mcts:200", name: "" };
+    const prev = previous[i] || { kind: i === 0 ? "human" : "ai", ai: "medium", name: "" };
     const kind = h("select", { class: "seat-kind", name: `seat-${i}-kind`, "aria-label": `Seat ${i + 1} kind` },
       h("option", { value: "human" }, "Person"), h("option", { value: "ai" }, "AI"));
     kind.value = prev.kind;
     const ai = h("select", { class: "seat-ai", name: `seat-${i}-ai`, "aria-label": `Seat ${i + 1} AI strength` },
       state.aiLevels.map((l) => h("option", { value: l.spec }, l.label)));
-    ai.value = prev.ai || "mcts:200";
+    ai.value = prev.ai || "medium";
     const name = h("input", { class: "seat-name", name: `seat-${i}-name`, placeholder: "name (optional)", maxlength: 40, value: prev.name });
     const sync = () => { ai.hidden = kind.value !== "ai"; };
     kind.addEventListener("change", sync);

@@ -1,0 +1,234 @@
+"""Security: AI seats are bounded, fair across tables, and never outlive the server.
+
+A stranger could once ask for `mcts:time=inf` and hold a shared worker for ever; a server
+stopped with SIGTERM or SIGKILL left its AI workers and multiprocessing's resource tracker
+running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from robotable import load_game
+from robotable.cli import _register_all
+from robotable.cli import app as cli_app
+from robotable.server.ai import AiFailed, AiLimits, AiRunner, capped_spec, check_agent_spec
+from robotable.server.errors import Refused
+
+from .conftest import create_table
+
+HUMAN = {"kind": "human", "name": "Ada"}
+
+
+def _ai(spec: str) -> dict:
+    return {"kind": "ai", "name": "Bo", "ai": spec}
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        ("mcts:time=inf", "finite"),
+        ("mcts:time=nan", "finite"),
+        ("mcts:time=1e9", "over this server's limit of 3 s"),
+        ("mcts:1000000000", "over this server's limit of 20000"),
+        ("mcts:iterations=500,time=4", "over this server's limit"),
+        ("superhuman", "unknown agent"),
+        ("hard:5", "takes no parameters"),
+        ("greedy:noise=3", "at most 1"),
+        ("x" * 5000, "at most 60 characters"),
+    ],
+)
+def test_ai_spec_abuse_is_refused_and_nothing_is_stored(client, spec, fragment):
+    body = {"game": "stakbots", "num_players": 2, "seats": [HUMAN, _ai(spec)]}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 400
+    message = response.json()["error"]
+    assert fragment in message and "\n" not in message
+    assert client.get("/api/tables").json()["playing"] == []
+
+
+@pytest.mark.parametrize("strength", ["easy", "medium", "hard", "expert"])
+def test_named_strengths_are_accepted_by_the_web(client, strength):
+    table = create_table(client, "stakbots", [HUMAN, _ai(strength)])
+    assert client.get(f"/api/tables/{table['id']}").json()["seats"][1]["ai"] == strength
+
+
+def test_the_lobby_offers_only_strengths_within_the_limits(tmp_path):
+    from starlette.testclient import TestClient
+
+    from robotable.server.app import create_app
+
+    app = create_app(tmp_path / "t.sqlite3", ai_limits=AiLimits(max_seconds=1.5))
+    with TestClient(app) as client:
+        levels = [level["spec"] for level in client.get("/api/games").json()["ai_levels"]]
+        assert levels == ["easy", "medium", "hard"]
+        body = {"game": "stakbots", "num_players": 2, "seats": [HUMAN, _ai("expert")]}
+        assert "limit of 1.5 s" in client.post("/api/tables", json=body).json()["error"]
+
+
+def test_every_move_runs_under_the_time_cap():
+    limits = AiLimits(max_seconds=2.0, max_iterations=5000)
+    assert capped_spec("mcts:200", "stakbots", limits) == "mcts:iterations=200,time=2.0"
+    assert "time=2.0" in capped_spec("expert", "stakbots", limits)  # 3 s capped to 2
+    assert capped_spec("mcts:time=0.5", "stakbots", limits) == "mcts:iterations=5000,time=0.5"
+    assert capped_spec("greedy", "stakbots", limits) == "greedy"
+    with pytest.raises(Refused):
+        check_agent_spec("mcts:time=2.5", "stakbots", limits)
+
+
+def test_named_strengths_play_from_the_command_line(tmp_path):
+    _register_all()
+    record = tmp_path / "game.json"
+    args = ["play", "stakbots", "--seats", "easy,medium", "--seed", "3", "--record", str(record)]
+    result = CliRunner().invoke(cli_app, args)
+    assert result.exit_code == 0, result.output
+    assert record.exists()
+
+
+# -- worker processes -----------------------------------------------------------------------------
+def _state(game_name: str = "stakbots"):
+    game = load_game(game_name)
+    return game, game.new_initial_state(seed=2)
+
+
+def test_one_worker_serves_tables_first_come_first_served():
+    """A table asks again only after its move is applied, so a waiting table is never passed
+    by a busy one more than once."""
+    game, state = _state()
+    order: list[str] = []
+
+    async def table(name: str, moves: int, runner: AiRunner, started: asyncio.Event) -> None:
+        for number in range(moves):
+            if number == 1:
+                started.set()
+            await runner.choose(game, state.clone(), "mcts:50", number)
+            order.append(f"{name}{number + 1}")
+
+    async def scenario() -> None:
+        runner = AiRunner(workers=1)
+        await runner.start()
+        try:
+            busy_started = asyncio.Event()
+            busy = asyncio.ensure_future(table("A", 3, runner, busy_started))
+            await asyncio.sleep(0)  # A's first request is queued first
+            await table("B", 1, runner, asyncio.Event())
+            await busy
+        finally:
+            await runner.aclose()
+
+    asyncio.run(scenario())
+    assert order.index("B1") < order.index("A2")
+
+
+def test_a_worker_that_overruns_is_killed_and_replaced():
+    game, state = _state("breadwinner")
+
+    async def scenario() -> tuple[int | None, int | None]:
+        # A deadline far below what loading a game in a fresh worker takes: it must overrun.
+        runner = AiRunner(workers=1, limits=AiLimits(max_seconds=0.001, grace=0.0))
+        await runner.start()
+        try:
+            with pytest.raises(AiFailed, match="too long"):
+                await runner.choose(game, state.clone(), "greedy", 1)
+            assert not runner._procs  # killed and reaped
+            runner.limits = AiLimits()
+            action = await runner.choose(game, state.clone(), "greedy", 1)
+            assert action in state.legal_actions()
+        finally:
+            await runner.aclose()
+        return None, None
+
+    asyncio.run(scenario())
+
+
+# -- the whole server as a process ------------------------------------------------------------------
+def _session_processes(session: int) -> list[int]:
+    """Live (not zombie) processes of a session, from /proc."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session and fields[0] != "Z":
+            pids.append(int(entry.name))
+    return pids
+
+
+def _wait_until(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+@pytest.fixture
+def serve(tmp_path):
+    """`robotable serve` with two AI worker processes, in a session of its own."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("reads /proc to find the server's processes")
+    args = ["serve", "--port", "0", "--db", str(tmp_path / "t.sqlite3"), "--ai-delay", "0"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "robotable.cli", *args, "--ai-workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    base = None
+    for line in proc.stdout:
+        if line.startswith("Open http://"):
+            base = line.split()[1].rstrip("/")
+            break
+    assert base is not None, "robotable serve did not start"
+    yield proc, base
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def _start_ai_game(base: str) -> None:
+    seats = [_ai("hard"), _ai("hard")]
+    body = {"game": "stakbots", "num_players": 2, "seats": seats, "seed": 1}
+    table = httpx.post(base + "/api/tables", json=body, timeout=30).json()
+    # Both workers are running once the AI has made a move and is thinking about the next.
+    assert _wait_until(
+        lambda: httpx.get(f"{base}/api/tables/{table['id']}", timeout=30).json()["step"] >= 2, 60
+    )
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT])
+def test_a_stopped_server_leaves_no_process_behind(serve, how):
+    proc, base = serve
+    _start_ai_game(base)
+    assert len(_session_processes(proc.pid)) >= 2  # the server and its workers
+    proc.send_signal(how)
+    # uvicorn shuts down cleanly, then re-raises the signal so a supervisor sees why it ended.
+    assert proc.wait(timeout=60) in (0, -how, 128 + how)
+    assert _wait_until(lambda: _session_processes(proc.pid) == [], 10)
+
+
+def test_workers_of_a_killed_server_exit_by_themselves(serve):
+    proc, base = serve
+    _start_ai_game(base)
+    workers = [pid for pid in _session_processes(proc.pid) if pid != proc.pid]
+    assert workers
+    proc.kill()
+    proc.wait()
+    # Nobody stops them: each notices its parent is gone (PR_SET_PDEATHSIG, or the pid watch).
+    assert _wait_until(lambda: _session_processes(proc.pid) == [], 10)
