@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 import threading
 import warnings
 from collections.abc import Iterator
@@ -17,13 +20,19 @@ try:
         from starlette.testclient import TestClient
 
     from robotable.server.app import create_app
+    from robotable.server.limits import ServerLimits
+
+    # The tests open many tables from one address; the creation rate has tests of its own.
+    TEST_LIMITS = ServerLimits(creates_per_minute=1_000_000)
 except ImportError:  # the [web] extra is not installed: there is no web table to test
     collect_ignore_glob = ["test_web_*.py"]
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(tmp_path / "tables.sqlite3", ai_delay=0, synchronous="NORMAL")
+    app = create_app(
+        tmp_path / "tables.sqlite3", ai_delay=0, synchronous="NORMAL", limits=TEST_LIMITS
+    )
     with TestClient(app) as test_client:
         yield test_client
 
@@ -41,7 +50,7 @@ class LiveServer:
                 await super().startup(sockets)
                 started.set()
 
-        app = create_app(db, ai_delay=ai_delay, synchronous="NORMAL")
+        app = create_app(db, ai_delay=ai_delay, synchronous="NORMAL", limits=TEST_LIMITS)
         self.server = Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
         self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve()), daemon=True)
         self.thread.start()
@@ -130,3 +139,29 @@ def create_table(client: TestClient, game: str, seats: list[dict], **extra) -> d
 @pytest.fixture
 def new_table():
     return create_table
+
+
+TESTS = Path(__file__).resolve().parent.parent
+
+
+def serve_process(db: Path, *extra: str) -> tuple[subprocess.Popen, str]:
+    """`robotable serve` as a process on a free port; returns it and its address once it
+    listens. Through the real CLI entry point, with the tests folder on the path so the
+    Countdown test game is registered."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import toygame; "
+        "from robotable.cli import main; sys.argv = ['robotable'] + sys.argv[2:]; main()"
+    )
+    args = ["serve", "--port", "0", "--db", str(db), "--ai-delay", "0", "--ai-workers", "0"]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(TESTS), *args, *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    for line in proc.stdout:
+        if line.startswith("Open http://"):
+            return proc, line.split()[1].rstrip("/")
+    proc.kill()
+    raise AssertionError("robotable serve exited before listening")

@@ -18,7 +18,7 @@ from robotable.core.records import replay_record
 from robotable.core.registry import bundled_game_names
 from robotable.server.app import create_app
 
-from .conftest import SeatClient, create_table
+from .conftest import TEST_LIMITS, SeatClient, create_table
 
 HUMAN = {"kind": "human", "name": "Ada"}
 AI = {"kind": "ai", "ai": "random"}
@@ -56,7 +56,7 @@ def server_dir(tmp_path, monkeypatch):
     (tmp_path / "deck.txt").write_text("20 Tri Bot\n")
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "cards.toml").write_text(f'# {SECRET}\n[[cards]]\nname = "x"\n')
-    app = create_app(tmp_path / "t.sqlite3", ai_delay=0, synchronous="NORMAL")
+    app = create_app(tmp_path / "t.sqlite3", ai_delay=0, synchronous="NORMAL", limits=TEST_LIMITS)
     with TestClient(app) as client:
         yield tmp_path, client
 
@@ -105,12 +105,12 @@ def test_the_database_stays_whole_when_a_request_names_it(tmp_path, monkeypatch)
     the next restart; now a request naming it is refused before anything is opened."""
     monkeypatch.chdir(tmp_path)
     db = tmp_path / "t.sqlite3"
-    with TestClient(create_app(db, ai_delay=0, synchronous="NORMAL")) as client:
+    with TestClient(create_app(db, ai_delay=0, synchronous="NORMAL", limits=TEST_LIMITS)) as client:
         table = create_table(client, "stakbots", [HUMAN, AI], seed=3)
         for value in ("t.sqlite3", str(db), "./t.sqlite3"):
             assert _create(client, "stakbots", 2, {"cards": value}).status_code == 400
         steps = client.get(f"/api/tables/{table['id']}").json()["step"]
-    with TestClient(create_app(db, ai_delay=0, synchronous="NORMAL")) as client:
+    with TestClient(create_app(db, ai_delay=0, synchronous="NORMAL", limits=TEST_LIMITS)) as client:
         assert client.get(f"/api/tables/{table['id']}").json()["step"] == steps
 
 
@@ -227,7 +227,7 @@ def test_undo_never_reveals_chance_bread_winner(tmp_path, monkeypatch):
     secrets_given = iter(range(101, 200))
     monkeypatch.setattr(rooms.secrets, "randbits", lambda bits: next(secrets_given))
     db = tmp_path / "t.sqlite3"
-    with TestClient(create_app(db, ai_delay=0, synchronous="NORMAL")) as client:
+    with TestClient(create_app(db, ai_delay=0, synchronous="NORMAL", limits=TEST_LIMITS)) as client:
         table = create_table(
             client, "breadwinner", [HUMAN, AI], seed=11, options={"first_player": "seat0"}
         )
@@ -245,7 +245,7 @@ def test_undo_never_reveals_chance_bread_winner(tmp_path, monkeypatch):
         seen = me.until_step(me.state["step"])
         me.close()
     # The reseeds are stored: a restart rebuilds exactly the same table.
-    with TestClient(create_app(db, ai_delay=0, synchronous="NORMAL")) as client:
+    with TestClient(create_app(db, ai_delay=0, synchronous="NORMAL", limits=TEST_LIMITS)) as client:
         again = SeatClient(client, table["id"], table["seats"][0]["token"])
         resumed = again.state
         again.close()

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
@@ -15,33 +12,12 @@ import pytest
 import robotable
 from robotable import replay_record
 
+from .conftest import serve_process
+
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
 GAME = "stakbots" if "stakbots" in robotable.game_names() else "countdown"
 TESTS = Path(__file__).resolve().parent.parent
-
-
-def _start(db: Path) -> tuple[subprocess.Popen, str]:
-    """Start the server on a free port; return it and its address once it listens."""
-    # Through the real CLI entry point; the tests directory is on the path so the Countdown test
-    # game registers when Stak Bots is not there.
-    code = (
-        "import sys; sys.path.insert(0, sys.argv[1]); import toygame; "
-        "from robotable.cli import main; sys.argv = ['robotable'] + sys.argv[2:]; main()"
-    )
-    args = ["serve", "--port", "0", "--db", str(db), "--ai-delay", "0", "--ai-workers", "0"]
-    proc = subprocess.Popen(
-        [sys.executable, "-c", code, str(TESTS), *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    for line in proc.stdout:
-        if line.startswith("Open http://"):
-            return proc, line.split()[1].rstrip("/")
-    proc.kill()
-    raise AssertionError("robotable serve exited before listening")
 
 
 class Player:
@@ -75,7 +51,7 @@ class Player:
 
 def test_a_killed_server_resumes_its_tables(tmp_path):
     db = tmp_path / "tables.sqlite3"
-    proc, base = _start(db)
+    proc, base = serve_process(db)
     try:
         created = httpx.post(
             base + "/api/tables",
@@ -97,7 +73,7 @@ def test_a_killed_server_resumes_its_tables(tmp_path):
         proc.send_signal(signal.SIGKILL)
         proc.wait()
 
-    proc, base = _start(db)
+    proc, base = serve_process(db)
     try:
         me = Player(base, table_id, token)
         # Every acknowledged move survived the kill.

@@ -8,7 +8,9 @@ import contextlib
 import gc
 import json
 import logging
-from collections.abc import AsyncIterator
+import math
+import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +28,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core.errors import RobotableError
 from ..core.registry import game_names, load_game
 from .ai import AiLimits, AiRunner, check_agent_spec
+from .limits import RateLimiter, ServerLimits, TooMany
 from .rooms import Refused, Table, Tables, Watcher
 from .schemas import MAX_CREATE_BODY, MAX_FRAME, CreateTable, Envelope, Hello, describe_error
 from .store import Store, StoreError
 from .wire import dumps as _dumps
-from .wire import loads
+from .wire import loads, nesting_depth
 
 log = logging.getLogger("robotable.server")
 
@@ -76,19 +79,27 @@ def create_app(
     ai_delay: float = 0.6,
     synchronous: str = "FULL",
     tune_gc: bool = False,
+    limits: ServerLimits | None = None,
+    clock: Callable[[], float] = time.time,
 ) -> Starlette:
     """The web table over the SQLite database at `db_path` (created when missing).
 
     `tune_gc` (what `robotable serve` does) sets the process's garbage collector for a server;
-    it is process-wide, so tests that run the app inside a test process leave it off."""
+    it is process-wide, so tests that run the app inside a test process leave it off.
+    `limits` are what a host allows strangers (see ServerLimits); `clock` tells table ages."""
+    limits = limits or ServerLimits()
+    creations = RateLimiter(limits.creates_per_minute, clock=clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = Store(db_path, synchronous=synchronous)
+        store = Store(db_path, synchronous=synchronous, clock=clock)
         ai = AiRunner(ai_workers, ai_limits)
         await ai.start()
-        tables = Tables(store, ai, ai_delay=ai_delay)
+        tables = Tables(store, ai, ai_delay=ai_delay, limits=limits, clock=clock)
         app.state.tables = tables
+        # Idle tables are given up before anything is resumed: they are not replayed.
+        await tables.expire_idle()
+        expiry = asyncio.ensure_future(_expire_periodically(tables))
         resumed = await asyncio.to_thread(tables.resume_all_load)
         tables.start_resumed(resumed)
         if resumed:
@@ -98,9 +109,10 @@ def create_app(
         try:
             yield
         finally:
+            expiry.cancel()
             await tables.close()
             await ai.aclose()
-            store.close()
+            store.close()  # the writer commits everything queued before it stops
 
     def tables_of(request: Request | WebSocket) -> Tables:
         return request.app.state.tables
@@ -118,7 +130,17 @@ def create_app(
         return JSONResponse({"games": _game_infos(), "ai_levels": _ai_levels(limits)})
 
     async def api_create(request: Request) -> Response:
+        client = request.client.host if request.client else "unknown"
+        wait = creations.take(client)
+        if wait is not None:
+            return _error(
+                429,
+                f"too many new tables from this address; try again in {math.ceil(wait)} s",
+                headers={"retry-after": str(math.ceil(wait))},
+            )
         body = await _read_body(request, MAX_CREATE_BODY)
+        if nesting_depth(body) > limits.max_depth:
+            return _error(400, f"request nested deeper than {limits.max_depth} levels")
         try:
             spec = CreateTable.model_validate_json(body)
         except ValidationError as exc:
@@ -131,6 +153,8 @@ def create_app(
                 [s.model_dump() for s in spec.seats],
                 spec.seed,
             )
+        except TooMany as exc:
+            return _error(429, str(exc))
         except (RobotableError, Refused) as exc:
             return _error(400, str(exc))
         seats = []
@@ -186,8 +210,12 @@ def create_app(
             await _send_error(websocket, None, "no such table")
             await websocket.close(code=4404)
             return
-        seat = await _handshake(websocket, table)
+        seat = await _handshake(websocket, table, limits.max_depth)
         if seat is False:
+            return
+        if len(table.watchers) >= limits.max_watchers:
+            await _send_error(websocket, None, "this table has as many watchers as it takes")
+            await websocket.close(code=4429)
             return
         watcher = Watcher(seat, websocket.send_text)
         watcher.task = asyncio.ensure_future(_pump(watcher, websocket))
@@ -200,7 +228,7 @@ def create_app(
                 text = message.get("text")
                 if text is None:
                     text = (message.get("bytes") or b"").decode("utf-8", "replace")
-                await _handle(tables, table, watcher, text)
+                await _handle(tables, table, watcher, text, limits.max_depth)
         except WebSocketDisconnect:
             pass
         finally:
@@ -238,7 +266,28 @@ def _tune_garbage_collector() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
-async def _handshake(websocket: WebSocket, table: Table) -> int | None | bool:
+async def _expire_periodically(tables: Tables) -> None:
+    """Give up idle tables now and then (the work is one indexed query, whatever the load)."""
+    period = max(60.0, min(600.0, tables.limits.idle_hours * 3600 / 20))
+    while True:
+        await asyncio.sleep(period)
+        try:
+            await tables.expire_idle()
+        except Exception:
+            log.exception("giving up idle tables failed; trying again later")
+
+
+def _check_shape(text: str, max_depth: int) -> bytes:
+    """A client's message as bytes, refused before parsing when too large or too deep."""
+    data = text.encode()
+    if len(data) > MAX_FRAME:
+        raise Refused(f"message too large (limit {MAX_FRAME} bytes)")
+    if nesting_depth(data) > max_depth:
+        raise Refused(f"message nested deeper than {max_depth} levels")
+    return data
+
+
+async def _handshake(websocket: WebSocket, table: Table, max_depth: int) -> int | None | bool:
     """The first frame says who is watching: a seat token or none (a spectator).
 
     Returns the seat (None for a spectator) or False when the connection was refused.
@@ -248,9 +297,7 @@ async def _handshake(websocket: WebSocket, table: Table) -> int | None | bool:
         return False
     text = message.get("text") or ""
     try:
-        if len(text) > MAX_FRAME:
-            raise Refused(f"message too large (limit {MAX_FRAME} bytes)")
-        hello = Envelope.model_validate({"message": loads(text)}).message
+        hello = Envelope.model_validate({"message": loads(_check_shape(text, max_depth))}).message
         if not isinstance(hello, Hello):
             raise Refused('the first message must be {"type": "hello", "token": ...}')
         return table.seat_for_token(hello.token)
@@ -263,14 +310,15 @@ async def _handshake(websocket: WebSocket, table: Table) -> int | None | bool:
         return False
 
 
-async def _handle(tables: Tables, table: Table, watcher: Watcher, text: str) -> None:
+async def _handle(
+    tables: Tables, table: Table, watcher: Watcher, text: str, max_depth: int
+) -> None:
     """One client request; whatever is wrong with it fails this request only."""
     request_id = None
     try:
-        if len(text.encode()) > MAX_FRAME:
-            raise Refused(f"message too large (limit {MAX_FRAME} bytes)")
+        data_bytes = _check_shape(text, max_depth)
         try:
-            data = loads(text)
+            data = loads(data_bytes)
         except ValueError:
             raise Refused("a message must be a JSON object") from None
         if isinstance(data, dict) and isinstance(data.get("id"), int):
@@ -325,8 +373,8 @@ async def _send_error(websocket: WebSocket, request_id: int | None, message: str
         await websocket.send_text(_dumps({"type": "error", "id": request_id, "message": message}))
 
 
-def _error(status: int, message: str) -> Response:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

@@ -44,6 +44,32 @@ def register(app: typer.Typer) -> None:
             int,
             typer.Option(min=1, max=10_000_000, help="Most MCTS iterations an AI may use a move."),
         ] = 20_000,
+        max_tables: Annotated[
+            int, typer.Option(min=1, help="Open tables at most; new ones are refused past it.")
+        ] = 1000,
+        creates_per_minute: Annotated[
+            float,
+            typer.Option(min=0.01, help="New tables one client address may open a minute."),
+        ] = 6.0,
+        table_idle_hours: Annotated[
+            float,
+            typer.Option(
+                min=0.01, help="An unfinished table without a move this long is given up."
+            ),
+        ] = 72.0,
+        max_watchers: Annotated[
+            int, typer.Option(min=1, help="Connections to one table (players and spectators).")
+        ] = 32,
+        max_connections: Annotated[
+            int, typer.Option(min=1, help="Connections in all; more are answered 503.")
+        ] = 4000,
+        forwarded_allow_ips: Annotated[
+            str,
+            typer.Option(
+                help="Proxies trusted to say who the client is (X-Forwarded-For), comma-separated;"
+                " '*' trusts any. Client addresses count table creations."
+            ),
+        ] = "127.0.0.1",
         fsync: Annotated[
             bool,
             typer.Option(
@@ -57,6 +83,7 @@ def register(app: typer.Typer) -> None:
 
         from .ai import AiLimits
         from .app import create_app
+        from .limits import ServerLimits
         from .schemas import MAX_FRAME
 
         path = db or default_db_path()
@@ -67,6 +94,13 @@ def register(app: typer.Typer) -> None:
                 path,
                 ai_workers=workers,
                 ai_limits=AiLimits(ai_max_seconds, ai_max_iterations),
+                limits=ServerLimits(
+                    max_tables=max_tables,
+                    creates_per_minute=creates_per_minute,
+                    idle_hours=table_idle_hours,
+                    max_watchers=max_watchers,
+                    max_connections=max_connections,
+                ),
                 ai_delay=max(0.0, ai_delay),
                 synchronous="FULL" if fsync else "NORMAL",
                 tune_gc=True,
@@ -80,6 +114,13 @@ def register(app: typer.Typer) -> None:
             ws_ping_timeout=20,
             # Frames are a few kilobytes of JSON; compressing each costs more CPU than it saves.
             ws_per_message_deflate=False,
+            limit_concurrency=max_connections,
+            proxy_headers=True,
+            forwarded_allow_ips=forwarded_allow_ips,
+            # On SIGTERM or Ctrl-C: websocket clients get close code 1012 (they reconnect by
+            # themselves), moves in flight are committed, then the lifespan stops the AI workers
+            # and the store. A connection that will not close is not waited for past this.
+            timeout_graceful_shutdown=10,
         )
         server = _AnnouncingServer(config)
         typer.echo(f"robotable web table, games stored in {path}")

@@ -26,6 +26,7 @@ from ..core.records import make_record, reseed_chance, reseeds_by_step
 from ..core.registry import load_game
 from .ai import AiFailed, AiRunner, agent_seed, check_agent_spec
 from .errors import Refused
+from .limits import ServerLimits, TooMany
 from .store import SeatRow, Store, StoreError, TableRow, hash_token
 from .wire import dumps as _dumps
 
@@ -112,6 +113,7 @@ class Table:
             "result": {"returns": self.state.returns()} if self.finished else None,
             "record_url": f"/api/tables/{self.id}/record" if self.finished else None,
             "ai_error": self.ai_error,
+            "abandoned": self.row.abandoned is not None,
         }
 
     def connected(self) -> dict[int | None, int]:
@@ -141,8 +143,12 @@ class Table:
             "thinking": self.ai_thinking(),
         }
 
+    def refuse_if_abandoned(self) -> None:
+        if self.row.abandoned is not None:
+            raise Refused("this table was given up after a long time without a move")
+
     def ai_thinking(self) -> int | None:
-        if self.finished:
+        if self.finished or self.row.abandoned is not None:
             return None
         seat = self.state.current_player()
         return seat if self.row.seats[seat].kind == "ai" else None
@@ -216,10 +222,20 @@ class Table:
 class Tables:
     """All live tables of one server, backed by the store."""
 
-    def __init__(self, store: Store, ai: AiRunner, ai_delay: float = 0.6) -> None:
+    def __init__(
+        self,
+        store: Store,
+        ai: AiRunner,
+        ai_delay: float = 0.6,
+        limits: ServerLimits | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.store = store
         self.ai = ai
         self.ai_delay = ai_delay
+        self.limits = limits or ServerLimits()
+        self.clock = clock
+        self._creating = asyncio.Lock()  # the open-table count is checked and raised as one step
         self.live: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future] = {}
 
@@ -289,6 +305,25 @@ class Tables:
         self.schedule_ai(table)
         return table
 
+    async def expire_idle(self) -> list[str]:
+        """Give up unfinished tables without a move for `idle_hours`: they are kept (and can
+        still be looked at) but no longer played, resumed at start, or counted as open."""
+        now = self.clock()
+        ids = await self.store.abandon_idle(now - self.limits.idle_hours * 3600, now)
+        for table_id in ids:
+            table = self.live.get(table_id)
+            if table is None:
+                continue
+            table.row.abandoned = now
+            if table.ai_task is not None:
+                table.ai_task.cancel()
+            table.broadcast_state()
+            if not table.watchers:
+                del self.live[table_id]
+        if ids:
+            log.info("gave up %d idle tables", len(ids))
+        return ids
+
     def forget_if_idle(self, table: Table) -> None:
         """Finished tables nobody watches leave memory; the store keeps them."""
         if table.finished and not table.watchers and self.live.get(table.id) is table:
@@ -329,7 +364,7 @@ class Tables:
             seed = secrets.randbits(31)
         state = game.new_initial_state(seed=seed)
         record = make_record(game, seed, [])
-        now = time.time()
+        now = self.clock()
         row = TableRow(
             id=secrets.token_urlsafe(6).replace("-", "x").replace("_", "y"),
             game=game.name,
@@ -342,7 +377,13 @@ class Tables:
             updated=now,
             result=None,
         )
-        await self.store.create_table(row)
+        async with self._creating:
+            if await asyncio.to_thread(self.store.count_open) >= self.limits.max_tables:
+                raise TooMany(
+                    f"this server has its most open tables ({self.limits.max_tables}); "
+                    "try again when some have finished"
+                )
+            await self.store.create_table(row)
         table = Table(row, game, state, [])
         self.live[row.id] = table
         self.schedule_ai(table)
@@ -362,6 +403,7 @@ class Tables:
         async with table.lock:
             if seat is None:
                 raise Refused("spectators cannot act; open a seat link to play")
+            table.refuse_if_abandoned()
             state = table.state
             if state.is_terminal():
                 raise Refused("the game is over")
@@ -420,6 +462,7 @@ class Tables:
 
     async def undo(self, table: Table, seat: int | None) -> int:
         async with table.lock:
+            table.refuse_if_abandoned()
             keep = table.undo_point(seat)
             if keep is None:
                 raise Refused(

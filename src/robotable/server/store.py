@@ -32,7 +32,8 @@ CREATE TABLE IF NOT EXISTS tables (
     seats TEXT NOT NULL,
     created REAL NOT NULL,
     updated REAL NOT NULL,
-    result TEXT
+    result TEXT,
+    abandoned REAL
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -88,6 +89,7 @@ class TableRow:
     result: dict[str, Any] | None
     actions: list[dict[str, Any]] = field(default_factory=list)
     reseeds: list[dict[str, int]] = field(default_factory=list)  # the record's "reseeds"
+    abandoned: float | None = None  # when an unfinished table was given up for want of moves
 
 
 class StoreError(RuntimeError):
@@ -95,8 +97,11 @@ class StoreError(RuntimeError):
 
 
 class Store:
-    def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
+    def __init__(
+        self, path: str | Path, synchronous: str = "FULL", clock: Callable[[], float] = time.time
+    ) -> None:
         self.path = str(path)
+        self.clock = clock  # when tables were last played (idle expiry reads it)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self.synchronous = synchronous
@@ -104,6 +109,7 @@ class Store:
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._writer_conn = self._connect()
         self._writer_conn.executescript(SCHEMA)
+        _migrate(self._writer_conn)
         self._thread = threading.Thread(target=self._write_loop, name="robotable-db", daemon=True)
         self._thread.start()
         self.commits = 0  # transactions committed (for the load benchmark)
@@ -192,7 +198,7 @@ class Store:
     ) -> None:
         """Store the action numbered `step` (1-based); `result` set when it ended the game."""
         text = json.dumps(action, separators=(",", ":"))
-        now = time.time()
+        now = self.clock()
 
         def write(conn: sqlite3.Connection) -> None:
             conn.execute(
@@ -221,7 +227,8 @@ class Store:
                 (table_id, keep, seat, secret),
             )
             conn.execute(
-                "UPDATE tables SET updated = ?, result = NULL WHERE id = ?", (time.time(), table_id)
+                "UPDATE tables SET updated = ?, result = NULL WHERE id = ?",
+                (self.clock(), table_id),
             )
 
         await self._submit(write)
@@ -255,12 +262,41 @@ class Store:
         return table
 
     def unfinished_ids(self) -> list[str]:
-        rows = self._reader().execute("SELECT id FROM tables WHERE result IS NULL ORDER BY created")
+        """Tables to resume at start: unfinished and not abandoned."""
+        rows = self._reader().execute(
+            "SELECT id FROM tables WHERE result IS NULL AND abandoned IS NULL ORDER BY created"
+        )
         return [r[0] for r in rows]
+
+    def count_open(self) -> int:
+        """Unfinished tables that are not abandoned (what `max_tables` counts)."""
+        (count,) = (
+            self._reader()
+            .execute("SELECT COUNT(*) FROM tables WHERE result IS NULL AND abandoned IS NULL")
+            .fetchone()
+        )
+        return count
+
+    async def abandon_idle(self, cutoff: float, now: float) -> list[str]:
+        """Mark unfinished tables without a move since `cutoff` abandoned; returns their ids."""
+        ids: list[str] = []
+
+        def write(conn: sqlite3.Connection) -> None:
+            ids.extend(
+                row[0]
+                for row in conn.execute(
+                    "UPDATE tables SET abandoned = ? WHERE result IS NULL AND abandoned IS NULL"
+                    " AND updated < ? RETURNING id",
+                    (now, cutoff),
+                )
+            )
+
+        await self._submit(write)
+        return ids
 
     def list_tables(self, finished: bool, limit: int = 50) -> list[tuple[TableRow, int]]:
         """Tables with their action counts, most recently active first."""
-        where = "result IS NOT NULL" if finished else "result IS NULL"
+        where = "result IS NOT NULL" if finished else "result IS NULL AND abandoned IS NULL"
         rows = self._reader().execute(
             "SELECT t.id, t.game, t.version, t.num_players, t.options, t.seed, t.seats,"
             " t.created, t.updated, t.result,"
@@ -272,9 +308,16 @@ class Store:
 
 
 _SELECT = (
-    "SELECT id, game, version, num_players, options, seed, seats, created, updated, result"
-    " FROM tables"
+    "SELECT id, game, version, num_players, options, seed, seats, created, updated, result,"
+    " abandoned FROM tables"
 )
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring a database made by an earlier robotable up to this schema, in place."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
+    if "abandoned" not in columns:
+        conn.execute("ALTER TABLE tables ADD COLUMN abandoned REAL")
 
 
 def _settle_all(outcomes: list[tuple[tuple, BaseException | None]]) -> None:
@@ -329,4 +372,5 @@ def _table_from_row(row: tuple) -> TableRow:
         created=row[7],
         updated=row[8],
         result=None if row[9] is None else json.loads(row[9]),
+        abandoned=row[10] if len(row) > 10 else None,
     )

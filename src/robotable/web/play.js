@@ -176,6 +176,10 @@ function renderStatus(view, youDecide) {
     status.classList.add("over");
     return;
   }
+  if (page.table.abandoned) {
+    status.textContent = "This table was given up after a long time without a move.";
+    return;
+  }
   const who = seatName(view.current_player);
   const why = view.prompt ? `: ${view.prompt}` : "";
   if (youDecide) {
@@ -362,7 +366,11 @@ function connect() {
       return;
     }
     page.retry = Math.min(page.retry + 1, 6);
-    document.getElementById("status").textContent = "Connection lost; reconnecting…";
+    const why = {
+      1012: "The server is restarting; reconnecting…",
+      4429: "This table has as many watchers as it takes; trying again…",
+    }[event.code];
+    document.getElementById("status").textContent = why || "Connection lost; reconnecting…";
     setTimeout(connect, 250 * 2 ** page.retry);
   });
 }
