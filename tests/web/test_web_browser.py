@@ -62,6 +62,8 @@ def page(browser):
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # A drawing module that throws is caught (the generic drawing takes over) and logged: a bug.
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     yield page
     context.close()
     assert errors == [], f"javascript errors on the page: {errors}"
@@ -186,3 +188,35 @@ def test_a_deck_is_chosen_by_name_or_uploaded_from_the_lobby(live_server, page, 
     table_id = page.get_attribute("#open-table", "href").rsplit("/", 1)[-1].split("#")[0]
     options = httpx.get(f"{live_server.url}/api/tables/{table_id}").json()["options"]
     assert options["deck0"] == "inline:" + deck and options["deck1"] == "beacon"
+
+
+def test_rumblebots_draws_an_empty_laboratory_slot(live_server, page):
+    """A Laboratory slot empties when its row runs out; the drawing shows the gap (it used to
+    throw, and the generic drawing took over for the rest of the game)."""
+    import json
+
+    from websockets.sync.client import connect
+
+    from robotable import load_game
+
+    game = load_game("rumblebots", num_players=2)
+    state, chooser, actions = game.new_initial_state(seed=7), random.Random(7), []
+    while not any(c is None for row in state.view(0)["laboratory"]["rows"] for c in row["slots"]):
+        action = chooser.choice(state.legal_actions())
+        actions.append((state.current_player(), action.to_json()))
+        state.apply_action(action)
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    body = {"game": "rumblebots", "num_players": 2, "seats": seats, "seed": 7}
+    table = httpx.post(live_server.url + "/api/tables", json=body).json()
+    url = live_server.url.replace("http://", "ws://") + f"/ws/tables/{table['id']}"
+    with connect(url) as ada, connect(url) as bo:
+        for ws, seat in ((ada, table["seats"][0]), (bo, table["seats"][1])):
+            ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
+        for step, (seat, action) in enumerate(actions):
+            ws = (ada, bo)[seat]
+            ws.send(json.dumps({"type": "act", "action": action, "step": step, "id": step}))
+            while json.loads(ws.recv(timeout=30)).get("type") not in ("ack", "error"):
+                pass
+    page.goto(live_server.url + table["seats"][0]["join_url"])
+    page.wait_for_selector(".rb-empty")
+    assert page.evaluate("document.body.dataset.drawingFailed") is None

@@ -140,8 +140,10 @@ function render() {
   try {
     mod.render(board, view, ctx);
   } catch (err) {
-    // A drawing bug must never stop play: fall back to the generic panels.
+    // A drawing bug must never stop play: fall back to the generic panels. It is still a bug:
+    // reported on the console and marked on the page, where the browser tests look for it.
     console.error(err);
+    document.body.dataset.drawingFailed = String(err && err.message);
     clear(board);
     ctx.claimed.clear();
     generic.render(board, view, ctx);

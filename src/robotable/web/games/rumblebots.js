@@ -32,7 +32,8 @@ function laboratory(view, ctx) {
     }
     const cards = h("div", { class: "card-row" });
     row.slots.forEach((c, slot) => {
-      const el = bot(c, { small: true });
+      // A slot empties when its row's deck runs out: draw the gap, not a card.
+      const el = c ? bot(c, { small: true }) : h("div", { class: "card rb-card small rb-empty", "aria-label": `Tier ${row.tier} slot ${slot + 1}: empty` }, h("div", { class: "card-name muted" }, "empty slot"));
       const build = ctx.find({ type: "build_lab", tier: row.tier, slot })[0];
       if (build) ctx.bind(el, build.index, build.label);
       cards.appendChild(el);
