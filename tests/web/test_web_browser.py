@@ -139,8 +139,15 @@ def test_rumblebots_against_the_ai_to_the_end(live_server, page):
 GAMES = [g for g in bundled_game_names() if g != "countdown"]
 
 
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
+@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("game", GAMES)
-def test_screenshot_of_each_play_page(live_server, page, game):
+def test_each_play_page_fits_phone_and_desktop(live_server, page, game, size):
+    """No horizontal scrolling at 390 px (a phone) nor 1280 px, a few moves into the game."""
+    page.set_viewport_size(SIZES[size])
     page.goto(live_server.url + _table_against_ai(live_server.url, game))
     page.wait_for_function(READY)
     # A few moves in, so the board shows more than the opening.
@@ -158,7 +165,8 @@ def test_screenshot_of_each_play_page(live_server, page, game):
         page.wait_for_function(READY)
     assert page.query_selector("#board").inner_text().strip()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{game}.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{game}-{size}.png"), full_page=True)
+    assert page.evaluate(OVERFLOW) <= 0, f"{game} scrolls sideways at {SIZES[size]['width']} px"
 
 
 def test_a_deck_is_chosen_by_name_or_uploaded_from_the_lobby(live_server, page, tmp_path):

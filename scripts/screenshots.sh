@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Refresh docs/screenshots/ on purpose: runs the browser tests with their screenshots written
+# there (a normal test run writes them to a temporary folder and leaves the clone clean).
+# Needs what scripts/test.sh installs (the venv and Debian's chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rm -f docs/screenshots/*.png
+ROBOTABLE_SCREENSHOTS="$PWD/docs/screenshots" .venv/bin/python -m pytest -q -p no:cacheprovider \
+    tests/web/test_web_browser.py "$@"
+ls docs/screenshots
