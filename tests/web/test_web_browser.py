@@ -228,3 +228,63 @@ def test_rumblebots_draws_an_empty_laboratory_slot(live_server, page):
     page.goto(live_server.url + table["seats"][0]["join_url"])
     page.wait_for_selector(".rb-empty")
     assert page.evaluate("document.body.dataset.drawingFailed") is None
+
+
+def _play_through_websockets(base: str, table: dict) -> None:
+    """Both seats play their first legal action until the game ends."""
+    import json
+
+    from websockets.sync.client import connect
+
+    url = base.replace("http://", "ws://") + f"/ws/tables/{table['id']}"
+    with connect(url) as ada, connect(url) as bo:
+        views = {}
+        for ws, seat in ((ada, table["seats"][0]), (bo, table["seats"][1])):
+            ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
+            views[ws] = json.loads(ws.recv(timeout=30))
+        step = 0
+        while not views[ada]["view"]["terminal"]:
+            mover = ada if views[ada]["view"]["legal_actions"] else bo
+            mover.send(json.dumps({"type": "act", "index": 0, "step": step}))
+            step += 1
+            for ws in (ada, bo):
+                while True:
+                    frame = json.loads(ws.recv(timeout=30))
+                    if frame["type"] in ("update", "state") and frame["step"] >= step:
+                        views[ws] = frame
+                        break
+
+
+def test_chat_and_rematch_between_two_browsers(live_server, browser):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    body = {
+        "game": "stakbots",
+        "num_players": 2,
+        "seats": seats,
+        "seed": 3,
+        "options": {"stak_size": 2, "hand_size": 1},
+    }
+    table = httpx.post(live_server.url + "/api/tables", json=body).json()
+    _play_through_websockets(live_server.url, table)
+    pages = []
+    for seat in table["seats"]:
+        context = browser.new_context(bypass_csp=True, viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        page.goto(live_server.url + seat["join_url"])
+        page.wait_for_selector("#end-card")
+        pages.append(page)
+    ada, bo = pages
+    ada.click("#end-close")
+    ada.fill("#chat-text", "well played <b>Bo</b>")
+    ada.press("#chat-text", "Enter")
+    bo.wait_for_function("document.getElementById('chat').textContent.includes('well played')")
+    assert bo.query_selector("#chat b + b") is None  # the text stayed text
+    assert "Ada: well played <b>Bo</b>" in bo.inner_text("#chat")
+    bo.click("#rematch")
+    for page in pages:
+        page.wait_for_url(lambda url: table["id"] not in url)
+        page.wait_for_function("document.body.dataset.connected === 'true'")
+    assert ada.url.split("/table/")[1].split("#")[0] == bo.url.split("/table/")[1].split("#")[0]
+    assert "#seat=" in ada.url and "#seat=" in bo.url
+    for page in pages:
+        page.context.close()

@@ -347,8 +347,14 @@ async def _handle(
             watcher.push(_dumps({"type": "ack", "id": request_id, "step": step}))
         elif kind == "sync":
             await tables.resync(table, watcher)
+        elif kind == "chat":
+            await tables.chat(table, watcher, message.text)
+            watcher.push(_dumps({"type": "ack", "id": request_id, "step": len(table.steps)}))
+        elif kind == "rematch":
+            new_id = await tables.rematch(table, watcher.seat)
+            watcher.push(_dumps({"type": "ack", "id": request_id, "table": new_id}))
         else:
-            raise Refused("already introduced; send act, undo or sync")
+            raise Refused("already introduced; send act, undo, sync, chat or rematch")
     except Refused as exc:
         watcher.push(_dumps({"type": "error", "id": request_id, "message": str(exc)}))
     except StoreError:

@@ -27,12 +27,13 @@ from ..core.registry import load_game
 from .ai import AiFailed, AiRunner, agent_seed, check_agent_spec
 from .errors import Refused
 from .limits import ServerLimits, TooMany
-from .store import SeatRow, Store, StoreError, TableRow, hash_token
+from .store import CHAT_KEPT, SeatRow, Store, StoreError, TableRow, hash_token
 from .wire import dumps as _dumps
 
 log = logging.getLogger("robotable.server")
 
 DEFAULT_AI = "medium"  # an AI seat created without a strength
+CHAT_LINES, CHAT_WINDOW = 5, 10.0  # chat lines one connection may send in that many seconds
 OUTBOX_LIMIT = 256  # frames queued for one slow watcher before it is dropped (it can resync)
 
 
@@ -54,6 +55,7 @@ class Watcher:
     outbox: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     task: asyncio.Task | None = None
     dropped: bool = False
+    said: list[float] = field(default_factory=list)  # when it last chatted (a rate limit)
 
     def push(self, frame: str) -> None:
         if self.dropped:
@@ -114,6 +116,8 @@ class Table:
             "record_url": f"/api/tables/{self.id}/record" if self.finished else None,
             "ai_error": self.ai_error,
             "abandoned": self.row.abandoned is not None,
+            "rematch": self.row.rematch,
+            "spectators": connected.get(None, 0) if connected is not None else None,
         }
 
     def connected(self) -> dict[int | None, int]:
@@ -141,6 +145,7 @@ class Table:
             "log": [self.entry(i, s, seat) for i, s in enumerate(self.steps, start=1)],
             "can_undo": self.undo_point(seat) is not None,
             "thinking": self.ai_thinking(),
+            "chat": self.row.chat,
         }
 
     def refuse_if_abandoned(self) -> None:
@@ -360,6 +365,13 @@ class Tables:
                     SeatRow("human", name or f"Player {i + 1}", token_hash=hash_token(token))
                 )
                 tokens.append(token)
+        table = await self._open(game, rows, seed)
+        return table, tokens
+
+    async def _open(
+        self, game: Game, rows: list[SeatRow], seed: int | None, rematch_of: str | None = None
+    ) -> Table:
+        """Store a new table and put it live (within `max_tables`)."""
         if seed is None:
             seed = secrets.randbits(31)
         state = game.new_initial_state(seed=seed)
@@ -383,11 +395,49 @@ class Tables:
                     f"this server has its most open tables ({self.limits.max_tables}); "
                     "try again when some have finished"
                 )
-            await self.store.create_table(row)
+            await self.store.create_table(row, rematch_of)
         table = Table(row, game, state, [])
         self.live[row.id] = table
         self.schedule_ai(table)
-        return table, tokens
+        return table
+
+    async def rematch(self, table: Table, seat: int | None) -> str:
+        """The table's rematch, opened by the first seat that asks once the game is over: the
+        same game, options and seats, the seat order turned by one so that someone else goes
+        first, and every seat's link valid there too. Later asks get the same table."""
+        if seat is None or table.row.seats[seat].kind != "human":
+            raise Refused("only a player at this table can ask for a rematch")
+        async with table.lock:
+            if not table.finished:
+                raise Refused("a rematch is for when the game is over")
+            if table.row.rematch is None:
+                seats = table.row.seats[1:] + table.row.seats[:1]
+                rows = [SeatRow(s.kind, s.name, s.ai, s.token_hash) for s in seats]
+                new = await self._open(table.game, rows, None, rematch_of=table.id)
+                table.row.rematch = new.id
+                frame = _dumps({"type": "rematch", "table": new.id})
+                for w in table.watchers:
+                    w.push(frame)
+        return table.row.rematch
+
+    async def chat(self, table: Table, watcher: Watcher, text: str) -> None:
+        """A line said at the table, kept with it (not in the game record) and sent to all."""
+        if watcher.seat is None:
+            raise Refused("spectators read the chat; players write in it")
+        text = " ".join(text.split())
+        if not text:
+            raise Refused("say something")
+        now = self.clock()
+        recent = [t for t in watcher.said if now - t < CHAT_WINDOW]
+        if len(recent) >= CHAT_LINES:
+            raise Refused(f"at most {CHAT_LINES} lines every {CHAT_WINDOW:g} seconds")
+        watcher.said = [*recent, now]
+        await self.store.add_chat(table.id, watcher.seat, text, now)
+        line = {"at": now, "seat": watcher.seat, "text": text}
+        table.row.chat = [*table.row.chat[-(CHAT_KEPT - 1) :], line]
+        frame = _dumps({"type": "chat", **line})
+        for w in table.watchers:
+            w.push(frame)
 
     # -- playing ------------------------------------------------------------------------------
     async def play(

@@ -77,7 +77,18 @@ class Sync(_Strict):
     id: int | None = None
 
 
-ClientMessage = Annotated[Hello | Act | Undo | Sync, Field(discriminator="type")]
+class Chat(_Strict):
+    type: Literal["chat"]
+    id: int | None = None
+    text: str = Field(min_length=1, max_length=200)
+
+
+class Rematch(_Strict):
+    type: Literal["rematch"]
+    id: int | None = None
+
+
+ClientMessage = Annotated[Hello | Act | Undo | Sync | Chat | Rematch, Field(discriminator="type")]
 
 
 class Envelope(BaseModel):

@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS tables (
     created REAL NOT NULL,
     updated REAL NOT NULL,
     result TEXT,
-    abandoned REAL
+    abandoned REAL,
+    rematch TEXT
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -52,7 +53,18 @@ CREATE TABLE IF NOT EXISTS reseeds (
     secret INTEGER NOT NULL,
     PRIMARY KEY (table_id, after_step)
 ) WITHOUT ROWID;
+-- What the seats said at a table; kept with the table, never in the game record.
+CREATE TABLE IF NOT EXISTS chat (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    at REAL NOT NULL,
+    seat INTEGER NOT NULL,
+    text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chat_by_table ON chat(table_id, at);
 """
+
+
+CHAT_KEPT = 50  # chat lines a table sends a newcomer
 
 
 def hash_token(token: str) -> str:
@@ -90,6 +102,8 @@ class TableRow:
     actions: list[dict[str, Any]] = field(default_factory=list)
     reseeds: list[dict[str, int]] = field(default_factory=list)  # the record's "reseeds"
     abandoned: float | None = None  # when an unfinished table was given up for want of moves
+    rematch: str | None = None  # the table its seats moved on to
+    chat: list[dict[str, Any]] = field(default_factory=list)  # the latest lines, oldest first
 
 
 class StoreError(RuntimeError):
@@ -190,8 +204,23 @@ class Store:
         self._queue.put((fn, (loop, future)))
         await future
 
-    async def create_table(self, row: TableRow) -> None:
-        await self._submit(lambda conn: _insert_table(conn, row))
+    async def create_table(self, row: TableRow, rematch_of: str | None = None) -> None:
+        """Store a new table; `rematch_of`: the finished table whose seats it continues."""
+
+        def write(conn: sqlite3.Connection) -> None:
+            _insert_table(conn, row)
+            if rematch_of is not None:
+                conn.execute("UPDATE tables SET rematch = ? WHERE id = ?", (row.id, rematch_of))
+
+        await self._submit(write)
+
+    async def add_chat(self, table_id: str, seat: int, text: str, at: float) -> None:
+        await self._submit(
+            lambda conn: conn.execute(
+                "INSERT INTO chat (table_id, at, seat, text) VALUES (?, ?, ?, ?)",
+                (table_id, at, seat, text),
+            )
+        )
 
     async def append_action(
         self, table_id: str, step: int, seat: int, action: dict[str, Any], result: dict | None
@@ -252,6 +281,15 @@ class Store:
                 "SELECT action FROM actions WHERE table_id = ? ORDER BY step", (table_id,)
             )
         ]
+        table.chat = [
+            {"at": at, "seat": seat, "text": text}
+            for at, seat, text in reversed(
+                conn.execute(
+                    "SELECT at, seat, text FROM chat WHERE table_id = ? ORDER BY at DESC LIMIT ?",
+                    (table_id, CHAT_KEPT),
+                ).fetchall()
+            )
+        ]
         table.reseeds = [
             {"after": after, "seat": seat, "secret": secret}
             for after, seat, secret in conn.execute(
@@ -309,7 +347,7 @@ class Store:
 
 _SELECT = (
     "SELECT id, game, version, num_players, options, seed, seats, created, updated, result,"
-    " abandoned FROM tables"
+    " abandoned, rematch FROM tables"
 )
 
 
@@ -318,6 +356,8 @@ def _migrate(conn: sqlite3.Connection) -> None:
     columns = {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
     if "abandoned" not in columns:
         conn.execute("ALTER TABLE tables ADD COLUMN abandoned REAL")
+    if "rematch" not in columns:
+        conn.execute("ALTER TABLE tables ADD COLUMN rematch TEXT")
 
 
 def _settle_all(outcomes: list[tuple[tuple, BaseException | None]]) -> None:
@@ -373,4 +413,5 @@ def _table_from_row(row: tuple) -> TableRow:
         updated=row[8],
         result=None if row[9] is None else json.loads(row[9]),
         abandoned=row[10] if len(row) > 10 else None,
+        rematch=row[11] if len(row) > 11 else None,
     )

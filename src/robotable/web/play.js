@@ -22,7 +22,10 @@ const page = {
   nextId: 1,
   thinking: null,
   canUndo: false,
+  chat: [],
 };
+
+const MUTE_KEY = "robotable-chat-muted";
 
 function seatToken() {
   const match = window.location.hash.match(/seat=([A-Za-z0-9_-]+)/);
@@ -168,6 +171,7 @@ function renderHeader() {
       h("b", {}, `${s.seat + 1}. ${s.name}`), " ", h("small", {}, s.seat === page.you ? "you" : badge)));
   }
   if (page.you === null) seats.appendChild(h("span", { class: "seat-chip spectator" }, "watching"));
+  if (t.spectators) seats.appendChild(h("span", { class: "seat-chip spectators", title: "spectators" }, `${t.spectators} watching`));
 }
 
 function renderStatus(view, youDecide) {
@@ -291,9 +295,57 @@ function renderEnd(view) {
       returns.map((v, i) => h("tr", { class: winners.includes(i) ? "winner" : "" }, h("td", {}, seatName(i)), h("td", {}, String(v))))),
     page.table.record_url ? h("p", {}, h("a", { class: "button", id: "end-record", href: page.table.record_url, download: true }, "Download the record"),
       h("br"), h("small", { class: "muted" }, "Replay it with: robotable replay FILE")) : null,
+    rematchControl(),
     h("p", {}, h("a", { href: "/", class: "button" }, "Back to the lobby"), " ",
       h("button", { type: "button", id: "end-close", onclick: () => { end.hidden = true; end.dataset.dismissed = String(page.step); } }, "Look at the table"))));
 }
+
+// -- between games: chat and rematch ------------------------------------------------------------
+function rematchControl() {
+  if (page.table.rematch) {
+    return h("p", {}, h("a", { class: "button primary", id: "rematch-link", href: rematchUrl(page.table.rematch) }, "Go to the rematch"));
+  }
+  if (page.you === null || page.table.seats[page.you].kind !== "human") return null;
+  return h("p", {}, h("button", {
+    type: "button", id: "rematch", class: "primary",
+    onclick: (event) => { if (send({ type: "rematch", id: page.nextId++ })) event.target.disabled = true; },
+  }, "Rematch (everyone moves to a new game)"));
+}
+
+function rematchUrl(id) {
+  const token = page.you === null ? null : seatToken();
+  return `/table/${encodeURIComponent(id)}${token ? `#seat=${token}` : ""}`;
+}
+
+function chatMuted() {
+  try { return localStorage.getItem(MUTE_KEY) === "true"; } catch (_) { return false; }
+}
+
+function renderChat() {
+  const list = clear(document.getElementById("chat"));
+  const muted = chatMuted();
+  document.getElementById("chat-mute").checked = muted;
+  document.getElementById("chat-form").hidden = page.you === null;
+  if (muted) {
+    list.appendChild(h("li", { class: "muted" }, `The chat is muted (${page.chat.length} lines).`));
+    return;
+  }
+  // Text nodes only: whatever a player types is shown as text, never as markup.
+  for (const line of page.chat) list.appendChild(h("li", {}, h("b", {}, `${seatName(line.seat)}: `), line.text));
+  list.scrollTop = list.scrollHeight;
+}
+
+document.getElementById("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = document.getElementById("chat-text");
+  const text = input.value.trim();
+  if (text && send({ type: "chat", id: page.nextId++, text })) input.value = "";
+});
+
+document.getElementById("chat-mute").addEventListener("change", (event) => {
+  try { localStorage.setItem(MUTE_KEY, String(event.target.checked)); } catch (_) { /* storage off */ }
+  renderChat();
+});
 
 // -- the connection --------------------------------------------------------------------------------
 async function onFrame(frame) {
@@ -306,6 +358,8 @@ async function onFrame(frame) {
       page.log = frame.log;
       page.canUndo = frame.can_undo;
       page.thinking = frame.thinking;
+      page.chat = frame.chat || [];
+      renderChat();
       document.getElementById("log").dataset.full = "false";
       await loadModule(page.table.game);
       settle();
@@ -328,6 +382,14 @@ async function onFrame(frame) {
         if (page.view) renderHeader();
         if (page.view) renderStatus(page.view, page.you !== null && page.view.current_player === page.you && !page.view.terminal);
       }
+      break;
+    case "chat":
+      page.chat = [...page.chat.slice(-49), frame];
+      renderChat();
+      break;
+    case "rematch":
+      // Someone asked for a rematch: every seat and spectator moves to it.
+      window.location.assign(rematchUrl(frame.table));
       break;
     case "ack":
       settle();

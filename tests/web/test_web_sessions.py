@@ -1,0 +1,103 @@
+"""Game nights: chat at a table, a rematch for everyone in one click, who is watching."""
+
+from __future__ import annotations
+
+from starlette.testclient import TestClient
+
+from robotable.server.app import create_app
+from robotable.server.limits import ServerLimits
+
+from .conftest import SeatClient
+
+HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+BODY = {"game": "countdown", "num_players": 2, "seats": HUMANS, "seed": 1}
+
+
+def _two_players(client):
+    table = client.post("/api/tables", json=BODY).json()
+    ada = SeatClient(client, table["id"], table["seats"][0]["token"])
+    bo = SeatClient(client, table["id"], table["seats"][1]["token"])
+    return table, ada, bo
+
+
+def _play_to_the_end(ada, bo):
+    while not (ada.state.get("table") or {}).get("finished"):
+        mover = ada if ada.state["view"]["legal_actions"] else bo
+        step = mover.state["step"]
+        mover.send({"type": "act", "index": 0, "step": step})
+        ada.until_step(step + 1)
+        bo.until_step(step + 1)
+
+
+def test_chat_reaches_everyone_at_the_table_and_is_kept(client):
+    table, ada, bo = _two_players(client)
+    ada.send({"type": "chat", "id": 1, "text": "  good   luck <b>Bo</b>  "})
+    line = bo.until(lambda f: f["type"] == "chat")
+    assert (line["seat"], line["text"]) == (0, "good luck <b>Bo</b>")  # the page shows it as text
+    assert ada.until(lambda f: f["type"] == "chat")["text"] == line["text"]
+    watcher = SeatClient(client, table["id"], None)
+    assert [c["text"] for c in watcher.state["chat"]] == ["good luck <b>Bo</b>"]
+    # Spectators read; they do not write. Nothing of it goes into the game record.
+    watcher.send({"type": "chat", "id": 2, "text": "hello"})
+    assert "spectators read" in watcher.until(lambda f: f["type"] == "error")["message"]
+    _play_to_the_end(ada, bo)
+    record = client.get(f"/api/tables/{table['id']}/record").json()
+    assert "chat" not in record and "good luck" not in str(record)
+    for seat in (ada, bo, watcher):
+        seat.close()
+
+
+def test_chat_is_short_and_not_a_flood(client):
+    _, ada, bo = _two_players(client)
+    ada.send({"type": "chat", "id": 1, "text": "x" * 201})
+    assert "200 characters" in ada.until(lambda f: f["type"] == "error")["message"]
+    for n in range(5):
+        ada.send({"type": "chat", "id": 10 + n, "text": f"line {n}"})
+    ada.send({"type": "chat", "id": 20, "text": "one too many"})
+    assert "at most 5 lines" in ada.until(lambda f: f["type"] == "error")["message"]
+    ada.close()
+    bo.close()
+
+
+def test_chat_survives_a_restart(tmp_path):
+    limits = ServerLimits(creates_per_minute=1000)
+    db = tmp_path / "t.sqlite3"
+    with TestClient(create_app(db, ai_delay=0, limits=limits)) as client:
+        table, ada, bo = _two_players(client)
+        ada.send({"type": "chat", "id": 1, "text": "back in five"})
+        bo.until(lambda f: f["type"] == "chat")
+        ada.close()
+        bo.close()
+    with TestClient(create_app(db, ai_delay=0, limits=limits)) as client:
+        again = SeatClient(client, table["id"], table["seats"][1]["token"])
+        assert [c["text"] for c in again.state["chat"]] == ["back in five"]
+        again.close()
+
+
+def test_rematch_moves_everyone_to_one_new_table_with_the_next_first_player(client):
+    table, ada, bo = _two_players(client)
+    ada.send({"type": "rematch", "id": 1})
+    assert "when the game is over" in ada.until(lambda f: f["type"] == "error")["message"]
+    _play_to_the_end(ada, bo)
+    ada.send({"type": "rematch", "id": 2})
+    new_id = ada.until(lambda f: f["type"] == "rematch")["table"]
+    assert bo.until(lambda f: f["type"] == "rematch")["table"] == new_id
+    bo.send({"type": "rematch", "id": 3})  # a second click finds the same table
+    assert bo.until(lambda f: f["type"] == "ack" and f["id"] == 3)["table"] == new_id
+    meta = client.get(f"/api/tables/{new_id}").json()
+    assert [s["name"] for s in meta["seats"]] == ["Bo", "Ada"]  # Bo now goes first
+    assert client.get(f"/api/tables/{table['id']}").json()["rematch"] == new_id
+    # Everyone's link works at the new table, in their new seat.
+    ada_again = SeatClient(client, new_id, table["seats"][0]["token"])
+    assert ada_again.state["you"] == 1
+    for seat in (ada, bo, ada_again):
+        seat.close()
+
+
+def test_spectators_are_counted(client):
+    table, ada, bo = _two_players(client)
+    watchers = [SeatClient(client, table["id"], None) for _ in range(2)]
+    frame = ada.until(lambda f: f["type"] == "seats" and f["table"]["spectators"] == 2)
+    assert frame["table"]["spectators"] == 2
+    for seat in (ada, bo, *watchers):
+        seat.close()
