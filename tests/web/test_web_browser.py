@@ -288,3 +288,16 @@ def test_chat_and_rematch_between_two_browsers(live_server, browser):
     assert "#seat=" in ada.url and "#seat=" in bo.url
     for page in pages:
         page.context.close()
+
+
+def test_a_clock_runs_out_in_the_browser(live_server, page):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    body = {"game": "stakbots", "num_players": 2, "seats": seats, "seed": 3}
+    body["clock"] = {"mode": "move", "seconds": 2}
+    table = httpx.post(live_server.url + "/api/tables", json=body).json()
+    page.goto(live_server.url + table["seats"][0]["join_url"])
+    page.wait_for_selector("#clock:not([hidden])")
+    assert "Your time" in page.inner_text("#clock")
+    page.wait_for_function("document.getElementById('log').textContent.includes('time ran out')")
+    # A new decision (Ada's again, or Bo's: a Stak Bots turn has several) has a fresh clock.
+    assert "0:0" in page.inner_text("#clock")

@@ -101,3 +101,39 @@ def test_spectators_are_counted(client):
     assert frame["table"]["spectators"] == 2
     for seat in (ada, bo, *watchers):
         seat.close()
+
+
+def test_a_clock_moves_for_a_person_whose_time_runs_out(client):
+    body = {**BODY, "clock": {"mode": "move", "seconds": 1}}
+    table = client.post("/api/tables", json=body).json()
+    ada = SeatClient(client, table["id"], table["seats"][0]["token"])
+    bo = SeatClient(client, table["id"], table["seats"][1]["token"])
+    assert ada.state["clock"]["seat"] == 0 and ada.state["clock"]["remaining"] <= 1
+    # Ada does nothing: after her second the table plays for her, and everyone sees why.
+    frame = bo.until(lambda f: f["type"] == "update")
+    assert frame["entry"]["seat"] == 0 and frame["entry"]["timeout"] is True
+    assert frame["clock"]["seat"] == 1 and frame["clock"]["remaining"] == 1
+    # Bo's own clock runs now; he moves in time.
+    bo.send({"type": "act", "index": 0, "step": 1})
+    mine = bo.until(lambda f: f["type"] == "update" and f["step"] == 2)
+    assert mine["entry"]["timeout"] is False
+    ada.close()
+    bo.close()
+
+
+def test_a_game_clock_spends_each_players_bank(client):
+    body = {**BODY, "clock": {"mode": "game", "seconds": 600}}
+    table = client.post("/api/tables", json=body).json()
+    ada = SeatClient(client, table["id"], table["seats"][0]["token"])
+    ada.send({"type": "act", "index": 0, "step": 0})
+    banks = ada.until(lambda f: f["type"] == "update")["clock"]["banks"]
+    assert banks[0] <= 600 and banks[1] == 600
+    stored = client.app.state.tables.store.load_table(table["id"]).clock
+    assert stored["mode"] == "game" and stored["banks"][1] == 600
+    ada.close()
+
+
+def test_a_clock_is_checked_at_creation(client):
+    for clock in ({"mode": "hour", "seconds": 5}, {"mode": "move", "seconds": 0.1}):
+        response = client.post("/api/tables", json={**BODY, "clock": clock})
+        assert response.status_code == 400 and "clock" in response.json()["error"]

@@ -152,6 +152,7 @@ def create_app(
                 dict(spec.options),
                 [s.model_dump() for s in spec.seats],
                 spec.seed,
+                None if spec.clock is None else spec.clock.model_dump(),
             )
         except TooMany as exc:
             return _error(429, str(exc))

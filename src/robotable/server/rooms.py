@@ -25,6 +25,7 @@ from ..core.protocol import Action, Game, State
 from ..core.records import make_record, reseed_chance, reseeds_by_step
 from ..core.registry import load_game
 from .ai import AiFailed, AiRunner, agent_seed, check_agent_spec
+from .clocks import TIMEOUT_AGENT, Clock
 from .errors import Refused
 from .limits import ServerLimits, TooMany
 from .store import CHAT_KEPT, SeatRow, Store, StoreError, TableRow, hash_token
@@ -44,6 +45,7 @@ class Step:
     seat: int
     action: Action
     events: list[Event]
+    timed_out: bool = False  # played for a person whose clock ran out
 
 
 @dataclass(eq=False, slots=True)
@@ -90,6 +92,10 @@ class Table:
         self.generation = 0  # bumped by undo so AI moves computed for an older position are dropped
         self.ai_task: asyncio.Task | None = None
         self.ai_error: str | None = None
+        self.clock = Clock.from_json(row.clock)
+        self.clock_task: asyncio.Task | None = None
+        self.clock_position: tuple[int, int] | None = None  # (steps, generation) it runs for
+        self.decision_started: float | None = None  # loop time the timed decision began
 
     # -- what each seat sees ------------------------------------------------------------------
     @property
@@ -133,7 +139,23 @@ class Table:
             "seat": step.seat,
             "label": str(step.action) if own else None,
             "events": seat_events(step.events, seat),
+            "timeout": step.timed_out,
         }
+
+    def timed_seat(self) -> int | None:
+        """The person deciding now if the table has a clock (AI seats have none)."""
+        if self.clock is None or self.finished or self.row.abandoned is not None:
+            return None
+        seat = self.state.current_player()
+        return seat if self.row.seats[seat].kind == "human" else None
+
+    def clock_view(self) -> dict[str, Any] | None:
+        if self.clock is None:
+            return None
+        elapsed = 0.0
+        if self.decision_started is not None:
+            elapsed = asyncio.get_running_loop().time() - self.decision_started
+        return self.clock.view(self.timed_seat(), elapsed)
 
     def full_frame(self, seat: int | None) -> dict[str, Any]:
         return {
@@ -146,6 +168,7 @@ class Table:
             "can_undo": self.undo_point(seat) is not None,
             "thinking": self.ai_thinking(),
             "chat": self.row.chat,
+            "clock": self.clock_view(),
         }
 
     def refuse_if_abandoned(self) -> None:
@@ -192,6 +215,7 @@ class Table:
     def broadcast_step(self, number: int, step: Step) -> None:
         by_seat: dict[int | None, str] = {}
         thinking = self.ai_thinking()
+        clock = self.clock_view()
         for w in self.watchers:
             frame = by_seat.get(w.seat)
             if frame is None:
@@ -203,6 +227,7 @@ class Table:
                         "entry": self.entry(number, step, w.seat),
                         "can_undo": self.undo_point(w.seat) is not None,
                         "thinking": thinking,
+                        "clock": clock,
                         "table": self.meta() if self.finished else None,
                     }
                 )
@@ -262,6 +287,8 @@ class Tables:
 
     async def close(self) -> None:
         for table in list(self.live.values()):
+            if table.clock_task is not None:
+                table.clock_task.cancel()
             if table.ai_task is not None:
                 table.ai_task.cancel()
                 with contextlib.suppress(BaseException):
@@ -342,8 +369,10 @@ class Tables:
         options: dict[str, Any],
         seats: list[dict[str, Any]],
         seed: int | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> tuple[Table, list[str | None]]:
-        """A new table; returns it and each seat's token (None for AI seats)."""
+        """A new table; returns it and each seat's token (None for AI seats). `clock`:
+        {"mode": "move" or "game", "seconds": ...} (see server/clocks.py)."""
         game = load_table_game(game_name, num_players, options)
         if len(seats) != game.num_players:
             raise Refused(
@@ -365,11 +394,17 @@ class Tables:
                     SeatRow("human", name or f"Player {i + 1}", token_hash=hash_token(token))
                 )
                 tokens.append(token)
-        table = await self._open(game, rows, seed)
+        timer = None if clock is None else Clock.new(clock["mode"], clock["seconds"], len(rows))
+        table = await self._open(game, rows, seed, clock=timer)
         return table, tokens
 
     async def _open(
-        self, game: Game, rows: list[SeatRow], seed: int | None, rematch_of: str | None = None
+        self,
+        game: Game,
+        rows: list[SeatRow],
+        seed: int | None,
+        rematch_of: str | None = None,
+        clock: Clock | None = None,
     ) -> Table:
         """Store a new table and put it live (within `max_tables`)."""
         if seed is None:
@@ -388,6 +423,7 @@ class Tables:
             created=now,
             updated=now,
             result=None,
+            clock=None if clock is None else clock.to_json(),
         )
         async with self._creating:
             if await asyncio.to_thread(self.store.count_open) >= self.limits.max_tables:
@@ -413,7 +449,8 @@ class Tables:
             if table.row.rematch is None:
                 seats = table.row.seats[1:] + table.row.seats[:1]
                 rows = [SeatRow(s.kind, s.name, s.ai, s.token_hash) for s in seats]
-                new = await self._open(table.game, rows, None, rematch_of=table.id)
+                clock = table.clock and Clock.new(table.clock.mode, table.clock.seconds, len(rows))
+                new = await self._open(table.game, rows, None, rematch_of=table.id, clock=clock)
                 table.row.rematch = new.id
                 frame = _dumps({"type": "rematch", "table": new.id})
                 for w in table.watchers:
@@ -476,8 +513,16 @@ class Tables:
         self.schedule_ai(table)
         return number
 
-    async def _commit(self, table: Table, seat: int, action: Action) -> int:
+    async def _commit(
+        self, table: Table, seat: int, action: Action, timed_out: bool = False
+    ) -> int:
         """Apply, store, then announce. Called with the table lock held."""
+        clock = table.clock
+        if clock is not None and table.decision_started is not None:
+            # The person's time is spent whether or not the move stands; cheap to keep exact.
+            elapsed = asyncio.get_running_loop().time() - table.decision_started
+            clock.spend(seat, elapsed)
+            table.decision_started = asyncio.get_running_loop().time()
         try:
             events = table.state.apply_action(action)
         except IllegalAction as exc:
@@ -489,12 +534,20 @@ class Tables:
         number = len(table.steps) + 1
         result = {"returns": table.state.returns()} if table.state.is_terminal() else None
         try:
-            await self.store.append_action(table.id, number, seat, action.to_json(), result)
+            await self.store.append_action(
+                table.id,
+                number,
+                seat,
+                action.to_json(),
+                result,
+                None if clock is None else clock.to_json(),
+            )
         except StoreError:
             self._rebuild(table, len(table.steps))
             raise
-        step = Step(seat, action, events)
+        step = Step(seat, action, events, timed_out)
         table.steps.append(step)
+        table.decision_started = None  # the next decision's clock starts when it is scheduled
         if result is not None:
             table.row.result = result
         try:
@@ -535,11 +588,49 @@ class Tables:
 
     # -- AI seats -----------------------------------------------------------------------------
     def schedule_ai(self, table: Table) -> None:
+        """Set the table going after any change: its AI seat thinks, or a person's clock runs."""
+        self._schedule_clock(table)
         if table.ai_task is not None and not table.ai_task.done():
             return
         if table.finished or table.ai_thinking() is None or table.ai_error is not None:
             return
         table.ai_task = asyncio.ensure_future(self._ai_turn(table))
+
+    # -- clocks -------------------------------------------------------------------------------
+    def _schedule_clock(self, table: Table) -> None:
+        """Start the deciding person's clock, once per position (not again for each watcher)."""
+        position = (len(table.steps), table.generation)
+        if table.clock_position == position and table.clock_task is not None:
+            return
+        if table.clock_task is not None:
+            table.clock_task.cancel()
+            table.clock_task = None
+        table.clock_position = position
+        seat = table.timed_seat()
+        if seat is None:
+            table.decision_started = None
+            return
+        table.decision_started = asyncio.get_running_loop().time()
+        allowance = table.clock.allowance(seat)
+        table.clock_task = asyncio.ensure_future(self._time_out(table, position, allowance))
+
+    async def _time_out(self, table: Table, position: tuple[int, int], allowance: float) -> None:
+        await asyncio.sleep(allowance)
+        async with table.lock:
+            if (len(table.steps), table.generation) != position or table.timed_seat() is None:
+                return
+            seat = table.state.current_player()
+            seed = agent_seed(table.row.seed, seat, len(table.steps))
+            action = await asyncio.to_thread(_timeout_choice, table.state.clone(), seed)
+            table.clock_task = None  # this task is ending; the next position gets a new one
+            try:
+                await self._commit(table, seat, action, timed_out=True)
+            except (Refused, StoreError) as exc:
+                log.error(
+                    "table %s: the move for seat %d out of time failed: %s", table.id, seat, exc
+                )
+                return
+        self.schedule_ai(table)
 
     async def _ai_turn(self, table: Table) -> None:
         while not table.finished:
@@ -628,6 +719,13 @@ def _replay(game: Game, row: TableRow, actions: list[Action]) -> tuple[State, li
     if len(actions) in reseeds:
         state = reseed_chance(state, *reseeds[len(actions)])
     return state, steps
+
+
+def _timeout_choice(state: State, seed: int) -> Action:
+    """What the table plays for a person whose time ran out (see server/clocks.py)."""
+    from ..agents import make_agent
+
+    return make_agent(TIMEOUT_AGENT, seed=seed).act(state)
 
 
 def load_table_game(name: str, num_players: int, options: dict[str, Any]) -> Game:

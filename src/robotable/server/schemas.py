@@ -40,12 +40,18 @@ class SeatSpec(_Strict):
     ai: str | None = Field(default=None, max_length=60)
 
 
+class ClockSpec(_Strict):
+    mode: Literal["move", "game"]
+    seconds: float = Field(ge=1, le=86_400)
+
+
 class CreateTable(_Strict):
     game: str = Field(max_length=40)
     num_players: int = Field(ge=1, le=MAX_SEATS)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=32)
     seats: list[SeatSpec] = Field(min_length=1, max_length=MAX_SEATS)
     seed: int | None = Field(default=None, ge=0, lt=2**63)
+    clock: ClockSpec | None = None
 
 
 class Hello(_Strict):

@@ -34,7 +34,8 @@ CREATE TABLE IF NOT EXISTS tables (
     updated REAL NOT NULL,
     result TEXT,
     abandoned REAL,
-    rematch TEXT
+    rematch TEXT,
+    clock TEXT
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -103,6 +104,7 @@ class TableRow:
     reseeds: list[dict[str, int]] = field(default_factory=list)  # the record's "reseeds"
     abandoned: float | None = None  # when an unfinished table was given up for want of moves
     rematch: str | None = None  # the table its seats moved on to
+    clock: dict[str, Any] | None = None  # see server/clocks.py
     chat: list[dict[str, Any]] = field(default_factory=list)  # the latest lines, oldest first
 
 
@@ -223,10 +225,18 @@ class Store:
         )
 
     async def append_action(
-        self, table_id: str, step: int, seat: int, action: dict[str, Any], result: dict | None
+        self,
+        table_id: str,
+        step: int,
+        seat: int,
+        action: dict[str, Any],
+        result: dict | None,
+        clock: dict[str, Any] | None = None,
     ) -> None:
-        """Store the action numbered `step` (1-based); `result` set when it ended the game."""
+        """Store the action numbered `step` (1-based); `result` set when it ended the game;
+        `clock` the table's clock after it (players' time left)."""
         text = json.dumps(action, separators=(",", ":"))
+        clock_text = None if clock is None else json.dumps(clock)
         now = self.clock()
 
         def write(conn: sqlite3.Connection) -> None:
@@ -235,8 +245,8 @@ class Store:
                 (table_id, step, seat, text),
             )
             conn.execute(
-                "UPDATE tables SET updated = ?, result = ? WHERE id = ?",
-                (now, None if result is None else json.dumps(result), table_id),
+                "UPDATE tables SET updated = ?, result = ?, clock = coalesce(?, clock) WHERE id = ?",
+                (now, None if result is None else json.dumps(result), clock_text, table_id),
             )
 
         await self._submit(write)
@@ -347,7 +357,7 @@ class Store:
 
 _SELECT = (
     "SELECT id, game, version, num_players, options, seed, seats, created, updated, result,"
-    " abandoned, rematch FROM tables"
+    " abandoned, rematch, clock FROM tables"
 )
 
 
@@ -358,6 +368,8 @@ def _migrate(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE tables ADD COLUMN abandoned REAL")
     if "rematch" not in columns:
         conn.execute("ALTER TABLE tables ADD COLUMN rematch TEXT")
+    if "clock" not in columns:
+        conn.execute("ALTER TABLE tables ADD COLUMN clock TEXT")
 
 
 def _settle_all(outcomes: list[tuple[tuple, BaseException | None]]) -> None:
@@ -384,7 +396,7 @@ def _settle(settled: list[tuple[asyncio.Future, BaseException | None]]) -> None:
 def _insert_table(conn: sqlite3.Connection, row: TableRow) -> None:
     conn.execute(
         "INSERT INTO tables (id, game, version, num_players, options, seed, seats, created,"
-        " updated, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " updated, result, clock) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             row.id,
             row.game,
@@ -396,6 +408,7 @@ def _insert_table(conn: sqlite3.Connection, row: TableRow) -> None:
             row.created,
             row.updated,
             None if row.result is None else json.dumps(row.result),
+            None if row.clock is None else json.dumps(row.clock),
         ),
     )
 
@@ -414,4 +427,5 @@ def _table_from_row(row: tuple) -> TableRow:
         result=None if row[9] is None else json.loads(row[9]),
         abandoned=row[10] if len(row) > 10 else None,
         rematch=row[11] if len(row) > 11 else None,
+        clock=json.loads(row[12]) if len(row) > 12 and row[12] else None,
     )

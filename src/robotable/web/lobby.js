@@ -162,6 +162,11 @@ async function createTable(event) {
     options,
     seats,
   };
+  const clock = document.getElementById("clock").value;
+  if (clock) {
+    const [mode, seconds] = clock.split(":");
+    body.clock = { mode, seconds: Number(seconds) };
+  }
   const seed = document.getElementById("seed").value.trim();
   if (seed) body.seed = Number.parseInt(seed, 10);
   try {

@@ -23,7 +23,29 @@ const page = {
   thinking: null,
   canUndo: false,
   chat: [],
+  clock: null, // the frame's clock, with `at`: when it arrived (performance.now())
 };
+
+function takeClock(frame) {
+  page.clock = frame.clock ? { ...frame.clock, at: performance.now() } : null;
+  renderClock();
+}
+
+function renderClock() {
+  const el = document.getElementById("clock");
+  const c = page.clock;
+  if (!c || c.seat === null || c.seat === undefined || c.remaining === null) {
+    el.hidden = true;
+    return;
+  }
+  const left = Math.max(0, c.remaining - (performance.now() - c.at) / 1000);
+  const text = `${Math.floor(left / 60)}:${String(Math.floor(left % 60)).padStart(2, "0")}`;
+  el.hidden = false;
+  el.textContent = `${c.seat === page.you ? "Your" : `${seatName(c.seat)}'s`} time: ${text}${c.mode === "game" ? " for the game" : " for this move"}`;
+  el.classList.toggle("low", left < 10);
+}
+
+setInterval(renderClock, 500);
 
 const MUTE_KEY = "robotable-chat-muted";
 
@@ -235,7 +257,8 @@ function describeEvent(event) {
 
 function logItem(entry) {
   const who = seatName(entry.seat);
-  const head = entry.label ? `${who}: ${entry.label}` : `${who} acted`;
+  const acted = entry.label ? `${who}: ${entry.label}` : `${who} acted`;
+  const head = entry.timeout ? `${acted} (time ran out: the table chose)` : acted;
   const events = (entry.events || []).map(describeEvent).filter(Boolean);
   return h("li", { class: entry.seat === page.you ? "mine" : "", dataset: { step: entry.step } },
     h("span", { class: "log-step" }, `${entry.step}.`), " ", h("span", { class: "log-head" }, head),
@@ -360,6 +383,7 @@ async function onFrame(frame) {
       page.thinking = frame.thinking;
       page.chat = frame.chat || [];
       renderChat();
+      takeClock(frame);
       document.getElementById("log").dataset.full = "false";
       await loadModule(page.table.game);
       settle();
@@ -369,6 +393,7 @@ async function onFrame(frame) {
       page.view = frame.view;
       page.step = frame.step;
       page.log.push(frame.entry);
+      takeClock(frame);
       page.canUndo = frame.can_undo;
       page.thinking = frame.thinking;
       if (frame.table) page.table = frame.table;
