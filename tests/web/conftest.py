@@ -10,6 +10,7 @@ import threading
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -34,7 +35,13 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         tmp_path / "tables.sqlite3", ai_delay=0, synchronous="NORMAL", limits=TEST_LIMITS
     )
     with TestClient(app) as test_client:
-        yield test_client
+        try:
+            yield test_client
+        finally:
+            # A test that fails midway leaves its websockets open, and the client would wait for
+            # them for ever on exit: close them so the failure is reported.
+            for seat in list(SeatClient.open):
+                seat.close()
 
 
 class LiveServer:
@@ -74,9 +81,12 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
 class SeatClient:
     """One websocket watcher of a table (a seat or a spectator) that remembers what it received."""
 
+    open: ClassVar[set[SeatClient]] = set()
+
     def __init__(self, client: TestClient, table_id: str, token: str | None) -> None:
         self._cm = client.websocket_connect(f"/ws/tables/{table_id}")
         self.ws = self._cm.__enter__()
+        SeatClient.open.add(self)
         self.frames: list[dict] = []
         self._unread: list[dict] = []
         self.ws.send_json({"type": "hello", "token": token})
@@ -112,7 +122,9 @@ class SeatClient:
         self.ws.send_json(message)
 
     def close(self) -> None:
-        self._cm.__exit__(None, None, None)
+        if self in SeatClient.open:
+            SeatClient.open.discard(self)
+            self._cm.__exit__(None, None, None)
 
 
 @pytest.fixture

@@ -137,3 +137,25 @@ def test_a_clock_is_checked_at_creation(client):
     for clock in ({"mode": "hour", "seconds": 5}, {"mode": "move", "seconds": 0.1}):
         response = client.post("/api/tables", json={**BODY, "clock": clock})
         assert response.status_code == 400 and "clock" in response.json()["error"]
+
+
+def test_an_open_seat_is_taken_once_from_the_lobby(client):
+    seats = [HUMANS[0], {"kind": "human", "open": True}]
+    table = client.post("/api/tables", json={**BODY, "seats": seats}).json()
+    assert table["seats"][1]["open"] is True and "token" not in table["seats"][1]
+    listed = next(t for t in client.get("/api/tables").json()["playing"] if t["id"] == table["id"])
+    assert [s["open"] for s in listed["seats"]] == [False, True]
+    ada = SeatClient(client, table["id"], table["seats"][0]["token"])
+    claim = f"/api/tables/{table['id']}/seats/2/claim"
+    taken = client.post(claim, json={"name": "Cy"})
+    assert taken.status_code == 201
+    ada.until(lambda f: f["type"] == "seats" and f["table"]["seats"][1]["name"] == "Cy")
+    again = client.post(claim, json={"name": "Dee"})
+    assert again.status_code == 409 and "not open" in again.json()["error"]
+    assert client.post(f"/api/tables/{table['id']}/seats/1/claim").status_code == 409
+    cy = SeatClient(client, table["id"], taken.json()["token"])
+    assert cy.state["you"] == 1
+    listed = next(t for t in client.get("/api/tables").json()["playing"] if t["id"] == table["id"])
+    assert not any(s["open"] for s in listed["seats"])
+    ada.close()
+    cy.close()

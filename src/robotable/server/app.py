@@ -30,7 +30,15 @@ from ..core.registry import game_names, load_game
 from .ai import AiLimits, AiRunner, check_agent_spec
 from .limits import RateLimiter, ServerLimits, TooMany
 from .rooms import Refused, Table, Tables, Watcher
-from .schemas import MAX_CREATE_BODY, MAX_FRAME, CreateTable, Envelope, Hello, describe_error
+from .schemas import (
+    MAX_CREATE_BODY,
+    MAX_FRAME,
+    Claim,
+    CreateTable,
+    Envelope,
+    Hello,
+    describe_error,
+)
 from .store import Store, StoreError
 from .wire import dumps as _dumps
 from .wire import loads, nesting_depth
@@ -160,7 +168,8 @@ def create_app(
             return _error(400, str(exc))
         seats = []
         for i, token in enumerate(tokens):
-            seat = {"seat": i, "kind": table.row.seats[i].kind, "name": table.row.seats[i].name}
+            row = table.row.seats[i]
+            seat = {"seat": i, "kind": row.kind, "name": row.name, "open": row.open}
             if token is not None:
                 seat["token"] = token
                 seat["join_url"] = f"/table/{table.id}#seat={token}"
@@ -168,6 +177,23 @@ def create_app(
         return JSONResponse(
             {"id": table.id, "url": f"/table/{table.id}", "seats": seats}, status_code=201
         )
+
+    async def api_claim(request: Request) -> Response:
+        body = await _read_body(request)
+        try:
+            claim = Claim.model_validate_json(body or b"{}")
+        except ValidationError as exc:
+            return _error(400, describe_error(exc))
+        table = await tables_of(request).get(request.path_params["table_id"])
+        if table is None:
+            return _error(404, "no such table")
+        seat = request.path_params["seat"] - 1
+        try:
+            token = await tables_of(request).claim(table, seat, claim.name)
+        except Refused as exc:
+            return _error(409, str(exc))
+        url = f"/table/{table.id}#seat={token}"
+        return JSONResponse({"seat": seat, "token": token, "join_url": url}, status_code=201)
 
     async def api_tables(request: Request) -> Response:
         store = tables_of(request).store
@@ -247,6 +273,7 @@ def create_app(
             Route("/api/tables", api_create, methods=["POST"]),
             Route("/api/tables/{table_id}", api_table),
             Route("/api/tables/{table_id}/record", api_record),
+            Route("/api/tables/{table_id}/seats/{seat:int}/claim", api_claim, methods=["POST"]),
             WebSocketRoute("/ws/tables/{table_id}", ws_table),
             Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
         ],
@@ -436,7 +463,7 @@ def _summary(row: Any, steps: int) -> dict[str, Any]:
         "id": row.id,
         "game": row.game,
         "num_players": row.num_players,
-        "seats": [{"kind": s.kind, "name": s.name, "ai": s.ai} for s in row.seats],
+        "seats": [{"kind": s.kind, "name": s.name, "ai": s.ai, "open": s.open} for s in row.seats],
         "step": steps,
         "updated": row.updated,
         "result": row.result,

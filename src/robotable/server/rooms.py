@@ -105,7 +105,7 @@ class Table:
     def meta(self, connected: dict[int | None, int] | None = None) -> dict[str, Any]:
         seats = []
         for i, s in enumerate(self.row.seats):
-            seat = {"seat": i, "kind": s.kind, "name": s.name, "ai": s.ai}
+            seat = {"seat": i, "kind": s.kind, "name": s.name, "ai": s.ai, "open": s.open}
             if connected is not None:
                 seat["connected"] = connected.get(i, 0)
             seats.append(seat)
@@ -388,6 +388,9 @@ class Tables:
                 check_agent_spec(ai, game.name, self.ai.limits, seat=i)
                 rows.append(SeatRow("ai", name or f"AI {ai}", ai=ai))
                 tokens.append(None)
+            elif spec.get("open"):
+                rows.append(SeatRow("human", name or f"Open seat {i + 1}", open=True))
+                tokens.append(None)
             else:
                 token = secrets.token_urlsafe(18)
                 rows.append(
@@ -436,6 +439,22 @@ class Tables:
         self.live[row.id] = table
         self.schedule_ai(table)
         return table
+
+    async def claim(self, table: Table, seat: int, name: str | None) -> str:
+        """Take an open seat; returns its token. Each open seat can be taken once."""
+        async with table.lock:
+            if not 0 <= seat < len(table.row.seats) or not table.row.seats[seat].open:
+                raise Refused(f"seat {seat + 1} is not open")
+            if table.finished or table.row.abandoned is not None:
+                raise Refused("this game is over")
+            token = secrets.token_urlsafe(18)
+            old = table.row.seats[seat]
+            taken = SeatRow("human", (name or "").strip() or old.name, None, hash_token(token))
+            seats = [*table.row.seats[:seat], taken, *table.row.seats[seat + 1 :]]
+            await self.store.set_seats(table.id, seats)
+            table.row.seats = seats
+            table.broadcast_presence()
+        return token
 
     async def rematch(self, table: Table, seat: int | None) -> str:
         """The table's rematch, opened by the first seat that asks once the game is over: the

@@ -38,6 +38,11 @@ class SeatSpec(_Strict):
     kind: Literal["human", "ai"]
     name: str | None = Field(default=None, max_length=40)
     ai: str | None = Field(default=None, max_length=60)
+    open: bool = False  # a person's seat anyone may take from the lobby
+
+
+class Claim(_Strict):
+    name: str | None = Field(default=None, max_length=40)
 
 
 class ClockSpec(_Strict):

@@ -79,13 +79,26 @@ class SeatRow:
     name: str
     ai: str | None = None
     token_hash: str | None = None
+    open: bool = False  # not taken yet: anyone may claim it from the lobby
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "ai": self.ai, "token_hash": self.token_hash}
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "ai": self.ai,
+            "token_hash": self.token_hash,
+            "open": self.open,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SeatRow:
-        return cls(data["kind"], data["name"], data.get("ai"), data.get("token_hash"))
+        return cls(
+            data["kind"],
+            data["name"],
+            data.get("ai"),
+            data.get("token_hash"),
+            data.get("open", False),
+        )
 
 
 @dataclass(slots=True)
@@ -215,6 +228,12 @@ class Store:
                 conn.execute("UPDATE tables SET rematch = ? WHERE id = ?", (row.id, rematch_of))
 
         await self._submit(write)
+
+    async def set_seats(self, table_id: str, seats: list[SeatRow]) -> None:
+        text = json.dumps([s.to_json() for s in seats])
+        await self._submit(
+            lambda conn: conn.execute("UPDATE tables SET seats = ? WHERE id = ?", (text, table_id))
+        )
 
     async def add_chat(self, table_id: str, seat: int, text: str, at: float) -> None:
         await self._submit(

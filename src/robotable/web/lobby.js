@@ -51,7 +51,8 @@ function renderSeats() {
   for (let i = 0; i < n; i++) {
     const prev = previous[i] || { kind: i === 0 ? "human" : "ai", ai: "medium", name: "" };
     const kind = h("select", { class: "seat-kind", name: `seat-${i}-kind`, "aria-label": `Seat ${i + 1} kind` },
-      h("option", { value: "human" }, "Person"), h("option", { value: "ai" }, "AI"));
+      h("option", { value: "human" }, "Person"), h("option", { value: "ai" }, "AI"),
+      h("option", { value: "open" }, "Open seat (anyone may take it from the lobby)"));
     kind.value = prev.kind;
     const ai = h("select", { class: "seat-ai", name: `seat-${i}-ai`, "aria-label": `Seat ${i + 1} AI strength` },
       state.aiLevels.map((l) => h("option", { value: l.spec }, l.label)));
@@ -142,8 +143,10 @@ async function createTable(event) {
   event.preventDefault();
   showError("");
   const seats = [...document.querySelectorAll(".seat-row")].map((row) => {
-    const kind = row.querySelector(".seat-kind").value;
+    const chosen = row.querySelector(".seat-kind").value;
+    const kind = chosen === "open" ? "human" : chosen;
     const seat = { kind };
+    if (chosen === "open") seat.open = true;
     const name = row.querySelector(".seat-name").value.trim();
     if (name) seat.name = name;
     if (kind === "ai") seat.ai = row.querySelector(".seat-ai").value;
@@ -201,6 +204,8 @@ function showCreated(created) {
       " ", h("input", { readonly: true, value: url, class: "link-field", "aria-label": `Seat ${s.seat + 1} link` }), " ", copy));
   });
   box.appendChild(list);
+  const open = created.seats.filter((s) => s.open);
+  if (open.length) box.appendChild(h("p", { class: "muted" }, `Open seats (${open.map((s) => s.seat + 1).join(", ")}): anyone can take them from "Tables in play" in the lobby.`));
   box.appendChild(h("p", {}, "Spectators: ", h("a", { href: created.url }, new URL(created.url, window.location.href).href)));
 }
 
@@ -216,6 +221,22 @@ function resultText(t) {
   return winners.length === r.length || winners.length === 0 ? "draw" : `won by ${winners.join(" and ")}`;
 }
 
+async function claimSeat(tableId, seat) {
+  showError("");
+  const name = document.getElementById("join-name").value.trim();
+  try {
+    const claimed = await getJSON(`/api/tables/${encodeURIComponent(tableId)}/seats/${seat}/claim`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(name ? { name } : {}),
+    });
+    window.location.assign(claimed.join_url);
+  } catch (err) {
+    showError(err.message);
+    refreshTables();
+  }
+}
+
 async function refreshTables() {
   try {
     const data = await getJSON("/api/tables");
@@ -228,6 +249,10 @@ async function refreshTables() {
           h("b", {}, titles[t.game] || t.game), ` · ${seatSummary(t)} · ${t.step} moves `,
           finished ? h("span", { class: "result" }, resultText(t)) : null, " ",
           h("a", { href: t.url }, finished ? "view" : "watch"),
+          finished ? null : t.seats.map((s, i) => (s.open ? [" ", h("button", {
+            type: "button", class: "small-button join-open", dataset: { table: t.id, seat: i + 1 },
+            onclick: () => claimSeat(t.id, i + 1),
+          }, `Take seat ${i + 1}`)] : null)),
           finished ? [" ", h("a", { href: t.record_url, download: true }, "record")] : null));
       }
     };
