@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from .errors import IllegalAction
 from .events import Event
+from .narration import Voice, generic_line, narrate_events
 from .options import OptionSpec, resolve_options
 
 TERMINAL = -1
@@ -174,6 +175,44 @@ class Game(ABC):
 
         return json.dumps(state.view(seat), indent=1)
 
+    # -- words for people (one source for the terminal, the web table and replays) --------------
+    def narrate_event(self, event: Event, voice: Voice) -> str | None:
+        """One event as a sentence for `voice.viewer` (None: say nothing). Games override with
+        their `narration.py`; the default words the event's fields plainly."""
+        return generic_line(event, voice)
+
+    def narrate(
+        self, events: list[Event], viewer: int | None = None, names: list[str] | None = None
+    ) -> list[str]:
+        """What `viewer` (a seat, or None for a spectator) reads for these events, in order:
+        only the events that seat may see, "you" for its own seat, other seats by `names`
+        (default "Seat 1", "Seat 2", ...)."""
+        voice = Voice.of(self.num_players, viewer, names)
+        return narrate_events(self.narrate_event, events, voice)
+
+    def guide(self) -> str:
+        """How to play, in Markdown: the goal, a turn, the terms (the game's `data/guide.md`)."""
+        from importlib import resources
+
+        package = type(self).__module__.rpartition(".")[0] or type(self).__module__
+        try:
+            return resources.files(package).joinpath("data", "guide.md").read_text("utf-8")
+        except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
+            return f"# {self.title or self.name}\n\n{self.description}\n"
+
+    def glossary(self) -> dict[str, str]:
+        """Term -> meaning, from the guide's "Terms" section (lines "- **Term**: meaning")."""
+        terms: dict[str, str] = {}
+        in_terms = False
+        for line in self.guide().splitlines():
+            if line.startswith("#"):
+                in_terms = line.lstrip("#").strip().lower() == "terms"
+                continue
+            if in_terms and line.startswith("- **") and "**:" in line:
+                term, _, meaning = line[4:].partition("**:")
+                terms[term.strip()] = meaning.strip()
+        return terms
+
     # -- research encodings (robotable.envs) --------------------------------------------------
     def num_distinct_actions(self) -> int:
         """Size of the fixed action index space (see `action_index`)."""
@@ -266,13 +305,19 @@ class State(ABC):
         """Why the deciding seat is deciding, in words ("Shot Bot entered: choose a top card")."""
         return "" if self.is_terminal() else f"seat {self.current_player()} to act"
 
+    def describe_action(self, action: Action) -> str:
+        """The choice in words for the seat deciding now, naming things by what they are
+        ("attack Bo's Core Bot with your Shot Bot"), never by position. Games override where
+        an action holds a position; the default is the action's own label."""
+        return action.label()
+
     def legal_action_entries(self, seat: int | None) -> list[dict[str, Any]]:
         """The view's "legal_actions": `{"index", "label", "action"}` per legal action when
         `seat` decides now, else empty (nobody sees another seat's choices)."""
         if seat is None or seat != self.current_player():
             return []
         return [
-            {"index": i, "label": str(a), "action": a.to_json()}
+            {"index": i, "label": self.describe_action(a), "action": a.to_json()}
             for i, a in enumerate(self.legal_actions())
         ]
 

@@ -1,0 +1,124 @@
+"""Narration: every game words every event itself, for one reader, without positions or JSON."""
+
+from __future__ import annotations
+
+import importlib
+import random
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import robotable
+from robotable.core.narration import Voice, second_person
+from robotable.core.registry import bundled_game_names, game_class
+
+NAMES = ["Ada", "Bo", "Cy", "Dee", "Eve", "Fay"]
+CONFIGS = [
+    (name, n)
+    for name in bundled_game_names()
+    for n in sorted({game_class(name).min_players, game_class(name).max_players})
+]
+
+# What a reader must never see: raw data (JSON, field names) or a thing named by its position.
+RAW = re.compile(r"[{}\[\]=_]|\bNone\b|\bTrue\b|\bFalse\b")
+POSITION = re.compile(
+    r"\b(seat|slot|position|index|player|bot|card|zone)\s*#?\d", flags=re.IGNORECASE
+)
+YOU = re.compile(r"\byou(r|rs|rself)?\b", flags=re.IGNORECASE)
+
+
+def _random_steps(name: str, num_players: int, seed: int, max_steps: int = 400):
+    game = robotable.load_game(name, num_players=num_players)
+    state = game.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    steps = []
+    while not state.is_terminal() and len(steps) < max_steps:
+        steps.append(state.apply_action(rng.choice(state.legal_actions())))
+    return game, steps
+
+
+@pytest.mark.parametrize(("name", "num_players"), CONFIGS, ids=[f"{g}-{n}" for g, n in CONFIGS])
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**31))
+def test_every_event_is_worded_by_its_game(name: str, num_players: int, seed: int) -> None:
+    lines = importlib.import_module(f"robotable.games.{name}.narration").LINES
+    game, steps = _random_steps(name, num_players, seed)
+    kinds = {e["type"] for events in steps for e in events}
+    assert kinds <= set(lines), f"{name}: events without wording: {sorted(kinds - set(lines))}"
+
+
+@pytest.mark.parametrize(("name", "num_players"), CONFIGS, ids=[f"{g}-{n}" for g, n in CONFIGS])
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**31))
+def test_narration_names_no_position_and_says_you_only_to_its_reader(
+    name: str, num_players: int, seed: int
+) -> None:
+    game, steps = _random_steps(name, num_players, seed)
+    names = NAMES[:num_players]
+    for events in steps:
+        public = game.narrate(events, None, names)
+        for line in public:
+            assert not RAW.search(line), f"{name}: raw data in {line!r}"
+            assert not POSITION.search(line), f"{name}: a position in {line!r}"
+            assert not YOU.search(line), f"{name}: 'you' for a spectator in {line!r}"
+        for viewer in range(num_players):
+            mine = game.narrate(events, viewer, names)
+            for line in mine:
+                assert not RAW.search(line), f"{name}: raw data in {line!r}"
+                assert not POSITION.search(line), f"{name}: a position in {line!r}"
+            # A public event read by a seat says "you" only where the spectator's line names
+            # that very seat.
+            public_events = [e for e in events if "to" not in e]
+            for event in public_events:
+                theirs = game.narrate([event], viewer, names)
+                spectator = game.narrate([event], None, names)
+                for line, seen in zip(theirs, spectator, strict=True):
+                    if YOU.search(line):
+                        assert names[viewer] in seen, (
+                            f"{name}: {line!r} says 'you' to {names[viewer]}, "
+                            f"but the event is about {seen!r}"
+                        )
+
+
+@pytest.mark.parametrize("name", bundled_game_names())
+def test_every_game_has_a_guide_with_its_terms(name: str) -> None:
+    game = robotable.load_game(name)
+    guide = game.guide()
+    for heading in ("## Goal", "## A turn", "## Terms"):
+        assert heading in guide, f"{name}: the guide has no '{heading}' section"
+    assert len(game.glossary()) >= 5
+
+
+@pytest.mark.parametrize("name", bundled_game_names())
+def test_choices_name_no_position(name: str) -> None:
+    for num_players in sorted({game_class(name).min_players, game_class(name).max_players}):
+        game = robotable.load_game(name, num_players=num_players)
+        state = game.new_initial_state(seed=5)
+        rng = random.Random(5)
+        while not state.is_terminal():
+            seat = state.current_player()
+            for entry in state.legal_action_entries(seat):
+                assert not POSITION.search(entry["label"]), f"{name}: {entry['label']!r}"
+                assert not RAW.search(entry["label"]), f"{name}: {entry['label']!r}"
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(
+    ("third", "second"),
+    [("draws", "draw"), ("has", "have"), ("passes", "pass"), ("carries", "carry"),
+     ("is scrapped", "are scrapped"), ("goes first", "go first"), ("wins", "win")],
+)
+def test_verbs_agree_with_the_reader(third: str, second: str) -> None:
+    assert second_person(third) == second
+    voice = Voice.of(2, viewer=0, names=["Ada", "Bo"])
+    assert voice.does(0, third) == f"You {second}"
+    assert voice.does(1, third) == f"Bo {third}"
+    assert voice.whose(0) == "your" and voice.whose(1) == "Bo's"
+
+
+def test_seats_without_names_count_from_one() -> None:
+    voice = Voice.of(3, viewer=None)
+    assert [voice.who(s) for s in range(3)] == ["Seat 1", "Seat 2", "Seat 3"]
+    assert Voice.of(2, viewer=None, names=["Ada", ""]).names == ("Ada", "Seat 2")
