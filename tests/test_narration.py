@@ -107,8 +107,15 @@ def test_choices_name_no_position(name: str) -> None:
 
 @pytest.mark.parametrize(
     ("third", "second"),
-    [("draws", "draw"), ("has", "have"), ("passes", "pass"), ("carries", "carry"),
-     ("is scrapped", "are scrapped"), ("goes first", "go first"), ("wins", "win")],
+    [
+        ("draws", "draw"),
+        ("has", "have"),
+        ("passes", "pass"),
+        ("carries", "carry"),
+        ("is scrapped", "are scrapped"),
+        ("goes first", "go first"),
+        ("wins", "win"),
+    ],
 )
 def test_verbs_agree_with_the_reader(third: str, second: str) -> None:
     assert second_person(third) == second

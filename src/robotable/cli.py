@@ -8,13 +8,13 @@ Each front end registers its own commands so that one file does not grow into ev
 from __future__ import annotations
 
 import importlib
+import sys
 
 import typer
 
 app = typer.Typer(
     name="robotable",
     help="Play, simulate and study five robot tabletop games.",
-    no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
@@ -43,9 +43,52 @@ def _register_all() -> None:
         module.register(app)
 
 
+def version_text() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        number = version("robotable")
+    except PackageNotFoundError:  # run from a source tree that was not installed
+        number = "unknown"
+    return f"robotable {number} (pure-Python engine, Python {sys.version.split()[0]})"
+
+
+@app.callback(invoke_without_command=True)
+def _root(
+    ctx: typer.Context,
+    show_version: bool = typer.Option(
+        False, "--version", help="Print robotable's version and engine, then exit."
+    ),
+) -> None:
+    if show_version:
+        print(version_text())
+        raise typer.Exit(0)
+    if ctx.invoked_subcommand is None:
+        print(ctx.get_help())
+        raise typer.Exit(0)
+
+
+# Typer bundles its own copy of click and exports only some of its exceptions; the usage error
+# (bad option value, unknown option or command) is the base class of the one it does export.
+UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+
 def main() -> None:
     _register_all()
-    app()
+    try:
+        # Without click's standalone mode, an exit code comes back as the return value.
+        code = app(standalone_mode=False)
+    except UsageError as exc:
+        # One line that names the option and what is wrong, like every other error here.
+        where = f"{exc.ctx.command_path}: " if exc.ctx is not None else ""
+        print(f"error: {where}{exc.format_message()}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except typer.Abort:
+        print("stopped", file=sys.stderr)
+        raise SystemExit(130) from None
+    except typer.Exit as exc:
+        raise SystemExit(exc.exit_code) from None
+    raise SystemExit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -92,8 +92,10 @@ def test_a_game_against_the_ai_is_played_stored_and_replayable(client, seat_clie
             assert me.frames[-1]["type"] == "ack"
         else:
             me.until_step(me.state["step"] + 1)
-    final = me.until(lambda f: f["type"] == "state")  # the full log, every label, once over
-    assert all(entry["label"] for entry in final["log"])
+    final = me.until(lambda f: f["type"] == "state")  # the full log once over
+    # Labels stay with the seat that chose (worded for it); everyone reads the narration.
+    assert all(bool(entry["label"]) == (entry["seat"] == 0) for entry in final["log"])
+    assert all(entry["lines"] for entry in final["log"])
     record = client.get(f"/api/tables/{table['id']}/record")
     assert record.status_code == 200
     assert "attachment" in record.headers["content-disposition"]
@@ -228,3 +230,24 @@ def test_a_watcher_that_does_not_read_is_dropped_not_waited_for():
         return sent
 
     assert asyncio.run(scenario()) == []
+
+
+def test_the_log_is_narrated_for_each_reader(client, seat_client, new_table):
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    table = new_table(client, "countdown", seats, seed=2)
+    ada = seat_client(client, table["id"], table["seats"][0]["token"])
+    watcher = seat_client(client, table["id"])
+    ada.send({"type": "act", "id": 1, "action": {"type": "take", "count": 2}})
+    mine = ada.until_step(1)["entry"]
+    theirs = watcher.until_step(1)["entry"]
+    assert mine["label"] == "take 2" and theirs["label"] is None
+    assert any(line.startswith("You") for line in mine["lines"])
+    assert theirs["lines"] and all("Ada" in line for line in theirs["lines"])
+    assert not any("you" in line.lower().split() for line in theirs["lines"])
+
+
+def test_each_game_has_its_guide_for_the_play_page(client):
+    guide = client.get("/api/games/stakbots/guide").json()
+    assert guide["title"] == "Stak Bots" and "<h2>" in guide["html"]
+    assert "<script" not in guide["html"]
+    assert client.get("/api/games/nope/guide").status_code == 404

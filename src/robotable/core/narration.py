@@ -55,8 +55,12 @@ class Voice:
     ) -> Voice:
         given = [str(n).strip() for n in (names or ())][:num_players]
         fallback = default_names(num_players)
-        return cls(viewer, tuple(given[i] if i < len(given) and given[i] else fallback[i]
-                                 for i in range(num_players)))
+        return cls(
+            viewer,
+            tuple(
+                given[i] if i < len(given) and given[i] else fallback[i] for i in range(num_players)
+            ),
+        )
 
     def is_you(self, seat: int | None) -> bool:
         return seat is not None and seat == self.viewer
@@ -75,7 +79,7 @@ class Voice:
         return "You" if self.is_you(seat) else self.name(seat)
 
     def whose(self, seat: int) -> str:
-        """"your" or "Ada's"."""
+        """ "your" or "Ada's"."""
         return "your" if self.is_you(seat) else f"{self.name(seat)}'s"
 
     def Whose(self, seat: int) -> str:  # noqa: N802
@@ -93,7 +97,7 @@ class Voice:
         return second_person(verb) if self.is_you(seat) else verb
 
     def seats(self, seats: Iterable[int]) -> str:
-        """"Ada and Bo", "you, Bo and Cy"."""
+        """ "Ada and Bo", "you, Bo and Cy"."""
         return join_words([self.who(s) for s in seats])
 
 
@@ -107,7 +111,7 @@ def join_words(words: Sequence[str]) -> str:
 
 
 def plural(count: int, singular: str, many: str | None = None) -> str:
-    """"1 card", "3 cards", "2 Bread" (with many="Bread")."""
+    """ "1 card", "3 cards", "2 Bread" (with many="Bread")."""
     return f"{count} {singular if count == 1 else (many or singular + 's')}"
 
 

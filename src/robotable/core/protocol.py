@@ -303,7 +303,7 @@ class State(ABC):
 
     def prompt(self) -> str:
         """Why the deciding seat is deciding, in words ("Shot Bot entered: choose a top card")."""
-        return "" if self.is_terminal() else f"seat {self.current_player()} to act"
+        return "" if self.is_terminal() else f"Seat {self.current_player() + 1} to act"
 
     def describe_action(self, action: Action) -> str:
         """The choice in words for the seat deciding now, naming things by what they are

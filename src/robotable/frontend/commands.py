@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Annotated
@@ -16,7 +17,7 @@ from rich.table import Table as RichTable
 from ..core.errors import OptionError, RecordError
 from ..core.records import load_record, replay_record
 from ..core.registry import game_class, game_names
-from .common import build_game, event_text, fail, guard, parse_options
+from .common import build_game, fail, guard, parse_options
 
 OptionList = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="A game option NAME=VALUE (repeatable).")
@@ -25,6 +26,7 @@ OptionList = Annotated[
 
 def register(app: typer.Typer) -> None:
     app.command("games")(games_command)
+    app.command("rules")(rules_command)
     app.command("play")(play_command)
     app.command("replay")(replay_command)
     app.command("bench")(bench_command)
@@ -34,7 +36,10 @@ def register(app: typer.Typer) -> None:
 def games_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
-    """List the games with their seat counts and options."""
+    """List the games with their seat counts and options.
+
+    Example: `robotable games --json`.
+    """
     infos = []
     for name in game_names():
         cls = game_class(name)
@@ -55,31 +60,91 @@ def games_command(
 
 
 @guard
-def play_command(
+def rules_command(
     game: Annotated[str, typer.Argument(help="Which game: see `robotable games`.")],
+    terms: Annotated[
+        bool, typer.Option("--terms", help="Only the terms and abbreviations.")
+    ] = False,
+    plain: Annotated[bool, typer.Option("--plain", help="The Markdown text as it is.")] = False,
+) -> None:
+    """How to play a game: its goal, a turn, its terms (the full rules: docs/rules/GAME.md).
+
+    Example: `robotable rules iotabots`, `robotable rules betabotz --terms`.
+    """
+    from rich.markdown import Markdown
+
+    the_game = build_game(game, None, {})
+    if terms:
+        for term, meaning in the_game.glossary().items():
+            print(f"{term}: {meaning}")
+        return
+    if plain or not sys.stdout.isatty():
+        print(the_game.guide())
+        return
+    Console().print(Markdown(the_game.guide()))
+
+
+@guard
+def play_command(
+    game: Annotated[str | None, typer.Argument(help="Which game: see `robotable games`.")] = None,
     players: Annotated[int | None, typer.Option("--players", "-n", help="Seat count.")] = None,
     seats: Annotated[
         str | None,
-        typer.Option(help="Who sits where, e.g. human,mcts or mcts:2000,greedy,random."),
+        typer.Option(help="Who sits where, e.g. human,hard or medium,expert,greedy."),
+    ] = None,
+    names: Annotated[
+        str | None, typer.Option(help="The seats' names in seat order, e.g. Ada,Bo.")
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the game (random if omitted).")] = None,
     record: Annotated[Path | None, typer.Option(help="Write the game record to this file.")] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="Go on with a game saved by quit or Ctrl-C.")
+    ] = None,
+    delay: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds before each AI move is shown (default 0.8 on a terminal, else 0).",
+            min=0,
+            max=60,
+        ),
+    ] = None,
     option: OptionList = None,
     deck: Annotated[
         list[str] | None, typer.Option(help="A deck list per seat, in seat order (iotabots).")
     ] = None,
     cards: Annotated[str | None, typer.Option(help="Your own card file.")] = None,
 ) -> None:
-    """Play in the terminal against the AI, with friends at one screen, or watch AIs play."""
-    from ..agents import parse_agent_spec
-    from .play import Table, build_agents, run_table
+    """Play in the terminal against the AI, with friends at one screen, or watch AIs play.
 
+    Examples: `robotable play stakbots --seats human,hard`;
+    `robotable play iotabots --seats medium,expert --names Ada,Bo` (watch);
+    `robotable play --resume ~/.local/share/robotable/records/stakbots-7.json`.
+    """
+    from ..agents import parse_agent_spec
+    from .play import Table, build_agents, default_delay, resume_table, run_table
+
+    saved = None
+    if resume is not None:
+        saved = load_record(resume)
+        if game is not None and game != saved["game"]:
+            raise OptionError(f"--resume {resume}: holds a game of {saved['game']}, not {game}")
+        if saved["result"] is not None:
+            raise OptionError(f"--resume {resume}: that game is over (replay it instead)")
+        game, players, seed = saved["game"], saved["num_players"], saved["seed"]
+        option = [f"{k}={v}" for k, v in saved["options"].items()]
+        if seats is None and isinstance(saved.get("seats"), list):
+            seats = ",".join(str(s) for s in saved["seats"])
+        if names is None and isinstance(saved.get("names"), list):
+            names = ",".join(str(n) for n in saved["names"])
+        record = record or resume
+    if game is None:
+        raise OptionError("play: name a game (see robotable games) or give --resume FILE")
     seat_list = [s.strip() for s in seats.split(",")] if seats else None
     cls = game_class(game)
     if players is None:
         players = len(seat_list) if seat_list else cls.min_players
     if seat_list is None:
-        seat_list = ["human"] + ["mcts"] * (players - 1)
+        seat_list = ["human"] + ["medium"] * (players - 1)
     if len(seat_list) == 1 and players > 1:
         seat_list = seat_list * players
     if len(seat_list) != players:
@@ -87,21 +152,33 @@ def play_command(
     for spec in seat_list:
         if spec != "human":
             parse_agent_spec(spec)
-    the_game = build_game(game, players, parse_options(option), deck, cards)
+    name_list = [n.strip() for n in names.split(",")] if names else []
+    if len(name_list) > players or any(len(n) > 40 for n in name_list):
+        raise OptionError(f"--names: at most {players} names of at most 40 characters")
+    if saved is not None:
+        the_game = build_game(game, players, dict(saved["options"]))
+    else:
+        the_game = build_game(game, players, parse_options(option), deck, cards)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")
     if record is not None and record.exists() and record.is_dir():
         raise OptionError(f"--record {record}: is a directory")
-    console = Console()
-    if "human" in seat_list:
-        console.print(
-            f"[bold]{cls.title}[/bold], seed {seed}. Type a number to act, help for commands."
-        )
-        if record is None:
-            from platformdirs import user_data_dir
+    if record is None:
+        from platformdirs import user_data_dir
 
-            record = Path(user_data_dir("robotable")) / "records" / f"{game}-{seed}.json"
-    table = Table(the_game, seed, seat_list, build_agents(seat_list, seed), record, console)
+        record = Path(user_data_dir("robotable")) / "records" / f"{game}-{seed}.json"
+    table = Table(
+        the_game,
+        seed,
+        seat_list,
+        build_agents(seat_list, seed),
+        record,
+        Console(),
+        names=name_list,
+        delay=default_delay() if delay is None else delay,
+    )
+    if saved is not None:
+        resume_table(table, saved, f"--resume {resume}")
     raise typer.Exit(run_table(table))
 
 
@@ -109,7 +186,10 @@ def replay_command(
     record: Annotated[Path, typer.Argument(help="A record written by play, serve or simulate.")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only verify.")] = False,
 ) -> None:
-    """Verify a game record by replaying it, and print its log."""
+    """Verify a game record by replaying it, and print what happened.
+
+    Example: `robotable replay ~/.local/share/robotable/records/stakbots-7.json`.
+    """
     try:
         data = load_record(record)
     except RecordError as exc:
@@ -119,27 +199,40 @@ def replay_command(
     except RecordError as exc:
         fail(str(exc), code=1 if exc.step is not None else 2)
     if not quiet:
-        from ..core.registry import load_game
-
-        walker = load_game(data["game"], num_players=data["num_players"], **data["options"])
-        walk = walker.new_initial_state(seed=data["seed"])
-        for step, (raw, events) in enumerate(zip(data["actions"], log), start=1):
-            seat = walk.current_player()
-            action = walker.action_from_json(raw)
-            walk.apply_action(action)
-            print(f"{step:4d}. seat {seat}: {action}")
-            for event in events:
-                if "to" not in event:
-                    print(f"      {event_text(event)}")
+        # What a spectator would have read, move by move (private events stay private).
+        names = data.get("names") if isinstance(data.get("names"), list) else None
+        voice_names = [str(n) for n in names] if names else None
+        shown = voice_names or [f"Seat {i + 1}" for i in range(game.num_players)]
+        for step, (seat, events) in enumerate(zip(_deciders(data, game), log), start=1):
+            print(f"{step:4d}. {shown[seat] if 0 <= seat < len(shown) else 'Chance'}")
+            for line in game.narrate(events, None, voice_names):
+                print(f"      {line}")
     outcome = f"returns {state.returns()}" if state.is_terminal() else "unfinished"
     print(f"record {record}: {len(data['actions'])} actions replay exactly; {outcome}")
+
+
+def _deciders(record: dict, game) -> list[int]:
+    """Who took each action of a record (replayed: a record does not store it)."""
+    from ..core.records import reseed_chance, reseeds_by_step
+
+    reseeds = reseeds_by_step(record.get("reseeds"))
+    state = game.new_initial_state(seed=record["seed"])
+    seats = []
+    for number, raw in enumerate(record["actions"]):
+        if number in reseeds:
+            state = reseed_chance(state, *reseeds[number])
+        seats.append(state.current_player())
+        state.apply_action(game.action_from_json(raw))
+    return seats
 
 
 @guard
 def bench_command(
     game: Annotated[str, typer.Argument(help="Which game.")],
     players: Annotated[int | None, typer.Option("--players", "-n")] = None,
-    seconds: Annotated[float, typer.Option(help="Seconds of random playouts.")] = 3.0,
+    seconds: Annotated[
+        float, typer.Option(min=0.1, max=3600, help="Seconds of random playouts.")
+    ] = 3.0,
     seed: Annotated[int, typer.Option()] = 1,
     option: OptionList = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
@@ -149,10 +242,17 @@ def bench_command(
             "--vs-openspiel", help="Also pit robotable's MCTS against OpenSpiel's IS-MCTS."
         ),
     ] = False,
-    vs_games: Annotated[int, typer.Option(help="Games for --vs-openspiel.")] = 100,
-    vs_seconds: Annotated[float, typer.Option(help="Seconds per move for --vs-openspiel.")] = 0.1,
+    vs_games: Annotated[
+        int, typer.Option(min=1, max=100_000, help="Games for --vs-openspiel.")
+    ] = 100,
+    vs_seconds: Annotated[
+        float, typer.Option(min=0.001, max=60, help="Seconds per move for --vs-openspiel.")
+    ] = 0.1,
 ) -> None:
-    """Measure a game's speed: playouts, MCTS iterations, clone and apply cost, state size."""
+    """Measure a game's speed: playouts, MCTS iterations, clone and apply cost, state size.
+
+    Example: `robotable bench rumblebots -n 3 --seconds 5 --json`.
+    """
     from .bench import run_bench
 
     the_game = build_game(game, players, parse_options(option))
@@ -185,18 +285,25 @@ def bench_command(
 @guard
 def soak_command(
     game: Annotated[str, typer.Argument(help="Which game.")],
-    games: Annotated[int, typer.Option(help="How many random games.")] = 10000,
+    games: Annotated[int, typer.Option(min=1, help="How many random games.")] = 10000,
     players: Annotated[int | None, typer.Option("--players", "-n")] = None,
     seed: Annotated[int, typer.Option()] = 1,
-    workers: Annotated[int, typer.Option(help="Worker processes.")] = os.cpu_count() or 1,
-    max_steps: Annotated[int, typer.Option(help="A game longer than this is an error.")] = 20000,
+    workers: Annotated[
+        int, typer.Option(min=1, max=1024, help="Worker processes.")
+    ] = os.cpu_count() or 1,
+    max_steps: Annotated[
+        int, typer.Option(min=1, help="A game longer than this is an error.")
+    ] = 20000,
     failures: Annotated[
         Path, typer.Option(help="Where records of failing games are written.")
     ] = Path("soak-failures"),
     option: OptionList = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Play many random games and report every error (0 expected); failing games are saved."""
+    """Play many random games and report every error (0 expected); failing games are saved.
+
+    Example: `robotable soak betabotz -n 5 --games 2000 --workers 2`.
+    """
     from .soak import soak
 
     the_game = build_game(game, players, parse_options(option))

@@ -1,4 +1,4 @@
-"""Pieces the command-line front ends share: option parsing, error exits, event text."""
+"""Pieces the command-line front ends share: option parsing, error exits."""
 
 from __future__ import annotations
 
@@ -51,14 +51,6 @@ def build_game(
             raise OptionError(f"game {name}: has no card file option for --cards")
         options[key] = cards
     return load_game(name, num_players=players, **options)
-
-
-def event_text(event: dict[str, Any]) -> str:
-    """A compact line for an event: its own 'text' if the game wrote one, else its fields."""
-    if "text" in event:
-        return str(event["text"])
-    fields = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "to"))
-    return f"{event['type']}" + (f": {fields}" if fields else "")
 
 
 def guard(func):

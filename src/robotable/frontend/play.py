@@ -1,26 +1,45 @@
-"""Playing a game in the terminal: people and agents at one table."""
+"""Playing a game in the terminal: people and agents at one table, or AIs to watch.
+
+Everything a person reads comes from the game: its board (`render`), its choices
+(`describe_action`) and what each move did (`narrate`), worded for the one person at the table
+("you") or, with several people or none, for a spectator. The same words the web table shows.
+"""
 
 from __future__ import annotations
 
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
+from rich.markdown import Markdown
 
 from ..agents import Agent, make_agent
-from ..core.events import visible_events
 from ..core.protocol import Action, Game, State
 from ..core.records import make_record, save_record
-from .common import event_text
 
 HELP = (
-    "Type the number of an action to take it. Other commands:\n"
-    "  help   this text\n"
-    "  log    the game so far\n"
-    "  undo   take back your last decision (only when every other seat is an AI)\n"
-    "  quit   stop; the record is saved"
+    "Type the number of a choice to take it. Other commands:\n"
+    "  help    this text\n"
+    "  log     the game so far\n"
+    "  board   the table again\n"
+    "  terms   the game's terms and abbreviations (terms WORD looks one up)\n"
+    "  rules   how to play\n"
+    "  undo    take back your last decision (only when every other seat is an AI)\n"
+    "  quit    stop; the game is saved and can be resumed"
 )
+# Choices of one kind with a single whole-number field, this many or more, are asked as a number.
+NUMBER_ENTRY_AT = 6
+
+
+@dataclass
+class LogStep:
+    number: int
+    seat: int
+    label: str  # the choice as its seat read it
+    events: list[dict[str, Any]]
 
 
 @dataclass
@@ -31,51 +50,74 @@ class Table:
     agents: dict[int, Agent]
     record_path: Path | None
     console: Console
+    names: list[str] = field(default_factory=list)
+    delay: float = 0.0  # seconds before each AI move is shown, so people can follow
     state: State = field(init=False)
     actions: list[Action] = field(default_factory=list)
-    deciders: list[int] = field(default_factory=list)
-    log: list[str] = field(default_factory=list)
+    log: list[LogStep] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.state = self.game.new_initial_state(seed=self.seed)
+        given = [n.strip() for n in self.names]
+        self.names = [
+            given[i] if i < len(given) and given[i] else f"Seat {i + 1}"
+            for i in range(self.game.num_players)
+        ]
 
     @property
     def humans(self) -> list[int]:
         return [s for s, kind in enumerate(self.seats) if kind == "human"]
 
-    def apply(self, action: Action) -> None:
+    @property
+    def reader(self) -> int | None:
+        """Whose words the table speaks: the one person at it; with several or none, nobody's
+        (a spectator's words, so no private event is shown on a shared screen)."""
+        return self.humans[0] if len(self.humans) == 1 else None
+
+    def who(self, seat: int) -> str:
+        return "You" if seat == self.reader else self.names[seat]
+
+    def lines(self, step: LogStep) -> list[str]:
+        return self.game.narrate(step.events, self.reader, self.names)
+
+    def apply(self, action: Action) -> LogStep:
         seat = self.state.current_player()
+        label = self.state.describe_action(action)
         events = self.state.apply_action(action)
         self.actions.append(action)
-        self.deciders.append(seat)
-        who = f"seat {seat} ({self.seats[seat]})"
-        self.log.append(f"{len(self.actions):4d}. {who}: {action}")
-        # Show what a human at the table may see; with no human, the spectator's events.
-        watcher = self.humans[0] if len(self.humans) == 1 else None
-        for event in visible_events(events, watcher):
-            self.log.append(f"      {event_text(event)}")
-        if self.humans:
-            self.console.print(f"[dim]{who}:[/dim] {action}", highlight=False)
+        step = LogStep(len(self.actions), seat, label, events)
+        self.log.append(step)
+        return step
+
+    def show(self, step: LogStep) -> None:
+        own = step.seat == self.reader
+        head = f"{step.number}. {self.who(step.seat)}" + (f": {step.label}" if own else "")
+        self.console.print(f"[dim]{head}[/dim]", highlight=False, markup=True)
+        for line in self.lines(step):
+            self.console.print(f"    {line}", highlight=False, markup=False)
+
+    def replay(self, actions: list[Action]) -> None:
+        self.state = self.game.new_initial_state(seed=self.seed)
+        self.actions, self.log = [], []
+        for action in actions:
+            self.apply(action)
 
     def undo(self, seat: int) -> bool:
-        """Back to just before `seat`'s last decision, by replaying the record without the tail."""
-        if len(self.humans) != 1:
+        """Back to just before `seat`'s last decision; the log forgets what was taken back."""
+        if len(self.humans) != 1 or seat not in self.humans:
             return False
-        if seat not in self.deciders:
+        mine = [i for i, step in enumerate(self.log) if step.seat == seat]
+        if not mine:
             return False
-        keep = len(self.deciders) - 1 - self.deciders[::-1].index(seat)
-        actions = self.actions[:keep]
-        self.state = self.game.new_initial_state(seed=self.seed)
-        self.actions, self.deciders, self.log = [], [], []
-        for action in actions:
-            self.deciders.append(self.state.current_player())
-            self.state.apply_action(action)
-            self.actions.append(action)
-            self.log.append(f"{len(self.actions):4d}. {action}")
+        self.replay(self.actions[: mine[-1]])
         return True
 
     def record(self) -> dict:
-        return make_record(self.game, self.seed, self.actions, self.state)
+        record = make_record(self.game, self.seed, self.actions, self.state)
+        # Who sat where, so that `play --resume` sets the same table again.
+        record["seats"] = list(self.seats)
+        record["names"] = list(self.names)
+        return record
 
     def save(self) -> Path | None:
         if self.record_path is None:
@@ -93,64 +135,229 @@ def build_agents(seats: list[str], seed: int) -> dict[int, Agent]:
 
 
 def run_table(table: Table, input_fn=input) -> int:
-    """Play to the end (or until quit); returns the exit code."""
+    """Play to the end (or until quit or Ctrl-C, which save the game); returns the exit code."""
+    try:
+        return _play(table, input_fn)
+    except KeyboardInterrupt:
+        table.console.print()
+        _stopped(table)
+        return 130
+
+
+def _play(table: Table, input_fn) -> int:
     console = table.console
+    introduce(table)
     while not table.state.is_terminal():
         seat = table.state.current_player()
         if seat in table.agents:
-            table.apply(table.agents[seat].act(table.state))
+            action = think(table, seat)
+            if table.delay:
+                time.sleep(table.delay)
+            table.show(table.apply(action))
             continue
         if not ask_human(table, seat, input_fn):
-            path = table.save()
-            console.print(f"Game stopped. Record saved to {path}." if path else "Game stopped.")
+            _stopped(table)
             return 0
     returns = table.state.returns()
-    if table.humans:
-        console.print(table.game.render(table.state, table.humans[0]), highlight=False)
-    winners = [s for s, r in enumerate(returns) if r == max(returns)]
-    if len(winners) == len(returns) or max(returns) < 1.0 and len(winners) > 1:
-        verdict = "a draw"
-    else:
-        verdict = " and ".join(f"seat {s} ({table.seats[s]})" for s in winners) + " won"
-    console.print(f"Game over after {len(table.actions)} actions: {verdict}. Returns {returns}.")
+    console.rule("game over")
+    console.print(table.game.render(table.state, table.reader), highlight=False, markup=False)
+    console.print(f"Game over after {len(table.actions)} moves: {verdict(table, returns)}.")
     path = table.save()
     if path:
-        console.print(f"Record saved to {path}.")
+        console.print(f"Record saved to {path} (replay it with: robotable replay {path}).")
     return 0
 
 
+def introduce(table: Table) -> None:
+    game = table.game
+    seated = ", ".join(
+        f"{table.names[s]} ({'you' if s == table.reader else _kind(kind)})"
+        for s, kind in enumerate(table.seats)
+    )
+    table.console.print(f"[bold]{game.title or game.name}[/bold], seed {table.seed}: {seated}.")
+    if table.humans:
+        table.console.print("Type a number to choose; help lists the commands.")
+    for step in table.log:  # a resumed game: what happened so far
+        table.show(step)
+
+
+def _kind(spec: str) -> str:
+    return "a person" if spec == "human" else f"AI {spec}"
+
+
+def think(table: Table, seat: int) -> Action:
+    """The agent's move, with a spinner while it thinks when someone is watching."""
+    agent = table.agents[seat]
+    if not table.console.is_terminal:
+        return agent.act(table.state)
+    with table.console.status(f"{table.names[seat]} is thinking…", spinner="dots"):
+        return agent.act(table.state)
+
+
+def verdict(table: Table, returns: list[float]) -> str:
+    best = max(returns)
+    winners = [s for s, r in enumerate(returns) if r == best]
+    if len(winners) == len(returns) or best < 1.0 and len(winners) > 1:
+        return "a draw"
+    names = [table.who(s) for s in winners]
+    if names == ["You"]:
+        return "you won"
+    return " and ".join(names) + (" won" if len(names) > 1 else " wins")
+
+
+def _stopped(table: Table) -> None:
+    path = table.save()
+    if path is None:
+        table.console.print("Game stopped.")
+        return
+    table.console.print(f"Game stopped and saved to {path}.")
+    if not table.state.is_terminal():
+        table.console.print(f"Resume it with: robotable play --resume {path}")
+
+
+@dataclass
+class Choice:
+    """One numbered line of the menu: a single action, or a number to type for a kind."""
+
+    text: str
+    action: Action | None = None
+    field_name: str = ""
+    by_value: dict[int, Action] = field(default_factory=dict)
+
+
+def menu(state: State, legal: list[Action]) -> list[Choice]:
+    """The numbered choices: one per action, except that a kind chosen by a whole number
+    (a bid, an amount) is one line asking for the number within its range."""
+    kinds: dict[str, list[Action]] = {}
+    for action in legal:
+        kinds.setdefault(action.kind, []).append(action)
+    numeric: dict[str, str] = {}
+    for kind, actions in kinds.items():
+        name = _single_int_field(actions[0])
+        if name and len(actions) >= NUMBER_ENTRY_AT:
+            numeric[kind] = name
+    choices: list[Choice] = []
+    done: set[str] = set()
+    for action in legal:
+        if action.kind in numeric:
+            if action.kind in done:
+                continue
+            done.add(action.kind)
+            name = numeric[action.kind]
+            values = {getattr(a, name): a for a in kinds[action.kind]}
+            low, high = min(values), max(values)
+            gaps = "" if len(values) == high - low + 1 else ", not every number"
+            what = action.kind.replace("_", " ")
+            text = f"{what}: type the {name.replace('_', ' ')}, {low} to {high}{gaps}"
+            choices.append(Choice(text, field_name=name, by_value=values))
+        else:
+            choices.append(Choice(state.describe_action(action), action))
+    return choices
+
+
+def _single_int_field(action: Action) -> str:
+    data = action.to_json()
+    fields = [k for k in data if k != "type"]
+    if len(fields) == 1 and isinstance(data[fields[0]], int):
+        value = data[fields[0]]
+        return fields[0] if not isinstance(value, bool) else ""
+    return ""
+
+
 def ask_human(table: Table, seat: int, input_fn) -> bool:
-    """Show the seat's view, read one command; False when the player quits."""
+    """Show the seat's table and choices, read commands until one decides; False to stop."""
     console = table.console
     state = table.state
-    console.rule(f"seat {seat} to decide")
-    console.print(table.game.render(state, seat), highlight=False)
-    legal = state.legal_actions()
-    for number, action in enumerate(legal, start=1):
-        console.print(f"  [bold]{number:3d}[/bold]  {action}", highlight=False)
+    console.rule(f"{table.names[seat]} to decide")
+    board = table.game.render(state, seat)
+    console.print(board, highlight=False, markup=False)
+    prompt = state.prompt()
+    if prompt and prompt not in board:
+        console.print(f"[bold]{prompt}[/bold]", highlight=False)
+    choices = menu(state, state.legal_actions())
+    for number, choice in enumerate(choices, start=1):
+        console.print(f"  [bold]{number:3d}[/bold]  {choice.text}", highlight=False)
     while True:
         try:
-            answer = input_fn(f"seat {seat}> ").strip().lower()
+            answer = input_fn(f"{table.names[seat]}> ").strip()
         except EOFError:
             return False
-        if answer in ("q", "quit", "exit"):
+        word, _, rest = answer.partition(" ")
+        word = word.lower()
+        if word in ("q", "quit", "exit"):
             return False
-        if answer in ("h", "help", "?"):
+        if word in ("h", "help", "?") and not rest:
             console.print(HELP)
-            continue
-        if answer == "log":
-            console.print("\n".join(table.log[-60:]) or "(nothing yet)", highlight=False)
-            continue
-        if answer == "undo":
+        elif word in ("terms", "?"):
+            show_terms(table, rest)
+        elif word == "rules":
+            console.print(Markdown(table.game.guide()))
+        elif word == "board":
+            console.print(table.game.render(state, seat), highlight=False, markup=False)
+        elif word == "log":
+            for step in table.log[-40:]:
+                table.show(step)
+            if not table.log:
+                console.print("(nothing yet)")
+        elif word == "undo":
             if table.undo(seat):
-                console.print("Undone: back to your previous decision.")
+                console.print("Taken back: you are at your previous decision again.")
                 return True
             console.print("Undo works only against AI seats, after a decision of yours.")
-            continue
-        if answer.isdigit() and 1 <= int(answer) <= len(legal):
-            table.apply(legal[int(answer) - 1])
-            return True
-        console.print(f"Type a number from 1 to {len(legal)}, or help.")
+        elif word.isdigit() and 1 <= int(word) <= len(choices):
+            action = _chosen(table, choices[int(word) - 1], rest, input_fn)
+            if action is not None:
+                table.show(table.apply(action))
+                return True
+        else:
+            console.print(f"Type a number from 1 to {len(choices)}, or help.")
+
+
+def _chosen(table: Table, choice: Choice, rest: str, input_fn) -> Action | None:
+    if choice.action is not None:
+        return choice.action
+    low, high = min(choice.by_value), max(choice.by_value)
+    text = rest.strip()
+    while True:
+        if not text:
+            try:
+                text = input_fn(f"{choice.field_name.replace('_', ' ')} ({low}-{high})> ").strip()
+            except EOFError:
+                return None
+        if text.lstrip("-").isdigit() and int(text) in choice.by_value:
+            return choice.by_value[int(text)]
+        if not text or text.lower() in ("back", "b"):
+            return None
+        table.console.print(f"{text!r} is not allowed here: a number from {low} to {high}.")
+        text = ""
+
+
+def show_terms(table: Table, word: str) -> None:
+    terms = table.game.glossary()
+    word = word.strip().lower()
+    found = {k: v for k, v in terms.items() if not word or word in k.lower()}
+    if not terms:
+        table.console.print("This game has no list of terms; type rules for how to play.")
+    elif not found:
+        table.console.print(
+            f'No term matches "{word}"; type terms for the whole list.', highlight=False
+        )
+    for term, meaning in found.items():
+        table.console.print(f"[bold]{term}[/bold]: {meaning}", highlight=False)
+
+
+def default_delay() -> float:
+    """A readable pace when a person watches the terminal; none when the output is a file."""
+    return 0.8 if sys.stdout is not None and sys.stdout.isatty() else 0.0
+
+
+def resume_table(table: Table, record: dict[str, Any], where: str) -> None:
+    """Play a saved game's moves again at `table` (same game, seed and seats), checking that
+    the record replays exactly first."""
+    from ..core.records import replay_record
+
+    replay_record(record, where=where)
+    table.replay([table.game.action_from_json(raw) for raw in record["actions"]])
 
 
 def interactive() -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import json
 import logging
@@ -136,6 +137,12 @@ def create_app(
     async def api_games(request: Request) -> Response:
         limits = tables_of(request).ai.limits
         return JSONResponse({"games": _game_infos(), "ai_levels": _ai_levels(limits)})
+
+    async def api_guide(request: Request) -> Response:
+        name = request.path_params["game"]
+        if name not in game_names():
+            return _error(404, "no such game")
+        return JSONResponse(_guide(name))
 
     async def api_create(request: Request) -> Response:
         client = request.client.host if request.client else "unknown"
@@ -269,6 +276,7 @@ def create_app(
             Route("/", lobby_page),
             Route("/table/{table_id}", play_page),
             Route("/api/games", api_games),
+            Route("/api/games/{game}/guide", api_guide),
             Route("/api/tables", api_tables, methods=["GET"]),
             Route("/api/tables", api_create, methods=["POST"]),
             Route("/api/tables/{table_id}", api_table),
@@ -456,6 +464,17 @@ def _game_infos() -> list[dict[str, Any]]:
             # A game package that does not load is left out of the lobby, not fatal.
             log.warning("game %s does not load; left out of the lobby", name, exc_info=True)
     return infos
+
+
+@functools.lru_cache(maxsize=16)
+def _guide(name: str) -> dict[str, Any]:
+    """How to play, as HTML for the play page's panel (the same text as `robotable rules`).
+    The guide is the game package's own Markdown; raw HTML in it is not passed through."""
+    from markdown_it import MarkdownIt  # comes with rich
+
+    game = load_game(name)
+    html = MarkdownIt("commonmark", {"html": False}).render(game.guide())
+    return {"game": name, "title": game.title or name, "html": html, "terms": game.glossary()}
 
 
 def _summary(row: Any, steps: int) -> dict[str, Any]:

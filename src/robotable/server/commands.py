@@ -20,7 +20,9 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def serve(
         host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
-        port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).")] = 8000,
+        port: Annotated[
+            int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")
+        ] = 8000,
         db: Annotated[
             Path | None,
             typer.Option(
@@ -28,11 +30,18 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         ai_delay: Annotated[
-            float, typer.Option(help="Seconds to pause before each AI move so people can follow.")
+            float,
+            typer.Option(
+                min=0, max=60, help="Seconds to pause before each AI move so people can follow."
+            ),
         ] = 0.6,
         ai_workers: Annotated[
             int,
-            typer.Option(help="Processes thinking for AI seats (-1: one per core, 0: a thread)."),
+            typer.Option(
+                min=-1,
+                max=256,
+                help="Processes thinking for AI seats (-1: one per core, 0: a thread).",
+            ),
         ] = -1,
         ai_max_seconds: Annotated[
             float,
@@ -78,7 +87,10 @@ def register(app: typer.Typer) -> None:
             ),
         ] = True,
     ) -> None:
-        """Run the web table: lobby, tables with friends and AI seats, stored in SQLite."""
+        """Run the web table: lobby, tables with friends and AI seats, stored in SQLite.
+
+        Example: `robotable serve --host 0.0.0.0 --port 8080 --max-tables 200`.
+        """
         import uvicorn
 
         from .ai import AiLimits

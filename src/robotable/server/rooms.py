@@ -3,8 +3,9 @@
 Every change to a table happens under its lock: check the seat, apply the action (the game alone
 decides legality), commit it to the store, and only then acknowledge and tell every watcher what
 they may see. A watcher holding a seat receives `view(seat)` and `visible_events(events, seat)`;
-spectators receive the public view. The label of an action (which may name a hidden card) is shown
-only to the seat that took it until the game is over.
+spectators receive the public view. The label of an action (which may name a hidden card, and is
+worded for the seat that chose it) is shown only to that seat; everyone reads what happened in
+the game's own narration, worded for them (core/narration.py).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class Step:
     action: Action
     events: list[Event]
     timed_out: bool = False  # played for a person whose clock ran out
+    label: str = ""  # the choice as its seat read it when choosing (State.describe_action)
 
 
 @dataclass(eq=False, slots=True)
@@ -133,14 +135,20 @@ class Table:
         return counts
 
     def entry(self, number: int, step: Step, seat: int | None) -> dict[str, Any]:
-        own = (seat is not None and seat == step.seat) or self.finished
+        own = seat is not None and seat == step.seat
+        events = seat_events(step.events, seat)
         return {
             "step": number,
             "seat": step.seat,
-            "label": str(step.action) if own else None,
-            "events": seat_events(step.events, seat),
+            "label": (step.label or str(step.action)) if own else None,
+            "lines": self.game.narrate(events, seat, self.names),
+            "events": events,
             "timeout": step.timed_out,
         }
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.row.seats]
 
     def timed_seat(self) -> int | None:
         """The person deciding now if the table has a clock (AI seats have none)."""
@@ -543,6 +551,7 @@ class Tables:
             clock.spend(seat, elapsed)
             table.decision_started = asyncio.get_running_loop().time()
         try:
+            label = _label(table.state, action)
             events = table.state.apply_action(action)
         except IllegalAction as exc:
             raise Refused(str(exc)) from None
@@ -564,7 +573,7 @@ class Tables:
         except StoreError:
             self._rebuild(table, len(table.steps))
             raise
-        step = Step(seat, action, events, timed_out)
+        step = Step(seat, action, events, timed_out, label)
         table.steps.append(step)
         table.decision_started = None  # the next decision's clock starts when it is scheduled
         if result is not None:
@@ -732,12 +741,25 @@ def _replay(game: Game, row: TableRow, actions: list[Action]) -> tuple[State, li
             state = reseed_chance(state, *reseeds[number])
         seat = state.current_player()
         try:
-            steps.append(Step(seat, action, state.apply_action(action)))
+            label = _label(state, action)
+            steps.append(Step(seat, action, state.apply_action(action), label=label))
         except IllegalAction as exc:
             raise RecordError(f"step {number + 1} does not replay: {exc}") from None
     if len(actions) in reseeds:
         state = reseed_chance(state, *reseeds[len(actions)])
     return state, steps
+
+
+def _label(state: State, action: Action) -> str:
+    """The choice in the words its seat read (worded only for a legal action: the game's
+    wording may assume it); a wording that fails must not stop a move."""
+    if action not in state.legal_actions():
+        return ""
+    try:
+        return state.describe_action(action)
+    except Exception:
+        log.exception("%s: wording %s failed", state.game.name, action)
+        return str(action)
 
 
 def _timeout_choice(state: State, seed: int) -> Action:

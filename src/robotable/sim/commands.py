@@ -504,6 +504,8 @@ def register(app: typer.Typer) -> None:
 
         Agents rotate through the seats; --option sweeps and --cards files make variants that are
         compared side by side. Progress goes to stderr. With --json, stdout holds one JSON object.
+
+        Example: `robotable simulate iotabots --agents hard,greedy --games 200 --report r.html`.
         """
         err = Console(stderr=True)
         try:
@@ -574,7 +576,10 @@ def register(app: typer.Typer) -> None:
         errors_dir: ErrorsDirOpt = "robotable-errors",
         max_actions: MaxActionsOpt = DEFAULT_MAX_ACTIONS,
     ) -> None:
-        """Rank agents by a round robin: Bradley-Terry ratings on the Elo scale, with intervals."""
+        """Rank agents by a round robin: Bradley-Terry ratings on the Elo scale, with intervals.
+
+        Example: `robotable ladder stakbots --agents easy,medium,hard --games 120`.
+        """
         from .ladder import ladder as fit_ladder
 
         err = Console(stderr=True)

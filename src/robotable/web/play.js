@@ -244,25 +244,16 @@ function renderLeftoverActions(ctx) {
   }
 }
 
-function describeEvent(event) {
-  const mod = page.module || generic;
-  if (mod.describeEvent) {
-    try {
-      const text = mod.describeEvent(event, { seatName, you: page.you });
-      if (text) return text;
-    } catch (_) { /* fall through to the generic wording */ }
-  }
-  return generic.describeEvent(event, { seatName, you: page.you });
-}
-
 function logItem(entry) {
+  // The words come from the server (the game's narration, worded for this reader): the page
+  // never words an event itself, so the terminal and the browser read the same.
   const who = seatName(entry.seat);
-  const acted = entry.label ? `${who}: ${entry.label}` : `${who} acted`;
-  const head = entry.timeout ? `${acted} (time ran out: the table chose)` : acted;
-  const events = (entry.events || []).map(describeEvent).filter(Boolean);
+  const head = entry.label ? `${who}: ${entry.label}` : who;
+  const timed = entry.timeout ? `${head} (time ran out: the table chose)` : head;
+  const lines = entry.lines || [];
   return h("li", { class: entry.seat === page.you ? "mine" : "", dataset: { step: entry.step } },
-    h("span", { class: "log-step" }, `${entry.step}.`), " ", h("span", { class: "log-head" }, head),
-    events.length ? h("ul", { class: "log-events" }, events.map((t) => h("li", {}, t))) : null);
+    h("span", { class: "log-step" }, `${entry.step}.`), " ", h("span", { class: "log-head" }, timed),
+    lines.length ? h("ul", { class: "log-events" }, lines.map((t) => h("li", {}, t))) : null);
 }
 
 function renderLog() {
@@ -357,6 +348,22 @@ function renderChat() {
   for (const line of page.chat) list.appendChild(h("li", {}, h("b", {}, `${seatName(line.seat)}: `), line.text));
   list.scrollTop = list.scrollHeight;
 }
+
+// How to play: the game's guide (the same text as `robotable rules GAME`), fetched when opened.
+document.getElementById("howto").addEventListener("toggle", async (event) => {
+  const body = document.getElementById("howto-body");
+  if (!event.target.open || body.dataset.loaded || !page.table) return;
+  try {
+    const response = await fetch(`/api/games/${encodeURIComponent(page.table.game)}/guide`);
+    if (!response.ok) throw new Error(String(response.status));
+    const guide = await response.json();
+    // The server renders the game's own Markdown with raw HTML switched off.
+    body.innerHTML = guide.html;
+    body.dataset.loaded = "true";
+  } catch (_) {
+    body.textContent = "The guide could not be loaded; try again.";
+  }
+});
 
 document.getElementById("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();

@@ -176,7 +176,37 @@ def _open_auction(s: BetabotzState, phase: int, events: Events) -> None:
     s.drew = [0] * n
     s.actor = s.chip
     s.turn_open = 0
-    events.append({"type": "auction_opened", "phase": phase, "kind": kind, "lots": names})
+    events.append(
+        {
+            "type": "auction_opened",
+            "phase": phase,
+            "kind": kind,
+            "lots": names,
+            "details": [_lot_details(s, card) for card in s.lots],
+            "first": s.actor,
+            "next_mission": s.revealed + 1,
+        }
+    )
+
+
+def _lot_details(s: BetabotzState, card: int) -> dict[str, Any]:
+    """What a lot is, for the words a front end shows (the card is public once revealed)."""
+    c = s.content
+    if s.phase == 0:
+        bot = c.betabots[card]
+        return {"min_bid": bot.min_bid, "attributes": dict(zip(ATTRS, bot.attrs))}
+    comp = c.components[card]
+    out: dict[str, Any] = {
+        "min_bid": comp.min_bid,
+        "mods": {ATTRS[a]: v for a, v in enumerate(comp.mods) if v},
+    }
+    if comp.gold:
+        out["gold"] = True
+    if comp.green:
+        out["green"] = True
+    if comp.acquire_cost:
+        out["acquire_cost"] = comp.acquire_cost
+    return out
 
 
 def lot_min(s: BetabotzState, slot: int, seat: int) -> int:
@@ -240,9 +270,8 @@ def _close_auction(s: BetabotzState, events: Events) -> None:
         s.bank += paid
         if s.phase == 0:
             s.bot[seat] = card
-            events.append(
-                {"type": "auction_won", "seat": seat, "card": c.betabots[card].name, "paid": paid}
-            )
+            ev = {"type": "auction_won", "seat": seat, "card": c.betabots[card].name, "paid": paid}
+            events.append(ev)
         else:
             comp = c.components[card]
             extra = min(comp.acquire_cost, s.bitz[seat])
@@ -254,6 +283,10 @@ def _close_auction(s: BetabotzState, events: Events) -> None:
                 ev["acquire_cost"] = extra
             events.append(ev)
         fx.perm_changed(s, seat, events)
+        ev.update(_lot_details(s, card))
+        ev["kind"] = "betabot" if s.phase == 0 else "component"
+        ev["purse"] = s.bitz[seat]
+        ev["now"] = dict(zip(ATTRS, s.perm[seat]))
     for slot, card in enumerate(s.lots):
         if s.lot_bidder[slot] < 0:
             s.comp_discard.append(card)
@@ -306,6 +339,9 @@ def _open_mission(s: BetabotzState, events: Events) -> None:
             "ground": GROUNDS[mission.ground],
             "require": {ATTRS[a]: v for a, v in enumerate(mission.require) if v},
             "reward": mission.reward,
+            "total": min(MISSIONS, len(s.mission_order)),
+            "consequence": mission.consequence_text(),
+            "first": s.priority,
         }
     )
     # Compiler-style breaches draw now, in chip order (BZ-5.6).
@@ -313,6 +349,19 @@ def _open_mission(s: BetabotzState, events: Events) -> None:
         k = fx.has_breach_effect(s, seat, fx.BreachEffect.DRAW_EACH_MISSION)
         if k:
             fx.draw_codes(s, seat, k, events)
+
+
+def team_split(s: BetabotzState, members: list[int], keeps: int) -> dict[int, int]:
+    """Each member's share of the open mission's reward when the proposer (the first member)
+    keeps `keeps`: the rest equally, the remainder one Bitz each from the chip (BZ-6.5)."""
+    mission = s.content.missions[s.mission_order[s.revealed - 1]]
+    proposer = members[0]
+    others = [m for m in fx.chip_order(s) if m in members and m != proposer]
+    each, extra = divmod(mission.reward - keeps, len(others))
+    out = {proposer: keeps}
+    for i, m in enumerate(others):
+        out[m] = each + (1 if i < extra else 0)
+    return out
 
 
 def _solo_others(s: BetabotzState, seat: int) -> list[int]:
@@ -324,20 +373,20 @@ def _form_team(s: BetabotzState, events: Events) -> None:
     members = s.draft
     mission = s.content.missions[s.mission_order[s.revealed - 1]]
     proposer = members[0]
-    rest = mission.reward - s.draft_share
-    others = [m for m in fx.chip_order(s) if m in members and m != proposer]
-    each, extra = divmod(rest, len(others))
-    s.share[proposer] = s.draft_share
-    for i, m in enumerate(others):
-        s.share[m] = each + (1 if i < extra else 0)
+    for m, v in team_split(s, members, s.draft_share).items():
+        s.share[m] = v
     for m in members:
         s.team_of[m] = proposer
+    values = fx.unit_values(s, sorted(members))
     events.append(
         {
             "type": "team_formed",
             "seat": proposer,
             "members": sorted(members),
             "shares": {str(m): s.share[m] for m in sorted(members)},
+            "mission": mission.name,
+            "require": {ATTRS[a]: v for a, v in enumerate(mission.require) if v},
+            "values": {ATTRS[a]: values[a] for a, v in enumerate(mission.require) if v},
         }
     )
     s.draft = []
@@ -428,6 +477,15 @@ def apply_action(s: BetabotzState, action) -> Events:
         else:  # ChooseLot
             s.turn_open = 1
             s.pending.append((PK_BID, seat, action.slot))
+            events.append(
+                {
+                    "type": "lot_chosen",
+                    "seat": seat,
+                    "card": action.name,
+                    "minimum": lot_min(s, action.slot, seat),
+                    "bidder": s.lot_bidder[action.slot],
+                }
+            )
     else:
         if isinstance(action, Pass):
             s.streak += 1
@@ -445,6 +503,13 @@ def apply_action(s: BetabotzState, action) -> Events:
             s.draft = [seat]
             s.draft_share = 0
             s.pending.append((PK_TEAM_INVITE, seat, 0))
+            events.append(
+                {
+                    "type": "team_started",
+                    "seat": seat,
+                    "mission": s.content.missions[s.mission_order[s.revealed - 1]].name,
+                }
+            )
     _advance(s, events)
     return events
 
@@ -481,34 +546,49 @@ def _apply_pending(s: BetabotzState, action, seat: int, events: Events) -> None:
     if kind == PK_BID:
         slot = x
         prev = s.lot_bidder[slot]
+        bid = {"type": "bid", "seat": seat, "card": lot_name(s, slot), "amount": action.amount}
         if prev >= 0:
             s.seat_lot[prev] = -1  # outbid: Bitz back, acts again on a later turn (BZ-3.4)
-            events.append({"type": "outbid", "seat": prev, "by": seat, "card": lot_name(s, slot)})
+            events.append(
+                {
+                    "type": "outbid",
+                    "seat": prev,
+                    "by": seat,
+                    "card": lot_name(s, slot),
+                    "amount": s.lot_bid[slot],
+                }
+            )
+            bid["outbid"] = prev
+            bid["previous"] = s.lot_bid[slot]
         s.lot_bid[slot] = action.amount
         s.lot_bidder[slot] = seat
         s.seat_lot[seat] = slot
-        events.append(
-            {"type": "bid", "seat": seat, "card": lot_name(s, slot), "amount": action.amount}
-        )
+        events.append(bid)
     elif kind == PK_DISCARD_COMP:
         s.comps[seat].remove(action.card)
         s.comp_discard.append(action.card)
-        fx.perm_changed(s, seat, events)
-        events.append(
-            {
-                "type": "component_discarded",
-                "seat": seat,
-                "card": action.name,
-                "reason": "limit" if x == 0 else "consequence",
-            }
-        )
+        discarded = {
+            "type": "component_discarded",
+            "seat": seat,
+            "card": action.name,
+            "reason": "limit" if x == 0 else "consequence",
+        }
+        lost: Events = []
+        fx.perm_changed(s, seat, lost)
+        mods = c.components[action.card].mods
+        discarded["mods"] = {ATTRS[a]: v for a, v in enumerate(mods) if v}
+        discarded["now"] = dict(zip(ATTRS, s.perm[seat]))
+        events.append(discarded)
+        events.extend(lost)  # a Limit Breach lost because of the discard comes after it
     elif kind == PK_DISCARD_CODE:
         card = fx.remove_code_of_kind(s, seat, action.code)
         s.code_discard.append(card)
-        events.append({"type": "code_discarded", "seat": seat, "card": action.name})
+        events.append(
+            {"type": "code_discarded", "seat": seat, "card": action.name, "hand": len(s.hand[seat])}
+        )
     elif kind == PK_BREACH:
         s.holder[action.breach] = seat
-        events.append({"type": "breach_taken", "seat": seat, "card": action.name})
+        events.append(fx.breach_event("breach_taken", s, seat, action.breach))
     elif kind == PK_CODE_SEAT:
         s.cip[2] = action.seat
         if c.codes[x].attr == -1:
@@ -521,16 +601,22 @@ def _apply_pending(s: BetabotzState, action, seat: int, events: Events) -> None:
         if isinstance(action, Invite):
             s.draft.append(action.seat)
             s.pending.append((PK_TEAM_INVITE, seat, 0))
+            events.append({"type": "team_invited", "seat": seat, "invitee": action.seat})
         else:
             s.pending.append((PK_TEAM_SHARE, seat, 0))
+            events.append({"type": "team_invites_done", "seat": seat, "members": list(s.draft)})
     elif kind == PK_TEAM_SHARE:
         s.draft_share = action.share
+        mission = c.missions[s.mission_order[s.revealed - 1]]
         events.append(
             {
                 "type": "team_proposed",
                 "seat": seat,
                 "members": sorted(s.draft),
                 "keeps": action.share,
+                "mission": mission.name,
+                "reward": mission.reward,
+                "shares": {str(m): v for m, v in team_split(s, s.draft, action.share).items()},
             }
         )
         invitees = s.draft[1:]
@@ -538,7 +624,7 @@ def _apply_pending(s: BetabotzState, action, seat: int, events: Events) -> None:
             s.pending.append((PK_TEAM_ANSWER, m, 0))
     else:  # PK_TEAM_ANSWER
         if isinstance(action, Accept):
-            events.append({"type": "team_accepted", "seat": seat})
+            events.append({"type": "team_accepted", "seat": seat, "proposer": s.draft[0]})
             if not s.pending or s.pending[-1][0] != PK_TEAM_ANSWER:
                 _form_team(s, events)
         else:

@@ -130,9 +130,4 @@ function draw(root, view, ctx) {
 
 export default {
   render: draw,
-  describeEvent(e, ctx) {
-    const who = typeof e.seat === "number" ? ctx.seatName(e.seat) : "";
-    if (e.type === "dice_rolled" || e.type === "roll") return `${who} rolled ${JSON.stringify(e.faces || e.roll || "")}`;
-    return null;
-  },
 };

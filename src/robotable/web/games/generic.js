@@ -16,19 +16,6 @@ export function panels(root, view, keys) {
   root.appendChild(grid);
 }
 
-export function describeEvent(event, ctx) {
-  const parts = [];
-  for (const [key, value] of Object.entries(event)) {
-    if (key === "type" || key === "to" || key === "seat") continue;
-    if (value === null || value === undefined) continue;
-    const shown = typeof value === "object" ? JSON.stringify(value) : String(value);
-    parts.push(`${key.replace(/_/g, " ")} ${shown.length > 60 ? `${shown.slice(0, 57)}…` : shown}`);
-  }
-  const who = typeof event.seat === "number" ? `${ctx.seatName(event.seat)}: ` : "";
-  const what = humanize(event.type || "event").toLowerCase();
-  return `${who}${what}${parts.length ? ` (${parts.join(", ")})` : ""}`;
-}
-
 export default {
   render(root, view, ctx) {
     root.appendChild(h("p", { class: "muted" }, `Turn ${view.turn ?? "?"}`));
@@ -36,5 +23,4 @@ export default {
     panels(root, view, keys);
     void ctx;
   },
-  describeEvent,
 };

@@ -140,18 +140,4 @@ export default {
     if (me) board.appendChild(seatZone(view, me, ctx));
     root.appendChild(board);
   },
-  describeEvent(e, ctx) {
-    const who = typeof e.seat === "number" ? ctx.seatName(e.seat) : "";
-    switch (e.type) {
-      case "played": return `${who} played ${e.card}`;
-      case "scrapped": return `${who}'s ${e.card} was scrapped (${e.from}, ${e.reason})`;
-      case "attack": return `${who}'s ${e.card} (${e.power}) attacked ${ctx.seatName(e.target)}'s ${e.target_card} (${e.target_power})`;
-      case "entry_effect": return `${who}'s ${e.card} entry effect`;
-      case "card_drawn": return `${who} drew ${e.card}`;
-      case "drew": return `${who} drew a card (hand ${e.hand_size})`;
-      case "turn_started": return `turn ${e.turn}: ${who}`;
-      case "turn_ended": return null;
-      default: return null;
-    }
-  },
 };

@@ -1,0 +1,210 @@
+"""Playing in the terminal as people do: watching AIs, numbers typed for amounts, undo that
+rewrites the log, Ctrl-C that saves, resuming, and one-line errors from the real command."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import ClassVar
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+import robotable
+from robotable.cli import _register_all, app
+from robotable.core.protocol import Action
+from robotable.core.registry import bundled_game_names
+from robotable.frontend.play import Table, build_agents, menu, run_table
+
+_register_all()
+runner = CliRunner()
+
+
+def _table(tmp_path, seats, seed=2, game="countdown", names=()):
+    the_game = robotable.load_game(game, num_players=len(seats))
+    console = Console(record=True, width=400, force_terminal=False)
+    return Table(
+        the_game, seed, seats, build_agents(seats, seed), tmp_path / "g.json", console, list(names)
+    )
+
+
+def _answers(*texts):
+    queue = list(texts)
+
+    def answer(prompt: str) -> str:
+        if not queue:
+            raise EOFError
+        item = queue.pop(0)
+        if isinstance(item, BaseException):
+            raise item
+        return item
+
+    return answer
+
+
+def test_an_ai_only_game_is_shown_move_by_move(tmp_path) -> None:
+    args = ["play", "countdown", "--seats", "random,random", "--names", "Ada,Bo", "--seed", "4"]
+    result = runner.invoke(app, [*args, "--record", str(tmp_path / "g.json"), "--delay", "0"])
+    assert result.exit_code == 0, result.output
+    record = json.loads((tmp_path / "g.json").read_text())
+    moves = len(record["actions"])
+    shown = [line for line in result.stdout.splitlines() if line[:1].isdigit()]
+    assert len(shown) == moves and shown[0].startswith("1. ") and shown[-1].startswith(f"{moves}.")
+    assert "Ada" in result.stdout and "Bo" in result.stdout and "seat 0" not in result.stdout
+    assert record["names"] == ["Ada", "Bo"] and record["seats"] == ["random", "random"]
+
+
+def test_undo_takes_the_moves_out_of_the_log(tmp_path) -> None:
+    table = _table(tmp_path, ["human", "random"])
+    run_table(table, _answers("2", "1", "log", "undo", "quit"))
+    assert len(table.log) == len(table.actions) == 2  # 'take 2', the AI's answer; the rest undone
+    assert [step.number for step in table.log] == [1, 2]
+    assert table.log[0].label == "take 2"
+
+
+def test_ctrl_c_saves_the_game_and_says_how_to_resume(tmp_path) -> None:
+    table = _table(tmp_path, ["human", "random"])
+    code = run_table(table, _answers("1", KeyboardInterrupt()))
+    assert code == 130
+    text = table.console.export_text()
+    assert "saved to" in text and f"robotable play --resume {tmp_path / 'g.json'}" in text
+    saved = json.loads((tmp_path / "g.json").read_text())
+    assert saved["actions"][0] == {"type": "take", "count": 1} and saved["result"] is None
+
+
+def test_a_saved_game_resumes_where_it_stopped(tmp_path) -> None:
+    path = tmp_path / "g.json"
+    first = runner.invoke(
+        app,
+        ["play", "countdown", "--seats", "human,random", "--seed", "2", "--record", str(path)],
+        input="1\nquit\n",
+    )
+    assert first.exit_code == 0, first.output
+    before = json.loads(path.read_text())["actions"]
+    again = runner.invoke(app, ["play", "--resume", str(path)], input="2\nquit\n")
+    assert again.exit_code == 0, again.output
+    after = json.loads(path.read_text())["actions"]
+    assert after[: len(before)] == before and after[len(before)] == {"type": "take", "count": 2}
+
+
+def test_a_finished_game_cannot_be_resumed(tmp_path) -> None:
+    path = tmp_path / "g.json"
+    args = ["play", "countdown", "--seats", "random,random", "--record", str(path), "--delay", "0"]
+    assert runner.invoke(app, args).exit_code == 0
+    result = runner.invoke(app, ["play", "--resume", str(path)])
+    assert result.exit_code == 2 and "over" in result.stderr
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Action):
+    kind: ClassVar[str] = "bid"
+    amount: int
+
+    def label(self) -> str:
+        return f"bid {self.amount}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    kind: ClassVar[str] = "pass"
+
+    def label(self) -> str:
+        return "pass"
+
+
+class _Words:
+    def describe_action(self, action: Action) -> str:
+        return action.label()
+
+
+def test_an_amount_is_typed_as_a_number_within_its_range() -> None:
+    legal = [Pass(), *[Bid(n) for n in range(3, 40)]]
+    choices = menu(_Words(), legal)
+    assert [c.text for c in choices][0] == "pass"
+    assert len(choices) == 2 and "3 to 39" in choices[1].text
+    assert choices[1].by_value[17] == Bid(17)
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COLUMNS": "200"}
+    code = "from robotable.cli import main; main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=60
+    )
+
+
+def test_version_says_which_engine_runs() -> None:
+    result = _cli("--version")
+    assert result.returncode == 0
+    assert result.stdout.startswith("robotable ") and "engine" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["soak", "stakbots", "--games", "-5"], "--games"),
+        (["soak", "stakbots", "--workers", "0"], "--workers"),
+        (["play", "stakbots", "--delay", "-1"], "--delay"),
+        (["bench", "stakbots", "--seconds", "0"], "--seconds"),
+        (["play", "stakbots", "--frobnicate"], "--frobnicate"),
+        (["simulate", "stakbots", "--games", "0"], "--games"),
+        (["unknown-command"], "unknown-command"),
+    ],
+)
+def test_out_of_range_values_get_one_line_and_exit_2(args: list[str], needle: str) -> None:
+    result = _cli(*args)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.returncode == 2, result.stderr
+    assert len(lines) == 1 and needle in lines[0] and lines[0].startswith("error: "), lines
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "ladder", "replay", "bench", "soak"])
+def test_every_command_shows_an_example(command: str) -> None:
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert "Example" in result.stdout
+
+
+@pytest.mark.parametrize("name", bundled_game_names())
+def test_rules_prints_the_guide(name: str) -> None:
+    result = runner.invoke(app, ["rules", name, "--plain"])
+    assert result.exit_code == 0
+    assert "## Goal" in result.stdout
+    terms = runner.invoke(app, ["rules", name, "--terms"])
+    assert terms.exit_code == 0 and len(terms.stdout.splitlines()) >= 5
+
+
+def test_a_person_plays_in_a_real_terminal(tmp_path) -> None:
+    """Driven through a pseudo-terminal, as a person types: a choice, the terms, Ctrl-C."""
+    pexpect = pytest.importorskip("pexpect")
+    path = tmp_path / "g.json"
+    code = "from robotable.cli import main; main()"
+    args = ["-c", code, "play", "stakbots", "--seats", "human,random", "--names", "Ada,Bo"]
+    child = pexpect.spawn(
+        sys.executable,
+        [*args, "--seed", "3", "--record", str(path), "--delay", "0"],
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 120),
+        env={**os.environ, "TERM": "xterm"},
+    )
+    try:
+        child.expect("Ada> ")
+        child.sendline("terms")
+        child.expect("Ada> ")
+        assert "Stak" in child.before  # the glossary: Stak, Scrapheap, ...
+        child.sendline("1")
+        child.expect(r"1\. You")
+        child.expect("Ada> ")
+        child.sendintr()
+        child.expect("Resume it with: robotable play --resume")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 130
+    saved = json.loads(path.read_text())
+    assert saved["actions"] and saved["names"] == ["Ada", "Bo"]
