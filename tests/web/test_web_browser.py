@@ -301,3 +301,109 @@ def test_a_clock_runs_out_in_the_browser(live_server, page):
     page.wait_for_function("document.getElementById('log').textContent.includes('time ran out')")
     # A new decision (Ada's again, or Bo's: a Stak Bots turn has several) has a fresh clock.
     assert "0:0" in page.inner_text("#clock")
+
+
+# Controls a keyboard can reach: the legal actions, and pieces that select (a Bread Winner die,
+# an Iotabots attacker) before the action itself is offered.
+KEY_TARGETS = "[data-action-index], [role=button][aria-pressed]"
+FOCUSED_TARGET = (
+    f"() => !!document.activeElement && document.activeElement.matches('{KEY_TARGETS}')"
+)
+
+
+def play_by_keyboard(page, seed: int, max_moves: int | None = None) -> int:
+    """Tab to an offered control and press Enter, until the end (or `max_moves` moves); the
+    mouse is never used. Returns the moves made."""
+    rng = random.Random(seed)
+    moves = 0
+    for _ in range(MAX_CLICKS):
+        page.wait_for_function(READY)
+        if page.evaluate("document.body.dataset.terminal") == "true":
+            return moves
+        if max_moves is not None and moves >= max_moves:
+            return moves
+        step = page.evaluate("document.body.dataset.step")
+        wanted = rng.randrange(1, 4)
+        met = 0
+        for _ in range(400):
+            page.keyboard.press("Tab")
+            if page.evaluate(FOCUSED_TARGET):
+                met += 1
+                if met == wanted:
+                    break
+        assert page.evaluate(FOCUSED_TARGET), "no control could be reached with Tab"
+        assert page.evaluate(
+            "() => getComputedStyle(document.activeElement).outlineStyle !== 'none'"
+        ), "the focused control shows no focus"
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "(step) => document.body.dataset.step !== step || "
+            "document.body.dataset.pending !== 'true'",
+            arg=step,
+        )
+        if page.evaluate("document.body.dataset.step") != step:
+            moves += 1
+    raise AssertionError(f"no end after {MAX_CLICKS} key presses")
+
+
+def test_a_whole_stak_bots_game_by_keyboard_alone(live_server, page):
+    page.set_viewport_size(SIZES["phone"])
+    page.goto(live_server.url + _table_against_ai(live_server.url, "stakbots"))
+    assert play_by_keyboard(page, seed=3) > 0
+    check_end_screen(page, live_server.url)
+
+
+@pytest.mark.parametrize("game", ["breadwinner", "iotabots"])
+def test_dice_and_attackers_are_reached_by_keyboard(live_server, page, game):
+    """The pieces that select before acting (Bread Winner dice, Iotabots attackers) work from
+    the keyboard: several moves are made without the mouse."""
+    page.goto(live_server.url + _table_against_ai(live_server.url, game))
+    assert play_by_keyboard(page, seed=4, max_moves=8) >= 1
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", ["breadwinner", "iotabots", "betabotz"])
+def test_a_whole_game_by_clicks(live_server, page, game, size):
+    page.set_viewport_size(SIZES[size])
+    page.goto(live_server.url + _table_against_ai(live_server.url, game))
+    assert play_by_clicking(page, seed=5) > 0
+    check_end_screen(page, live_server.url)
+
+
+def test_the_last_move_is_shown_and_explained(live_server, page):
+    """After the AI moves, what changed glows, the log names it in words and links it back to
+    the board; cards explain themselves when tapped; How to play opens the game's guide."""
+    page.goto(live_server.url + _table_against_ai(live_server.url, "stakbots"))
+    page.wait_for_function(READY)
+    page.query_selector_all("#board [data-action-index]")[0].click()
+    page.wait_for_selector("#board .changed")
+    latest = page.inner_text("#log li.latest")
+    assert "{" not in latest and "seat 0" not in latest.lower()
+    page.click("#log li.latest .show-move")
+    page.wait_for_selector("#board .changed")
+    assert page.inner_text("#announce").strip()
+    plain = page.query_selector("#board .card[aria-label]:not(.actionable):not(.face-down)")
+    if plain is not None:
+        plain.click()
+        page.wait_for_selector("#detail:not([hidden])")
+    page.click("#howto summary")
+    page.wait_for_selector("#howto-body h2")
+    assert "Goal" in page.inner_text("#howto-body")
+
+
+def test_reduced_motion_keeps_the_highlight_still(browser, live_server):
+    context = browser.new_context(bypass_csp=True, reduced_motion="reduce")
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + _table_against_ai(live_server.url, "stakbots"))
+        page.wait_for_function(READY)
+        page.query_selector_all("#board [data-action-index]")[0].click()
+        page.wait_for_selector("#board .changed")
+        assert (
+            page.evaluate(
+                "() => getComputedStyle(document.querySelector('#board .changed')).animationName"
+            )
+            == "none"
+        )
+    finally:
+        context.close()

@@ -14,6 +14,8 @@ const page = {
   you: null,
   view: null,
   step: -1,
+  drawnStep: -1,
+  changedKeys: [],
   log: [],
   module: null,
   moduleName: null,
@@ -130,6 +132,7 @@ function makeContext(view) {
       el.setAttribute("role", "button");
       el.setAttribute("tabindex", "0");
       el.title = label || legal[index].label;
+      el.setAttribute("aria-label", label || legal[index].label);
       el.addEventListener("click", (e) => { e.stopPropagation(); act(index); });
       el.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(index); }
@@ -159,7 +162,9 @@ function render() {
   renderHeader();
   renderStatus(view, youDecide);
 
-  const board = clear(document.getElementById("board"));
+  const boardEl = document.getElementById("board");
+  const before = snapshot(boardEl);
+  const board = clear(boardEl);
   const ctx = makeContext(view);
   const mod = page.module || generic;
   try {
@@ -174,9 +179,53 @@ function render() {
     generic.render(board, view, ctx);
   }
   renderLeftoverActions(ctx);
+  if (page.step > page.drawnStep && page.drawnStep >= 0) markChanges(before, board);
+  page.drawnStep = page.step;
   renderLog();
   renderSide();
   renderEnd(view);
+}
+
+// -- motion: what the last move changed --------------------------------------------------------
+// The drawings tag their pieces (data-card, data-die, data-tile, data-seat, data-key). After a
+// move, every piece that is new or reads differently glows for a moment; the newest log entry
+// shows it again on demand. With reduced motion the glow is a still outline (style.css).
+const PIECES = ["card", "die", "tile", "seat", "key"];
+const PIECE_SELECTOR = PIECES.map((p) => `[data-${p}]`).join(",");
+
+function pieceKey(el) {
+  for (const p of PIECES) if (el.dataset[p] !== undefined) return `${p}:${el.dataset[p]}`;
+  return null;
+}
+
+function snapshot(root) {
+  const seen = new Map();
+  for (const el of root.querySelectorAll(PIECE_SELECTOR)) seen.set(pieceKey(el), el.textContent);
+  return seen;
+}
+
+function markChanges(before, root) {
+  const changed = [];
+  for (const el of root.querySelectorAll(PIECE_SELECTOR)) {
+    const key = pieceKey(el);
+    if (!before.has(key) || before.get(key) !== el.textContent) changed.push(el);
+  }
+  // The smallest pieces tell the story: a seat zone that changed only because a card in it did
+  // is left alone.
+  const leaves = changed.filter((el) => !changed.some((other) => other !== el && el.contains(other)));
+  page.changedKeys = leaves.map(pieceKey);
+  flash();
+}
+
+function flash() {
+  for (const key of page.changedKeys || []) {
+    const [kind, ...rest] = key.split(":");
+    const el = document.querySelector(`#board [data-${kind}="${CSS.escape(rest.join(":"))}"]`);
+    if (!el) continue;
+    el.classList.remove("changed");
+    void el.offsetWidth; // restart the animation
+    el.classList.add("changed");
+  }
 }
 
 function renderHeader() {
@@ -267,6 +316,18 @@ function renderLog() {
     for (const entry of page.log.slice(shown)) list.appendChild(logItem(entry));
   }
   list.dataset.shown = String(page.log.length);
+  for (const old of list.querySelectorAll(".latest")) old.classList.remove("latest");
+  const last = list.lastElementChild;
+  if (last && page.log.length) {
+    last.classList.add("latest");
+    if (!last.querySelector(".show-move")) {
+      const show = h("button", { type: "button", class: "small-button show-move" }, "show on the board");
+      show.addEventListener("click", flash);
+      last.appendChild(show);
+    }
+    const words = page.log[page.log.length - 1];
+    document.getElementById("announce").textContent = [seatName(words.seat), ...(words.lines || [])].join(". ");
+  }
   list.scrollTop = list.scrollHeight;
 }
 

@@ -87,11 +87,51 @@ export function drawCard(card, opts = {}) {
     }
   }
   if (card.face_up === false) classes.push("known-face-down");
-  return h("div", { class: classes.join(" "), title: texts.join("\n") || name },
+  const numbers = stats.map((s) => s.title && `${s.title} ${s.querySelector("b").textContent}`);
+  const full = [name, numbers.filter(Boolean).join(", "), tags.join(", "), texts.join(" ")].filter(Boolean).join(". ");
+  const el = h("div", { class: classes.join(" "), title: texts.join("\n") || name, "aria-label": full, tabindex: "0", role: "group" },
     h("div", { class: "card-name" }, name),
     stats.length ? h("div", { class: "card-stats" }, stats) : null,
     tags.length ? h("div", { class: "card-tags" }, tags.join(" · ")) : null,
     texts.length ? h("div", { class: "card-text" }, texts.join(" ")) : null);
+  // Tapping or pressing Enter on a card that is not a choice shows its full text (a phone has
+  // no hover); on a card that is a choice, the click takes the choice instead.
+  const explain = (e) => {
+    if (el.classList.contains("actionable")) return;
+    e.stopPropagation();
+    showDetail(full);
+  };
+  el.addEventListener("click", explain);
+  el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); explain(e); } });
+  return el;
+}
+
+// The full text of a card or term, in a box at the bottom of the page until dismissed.
+export function showDetail(text) {
+  let box = document.getElementById("detail");
+  if (!box) {
+    box = h("div", { id: "detail", class: "detail", role: "dialog", "aria-live": "polite" });
+    document.body.appendChild(box);
+  }
+  clear(box);
+  const close = h("button", { type: "button", class: "small-button", "aria-label": "Close" }, "Close");
+  close.addEventListener("click", () => { box.hidden = true; });
+  box.appendChild(h("p", {}, text));
+  box.appendChild(close);
+  box.hidden = false;
+  close.focus();
+}
+
+// Make any element a keyboard- and screen-reader-usable control: Enter or Space presses it.
+export function pressable(el, onPress, label) {
+  el.setAttribute("role", "button");
+  el.setAttribute("tabindex", "0");
+  if (label) el.setAttribute("aria-label", label);
+  el.addEventListener("click", (e) => { e.stopPropagation(); onPress(e); });
+  el.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); onPress(e); }
+  });
+  return el;
 }
 
 function shortKey(key) {
@@ -111,7 +151,7 @@ export function drawValue(value, depth = 0) {
     if (value.every((v) => v && typeof v === "object" && !Array.isArray(v) && NAME_KEYS.some((k) => typeof v[k] === "string"))) {
       return h("div", { class: "card-row" }, value.map((v) => drawCard(v, { small: depth > 1 })));
     }
-    return h("ol", { class: "value-list", start: "0" }, value.map((v) => h("li", {}, drawValue(v, depth + 1))));
+    return h("ol", { class: "value-list" }, value.map((v) => h("li", {}, drawValue(v, depth + 1))));
   }
   if (NAME_KEYS.some((k) => typeof value[k] === "string") && depth > 0) return drawCard(value);
   return h("dl", { class: "value-map" },

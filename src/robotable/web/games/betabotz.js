@@ -64,7 +64,7 @@ function missions(view) {
 
 function seatPanel(view, s, ctx) {
   const mine = s.seat === ctx.you;
-  const zone = h("section", { class: `zone seat-color-${s.seat}${mine ? " mine" : ""}${view.current_player === s.seat ? " deciding" : ""}` },
+  const zone = h("section", { class: `zone seat-color-${s.seat}${mine ? " mine" : ""}${view.current_player === s.seat ? " deciding" : ""}`, dataset: { seat: s.seat } },
     h("h3", {}, ctx.seatName(s.seat), h("span", { class: "pill big" }, `${s.bitz} Bitz`),
       s.betabot ? h("span", { class: "pill" }, s.betabot.name) : h("span", { class: "pill" }, "no Betabot yet"),
       s.starter_chip ? h("span", { class: "pill" }, "starter chip") : null,

@@ -1,7 +1,7 @@
 // Bread Winner: the map laid out from each player's Delivery tile, bots as dice on their tiles,
 // crop chips, BotFactories and the roll. Select a bot (its die), then click a highlighted tile to
 // move or deploy it there; its other choices (abilities, hold, deactivate) appear beside the map.
-import { h } from "../ui.js";
+import { h, pressable } from "../ui.js";
 
 const BOT_KINDS = new Set(["move", "deploy", "act", "hold", "deactivate"]);
 let selected = null; // the die id of the selected bot, kept between frames
@@ -44,11 +44,15 @@ function die(bot, view, ctx, actions, rerender) {
   h("div", { class: "bw-name" }, bot.name),
   bot.carrying !== null && bot.carrying !== undefined ? h("div", { class: "bw-carry" }, `crop ${bot.carrying}`) : null);
   if (mine.length) {
-    el.addEventListener("click", (e) => {
-      e.stopPropagation();
+    // A die with choices is a control: clicked, tapped or pressed with Enter/Space it selects
+    // the bot, and the tiles it may go to become controls in turn.
+    pressable(el, () => {
       selected = bot.id;
       rerender();
-    });
+      const again = document.querySelector(`[data-die="${CSS.escape(String(bot.id))}"]`);
+      if (again) again.focus();
+    }, `${bot.name}, ${bot.type}, face ${bot.face}: select to see its choices`);
+    el.setAttribute("aria-pressed", String(selected === bot.id));
   }
   return el;
 }

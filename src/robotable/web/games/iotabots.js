@@ -1,7 +1,7 @@
 // Iotabots TCG: each player's life, mana, deck, Junk Zone, Bot Zone and hand. Click a hand card
 // to summon or activate it; select one of your bots, then click an enemy bot to attack it; click
 // a bot to choose it for an effect.
-import { h } from "../ui.js";
+import { h, pressable } from "../ui.js";
 
 let attacker = null; // the slot of the selected attacking bot, kept between frames
 
@@ -26,6 +26,7 @@ function fieldBot(bot, seat, ctx, rerender) {
   if (bot.controller !== bot.owner) extra.push(`controlled by ${ctx.seatName(bot.controller)}`);
   const el = card(bot, { extra: extra.length ? h("div", { class: "card-tags" }, extra.join(" · ")) : null });
   el.dataset.slot = bot.slot;
+  el.dataset.card = `${seat}-${bot.slot}-${bot.name}`;
   const choose = ctx.find({ type: "choose_bot", seat, slot: bot.slot })[0];
   if (choose) return ctx.bind(el, choose.index, choose.label);
   if (seat === ctx.you) {
@@ -33,7 +34,13 @@ function fieldBot(bot, seat, ctx, rerender) {
     if (attacks.length) {
       el.classList.add("selectable");
       if (attacker === bot.slot) el.classList.add("selected");
-      el.addEventListener("click", () => { attacker = bot.slot; rerender(); });
+      pressable(el, () => {
+        attacker = bot.slot;
+        rerender();
+        const again = document.querySelector(`[data-card="${CSS.escape(el.dataset.card)}"]`);
+        if (again) again.focus();
+      }, `${bot.name}: choose it to attack with`);
+      el.setAttribute("aria-pressed", String(attacker === bot.slot));
     }
   } else if (attacker !== null) {
     const hit = ctx.find({ type: "attack", slot: attacker, target: bot.slot })[0];
@@ -44,7 +51,7 @@ function fieldBot(bot, seat, ctx, rerender) {
 
 function playerZone(view, p, ctx, rerender) {
   const mine = p.seat === ctx.you;
-  const zone = h("section", { class: `zone seat-color-${p.seat}${mine ? " mine" : ""}${view.current_player === p.seat ? " deciding" : ""}` },
+  const zone = h("section", { class: `zone seat-color-${p.seat}${mine ? " mine" : ""}${view.current_player === p.seat ? " deciding" : ""}`, dataset: { seat: p.seat } },
     h("h3", {}, ctx.seatName(p.seat),
       h("span", { class: "pill big ib-life" }, `${p.life} life`),
       h("span", { class: "pill big" }, `${p.mana}/${p.mana_max} mana`),

@@ -34,6 +34,7 @@ function laboratory(view, ctx) {
     row.slots.forEach((c, slot) => {
       // A slot empties when its row's deck runs out: draw the gap, not a card.
       const el = c ? bot(c, { small: true }) : h("div", { class: "card rb-card small rb-empty", "aria-label": `Tier ${row.tier} slot ${slot + 1}: empty` }, h("div", { class: "card-name muted" }, "empty slot"));
+      el.dataset.card = `lab-${row.tier}-${slot}`;
       const build = ctx.find({ type: "build_lab", tier: row.tier, slot })[0];
       if (build) ctx.bind(el, build.index, build.label);
       cards.appendChild(el);
@@ -47,7 +48,7 @@ function laboratory(view, ctx) {
 function workshop(view, s, ctx) {
   const mine = s.seat === ctx.you;
   const c = s.crystals || {};
-  const zone = h("section", { class: `zone seat-color-${s.seat}${mine ? " mine" : ""}${view.current_player === s.seat ? " deciding" : ""}` },
+  const zone = h("section", { class: `zone seat-color-${s.seat}${mine ? " mine" : ""}${view.current_player === s.seat ? " deciding" : ""}`, dataset: { seat: s.seat } },
     h("h3", {}, ctx.seatName(s.seat),
       s.champion ? h("span", { class: "pill big rb-champion" }, "Champion") : null,
       h("span", { class: "pill" }, `Workshop tier ${s.workshop_tier}`),
