@@ -208,3 +208,13 @@ def test_a_person_plays_in_a_real_terminal(tmp_path) -> None:
     assert child.exitstatus == 130
     saved = json.loads(path.read_text())
     assert saved["actions"] and saved["names"] == ["Ada", "Bo"]
+
+
+def test_hint_shows_the_hard_ais_top_choices_with_their_chances(tmp_path) -> None:
+    table = _table(tmp_path, ["human", "random"], game="stakbots", names=["Ada", "Bo"])
+    run_table(table, _answers("hint", "quit"))
+    text = table.console.export_text()
+    shown = [line for line in text.splitlines() if "% to win" in line]
+    assert 1 <= len(shown) <= 3
+    labels = {table.state.describe_action(a) for a in table.state.legal_actions()}
+    assert all(any(line.startswith(label) for label in labels) for line in shown)

@@ -232,3 +232,23 @@ def test_workers_of_a_killed_server_exit_by_themselves(serve):
     proc.wait()
     # Nobody stops them: each notices its parent is gone (PR_SET_PDEATHSIG, or the pid watch).
     assert _wait_until(lambda: _session_processes(proc.pid) == [], 10)
+
+
+def test_a_hint_is_worked_out_in_a_worker_under_the_caps():
+    """Hints go through the same queue and workers as AI moves, with the same time cap; the
+    answer is the same as in-process for the same seed."""
+    from robotable.agents.hints import hint
+
+    game, state = _state()
+
+    async def scenario() -> list[dict]:
+        runner = AiRunner(workers=1, limits=AiLimits(max_iterations=60))
+        await runner.start()
+        try:
+            return await runner.hint(game, state.clone(), "mcts:60", 7, ["Ada", "Bo"])
+        finally:
+            await runner.aclose()
+
+    options = asyncio.run(scenario())
+    here = [o.to_json() for o in hint(state.clone(), "mcts:60", 7, names=["Ada", "Bo"])]
+    assert options == here and options

@@ -159,3 +159,35 @@ def test_an_open_seat_is_taken_once_from_the_lobby(client):
     assert not any(s["open"] for s in listed["seats"])
     ada.close()
     cy.close()
+
+
+def test_a_hint_names_the_hard_ais_choices_for_the_deciding_seat(client):
+    table = client.post("/api/tables", json=BODY).json()
+    ada = SeatClient(client, table["id"], table["seats"][0]["token"])
+    bo = SeatClient(client, table["id"], table["seats"][1]["token"])
+    watcher = SeatClient(client, table["id"], None)
+    assert ada.state["table"]["hints"] is True
+    ada.send({"type": "hint", "id": 3})
+    hint = ada.until(lambda f: f["type"] in ("hint", "error"))
+    assert hint["type"] == "hint" and hint["id"] == 3 and hint["step"] == 0
+    legal = ada.state["view"]["legal_actions"]
+    assert 1 <= len(hint["options"]) <= 3
+    for option in hint["options"]:
+        assert option["label"] == legal[option["index"]]["label"]
+        assert 0.0 <= option["chance"] <= 1.0
+    bo.send({"type": "hint", "id": 4})
+    assert "your own decision" in bo.until(lambda f: f["type"] == "error")["message"]
+    watcher.send({"type": "hint", "id": 5})
+    assert "only a player" in watcher.until(lambda f: f["type"] == "error")["message"]
+    for seat in (ada, bo, watcher):
+        seat.close()
+
+
+def test_a_timed_table_or_one_opened_without_hints_gives_none(client):
+    for extra in ({"clock": {"mode": "move", "seconds": 60}}, {"hints": False}):
+        table = client.post("/api/tables", json={**BODY, **extra}).json()
+        ada = SeatClient(client, table["id"], table["seats"][0]["token"])
+        assert ada.state["table"]["hints"] is False
+        ada.send({"type": "hint", "id": 1})
+        assert "without hints" in ada.until(lambda f: f["type"] == "error")["message"]
+        ada.close()

@@ -27,6 +27,7 @@ HELP = (
     "  board   the table again\n"
     "  terms   the game's terms and abbreviations (terms WORD looks one up)\n"
     "  rules   how to play\n"
+    "  hint    what the Hard AI would do here, and why\n"
     "  undo    take back your last decision (only when every other seat is an AI)\n"
     "  quit    stop; the game is saved and can be resumed"
 )
@@ -292,6 +293,14 @@ def ask_human(table: Table, seat: int, input_fn) -> bool:
             show_terms(table, rest)
         elif word == "rules":
             console.print(Markdown(table.game.guide()))
+        elif word == "hint":
+            from ..agents.hints import format_hint, hint
+
+            with console.status("Thinking about a hint…", spinner="dots"):
+                options = hint(
+                    state, "hard", seed=table.seed + len(table.actions), names=table.names
+                )
+            console.print(format_hint(options), highlight=False, markup=False)
         elif word == "board":
             console.print(table.game.render(state, seat), highlight=False, markup=False)
         elif word == "log":

@@ -106,6 +106,12 @@ def _think_here(state: State, spec: str, seed: int) -> Action:
     return make_agent(spec, seed=seed).act(state)
 
 
+def _hint_here(state: State, spec: str, seed: int, names: list[str]) -> list[dict[str, Any]]:
+    from ..agents.hints import hint
+
+    return [option.to_json() for option in hint(state, spec, seed, names=names)]
+
+
 @dataclass(slots=True)
 class _Job:
     line: bytes
@@ -154,24 +160,41 @@ class AiRunner:
         """The agent's action for `state` (a private copy the caller will not touch), with this
         server's time cap applied to `spec`."""
         capped = capped_spec(spec, game.name, self.limits)
-        loop = asyncio.get_running_loop()
         if self._queue is None:
             assert self._thread is not None
+            loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._thread, _think_here, state, capped, seed)
+        answer = await self._submit({"spec": capped, "seed": seed}, game, state)
+        return game.action_from_json(answer["action"])
+
+    async def hint(
+        self, game: Game, state: State, spec: str, seed: int, names: list[str]
+    ) -> list[dict[str, Any]]:
+        """The hint for the deciding seat of `state` (agents/hints.py), under the same caps."""
+        capped = capped_spec(spec, game.name, self.limits)
+        if self._queue is None:
+            assert self._thread is not None
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._thread, _hint_here, state, capped, seed, names)
+        request = {"kind": "hint", "spec": capped, "seed": seed, "names": names}
+        answer = await self._submit(request, game, state)
+        return answer["hint"]
+
+    async def _submit(self, request: dict[str, Any], game: Game, state: State) -> dict[str, Any]:
         request = {
+            **request,
             "game": game.name,
             "num_players": game.num_players,
             "options": json.dumps(_jsonable(game.options), sort_keys=True),
             "state": state.to_json(),
-            "spec": capped,
-            "seed": seed,
         }
+        assert self._queue is not None
         job = _Job(
-            (json.dumps(request, separators=(",", ":")) + "\n").encode(), loop.create_future()
+            (json.dumps(request, separators=(",", ":")) + "\n").encode(),
+            asyncio.get_running_loop().create_future(),
         )
         self._queue.put_nowait(job)
-        answer = await job.future
-        return game.action_from_json(answer)
+        return await job.future
 
     async def _serve(self, slot: int) -> None:
         """One worker process's loop: take the oldest request, answer it, replace the process
@@ -198,7 +221,7 @@ class AiRunner:
                 if "error" in answer:
                     job.future.set_exception(AiFailed(answer["error"]))
                 else:
-                    job.future.set_result(answer["action"])
+                    job.future.set_result(answer)
         finally:
             if proc is not None:
                 await self._stop(proc)

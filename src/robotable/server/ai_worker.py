@@ -58,6 +58,11 @@ def think(request: dict[str, Any]) -> dict[str, Any]:
 
     game = _game(request["game"], request["num_players"], request["options"])
     state = game.state_from_json(request["state"])
+    if request.get("kind") == "hint":
+        from ..agents.hints import hint
+
+        options = hint(state, request["spec"], request["seed"], names=request.get("names"))
+        return {"hint": [option.to_json() for option in options]}
     action = make_agent(request["spec"], seed=request["seed"]).act(state)
     return {"action": action.to_json()}
 

@@ -168,6 +168,7 @@ def create_app(
                 [s.model_dump() for s in spec.seats],
                 spec.seed,
                 None if spec.clock is None else spec.clock.model_dump(),
+                hints=spec.hints,
             )
         except TooMany as exc:
             return _error(429, str(exc))
@@ -389,8 +390,11 @@ async def _handle(
         elif kind == "rematch":
             new_id = await tables.rematch(table, watcher.seat)
             watcher.push(_dumps({"type": "ack", "id": request_id, "table": new_id}))
+        elif kind == "hint":
+            found = await tables.hint(table, watcher.seat)
+            watcher.push(_dumps({"type": "hint", "id": request_id, **found}))
         else:
-            raise Refused("already introduced; send act, undo, sync, chat or rematch")
+            raise Refused("already introduced; send act, undo, sync, chat, rematch or hint")
     except Refused as exc:
         watcher.push(_dumps({"type": "error", "id": request_id, "message": str(exc)}))
     except StoreError:

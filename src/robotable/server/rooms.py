@@ -98,6 +98,7 @@ class Table:
         self.clock_task: asyncio.Task | None = None
         self.clock_position: tuple[int, int] | None = None  # (steps, generation) it runs for
         self.decision_started: float | None = None  # loop time the timed decision began
+        self.hinting = False  # a hint is being worked out (one at a time per table)
 
     # -- what each seat sees ------------------------------------------------------------------
     @property
@@ -119,6 +120,7 @@ class Table:
             "options": self.row.options,
             "seats": seats,
             "step": len(self.steps),
+            "hints": self.row.hints,
             "finished": self.finished,
             "result": {"returns": self.state.returns()} if self.finished else None,
             "record_url": f"/api/tables/{self.id}/record" if self.finished else None,
@@ -378,6 +380,7 @@ class Tables:
         seats: list[dict[str, Any]],
         seed: int | None = None,
         clock: dict[str, Any] | None = None,
+        hints: bool = True,
     ) -> tuple[Table, list[str | None]]:
         """A new table; returns it and each seat's token (None for AI seats). `clock`:
         {"mode": "move" or "game", "seconds": ...} (see server/clocks.py)."""
@@ -406,7 +409,8 @@ class Tables:
                 )
                 tokens.append(token)
         timer = None if clock is None else Clock.new(clock["mode"], clock["seconds"], len(rows))
-        table = await self._open(game, rows, seed, clock=timer)
+        # A timed table is a contest: nobody gets the AI's advice there.
+        table = await self._open(game, rows, seed, clock=timer, hints=hints and timer is None)
         return table, tokens
 
     async def _open(
@@ -416,6 +420,7 @@ class Tables:
         seed: int | None,
         rematch_of: str | None = None,
         clock: Clock | None = None,
+        hints: bool = True,
     ) -> Table:
         """Store a new table and put it live (within `max_tables`)."""
         if seed is None:
@@ -435,6 +440,7 @@ class Tables:
             updated=now,
             result=None,
             clock=None if clock is None else clock.to_json(),
+            hints=hints,
         )
         async with self._creating:
             if await asyncio.to_thread(self.store.count_open) >= self.limits.max_tables:
@@ -464,6 +470,34 @@ class Tables:
             table.broadcast_presence()
         return token
 
+    async def hint(self, table: Table, seat: int | None) -> dict[str, Any]:
+        """What the Hard AI would do for `seat`, deciding now, and why (agents/hints.py). Only
+        where the table allows hints; one at a time per table, in the AI queue like any move."""
+        if seat is None or table.row.seats[seat].kind != "human":
+            raise Refused("only a player at this table can ask for a hint")
+        if not table.row.hints:
+            raise Refused("this table was opened without hints")
+        table.refuse_if_abandoned()
+        if table.finished or table.state.current_player() != seat:
+            raise Refused("a hint is for your own decision")
+        if table.hinting:
+            raise Refused("a hint is already being worked out")
+        step = len(table.steps)
+        table.hinting = True
+        try:
+            options = await self.ai.hint(
+                table.game,
+                table.state.clone(),
+                "hard",
+                agent_seed(table.row.seed, seat, step),
+                table.names,
+            )
+        except AiFailed as exc:
+            raise Refused(f"no hint: {exc}") from None
+        finally:
+            table.hinting = False
+        return {"step": step, "options": options}
+
     async def rematch(self, table: Table, seat: int | None) -> str:
         """The table's rematch, opened by the first seat that asks once the game is over: the
         same game, options and seats, the seat order turned by one so that someone else goes
@@ -475,9 +509,11 @@ class Tables:
                 raise Refused("a rematch is for when the game is over")
             if table.row.rematch is None:
                 seats = table.row.seats[1:] + table.row.seats[:1]
-                rows = [SeatRow(s.kind, s.name, s.ai, s.token_hash) for s in seats]
+                rows = [SeatRow(s.kind, s.name, s.ai, s.token_hash, s.open) for s in seats]
                 clock = table.clock and Clock.new(table.clock.mode, table.clock.seconds, len(rows))
-                new = await self._open(table.game, rows, None, rematch_of=table.id, clock=clock)
+                new = await self._open(
+                    table.game, rows, None, rematch_of=table.id, clock=clock, hints=table.row.hints
+                )
                 table.row.rematch = new.id
                 frame = _dumps({"type": "rematch", "table": new.id})
                 for w in table.watchers:

@@ -57,6 +57,7 @@ class CreateTable(_Strict):
     seats: list[SeatSpec] = Field(min_length=1, max_length=MAX_SEATS)
     seed: int | None = Field(default=None, ge=0, lt=2**63)
     clock: ClockSpec | None = None
+    hints: bool = True  # players may ask what the Hard AI would do (never with a clock)
 
 
 class Hello(_Strict):
@@ -99,7 +100,14 @@ class Rematch(_Strict):
     id: int | None = None
 
 
-ClientMessage = Annotated[Hello | Act | Undo | Sync | Chat | Rematch, Field(discriminator="type")]
+class Hint(_Strict):
+    type: Literal["hint"]
+    id: int | None = None
+
+
+ClientMessage = Annotated[
+    Hello | Act | Undo | Sync | Chat | Rematch | Hint, Field(discriminator="type")
+]
 
 
 class Envelope(BaseModel):

@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS tables (
     result TEXT,
     abandoned REAL,
     rematch TEXT,
-    clock TEXT
+    clock TEXT,
+    hints INTEGER
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -118,6 +119,7 @@ class TableRow:
     abandoned: float | None = None  # when an unfinished table was given up for want of moves
     rematch: str | None = None  # the table its seats moved on to
     clock: dict[str, Any] | None = None  # see server/clocks.py
+    hints: bool = True  # may a player ask for a hint (never at a table with a clock)
     chat: list[dict[str, Any]] = field(default_factory=list)  # the latest lines, oldest first
 
 
@@ -376,7 +378,7 @@ class Store:
 
 _SELECT = (
     "SELECT id, game, version, num_players, options, seed, seats, created, updated, result,"
-    " abandoned, rematch, clock FROM tables"
+    " abandoned, rematch, clock, hints FROM tables"
 )
 
 
@@ -389,6 +391,8 @@ def _migrate(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE tables ADD COLUMN rematch TEXT")
     if "clock" not in columns:
         conn.execute("ALTER TABLE tables ADD COLUMN clock TEXT")
+    if "hints" not in columns:
+        conn.execute("ALTER TABLE tables ADD COLUMN hints INTEGER")
 
 
 def _settle_all(outcomes: list[tuple[tuple, BaseException | None]]) -> None:
@@ -415,7 +419,7 @@ def _settle(settled: list[tuple[asyncio.Future, BaseException | None]]) -> None:
 def _insert_table(conn: sqlite3.Connection, row: TableRow) -> None:
     conn.execute(
         "INSERT INTO tables (id, game, version, num_players, options, seed, seats, created,"
-        " updated, result, clock) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " updated, result, clock, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             row.id,
             row.game,
@@ -428,6 +432,7 @@ def _insert_table(conn: sqlite3.Connection, row: TableRow) -> None:
             row.updated,
             None if row.result is None else json.dumps(row.result),
             None if row.clock is None else json.dumps(row.clock),
+            int(row.hints),
         ),
     )
 
@@ -447,4 +452,5 @@ def _table_from_row(row: tuple) -> TableRow:
         abandoned=row[10] if len(row) > 10 else None,
         rematch=row[11] if len(row) > 11 else None,
         clock=json.loads(row[12]) if len(row) > 12 and row[12] else None,
+        hints=len(row) <= 13 or row[13] is None or bool(row[13]),
     )

@@ -170,6 +170,7 @@ async function createTable(event) {
     const [mode, seconds] = clock.split(":");
     body.clock = { mode, seconds: Number(seconds) };
   }
+  body.hints = document.getElementById("hints").checked && !clock;
   const seed = document.getElementById("seed").value.trim();
   if (seed) body.seed = Number.parseInt(seed, 10);
   try {

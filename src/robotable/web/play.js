@@ -332,6 +332,15 @@ function renderLog() {
 }
 
 function renderSide() {
+  const hint = document.getElementById("hint");
+  const deciding = page.view && page.you !== null && page.view.current_player === page.you && !page.view.terminal;
+  hint.hidden = !(page.table.hints && deciding);
+  const box = document.getElementById("hint-box");
+  if (box.dataset.step !== String(page.step)) {
+    box.hidden = true;
+    box.dataset.step = String(page.step);
+    hint.disabled = false;
+  }
   const undo = document.getElementById("undo");
   undo.disabled = !page.canUndo || page.pending;
   undo.hidden = page.you === null;
@@ -484,12 +493,16 @@ async function onFrame(frame) {
       // Someone asked for a rematch: every seat and spectator moves to it.
       window.location.assign(rematchUrl(frame.table));
       break;
+    case "hint":
+      showHint(frame);
+      break;
     case "ack":
       settle();
       if (page.view) renderSide();
       break;
     case "error":
       settle();
+      document.getElementById("hint").disabled = false;
       toast(frame.message);
       // Whatever went wrong, look at the table again as the server has it.
       if (page.view) send({ type: "sync", id: page.nextId++ });
@@ -531,6 +544,32 @@ function connect() {
     setTimeout(connect, 250 * 2 ** page.retry);
   });
 }
+
+// -- hints: what the Hard AI would do, and why (only where the table allows them) ------------------
+function showHint(frame) {
+  const box = clear(document.getElementById("hint-box"));
+  document.getElementById("hint").disabled = false;
+  if (frame.step !== page.step) return; // the table moved on meanwhile
+  box.hidden = false;
+  box.appendChild(h("div", { class: "actions-title" }, "The Hard AI would consider:"));
+  box.appendChild(h("ol", {}, frame.options.map((o) => h("li", {},
+    h("b", {}, o.label), ` — about ${Math.round(o.chance * 100)}% to win`, o.why ? `: ${o.why}` : ""))));
+  for (const el of document.querySelectorAll(".hinted")) el.classList.remove("hinted");
+  if (frame.options.length) {
+    const best = document.querySelector(`[data-action-index="${frame.options[0].index}"]`);
+    if (best) best.classList.add("hinted");
+  }
+}
+
+document.getElementById("hint").addEventListener("click", () => {
+  if (send({ type: "hint", id: page.nextId++ })) {
+    const button = document.getElementById("hint");
+    button.disabled = true;
+    const box = clear(document.getElementById("hint-box"));
+    box.hidden = false;
+    box.textContent = "Thinking about a hint…";
+  }
+});
 
 document.getElementById("undo").addEventListener("click", () => {
   if (send({ type: "undo", id: page.nextId++ })) document.getElementById("undo").disabled = true;
