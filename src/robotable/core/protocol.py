@@ -192,9 +192,14 @@ class Game(ABC):
 
     def guide(self) -> str:
         """How to play, in Markdown: the goal, a turn, the terms (the game's `data/guide.md`)."""
+        import sys
         from importlib import resources
 
-        package = type(self).__module__.rpartition(".")[0] or type(self).__module__
+        # The game's package: the class's own module when that is a package's __init__.
+        module = type(self).__module__
+        if not hasattr(sys.modules.get(module), "__path__"):
+            module = module.rpartition(".")[0] or module
+        package = module
         try:
             return resources.files(package).joinpath("data", "guide.md").read_text("utf-8")
         except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from robotable.core.errors import ContentError, OptionError
+from robotable.core.narration import Voice
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Action, Game, State
 
-from . import encoding, heuristic, render
+from . import encoding, heuristic, narration, render
 from .actions import ACTION_CLASSES
 from .content import check_crop_values, load_crop_values
 from .state import BreadWinnerState
@@ -104,6 +105,9 @@ class BreadWinnerGame(Game):
 
     def evaluate(self, state: State, seat: int) -> float:
         return heuristic.evaluate(state, seat)  # type: ignore[arg-type]
+
+    def narrate_event(self, event: dict[str, Any], voice: Voice) -> str | None:
+        return narration.narrate_event(event, voice)
 
     def render(self, state: State, seat: int | None) -> str:
         return render.render(state, seat)  # type: ignore[arg-type]

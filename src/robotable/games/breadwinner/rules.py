@@ -436,7 +436,15 @@ def finish(st: BreadWinnerState, winner: int, reason: str, events: list[dict[str
     st.reason = reason
     st.roll = None
     st.follow = -1
-    events.append({"type": "game_over", "winner": winner, "reason": reason})
+    events.append(
+        {
+            "type": "game_over",
+            "winner": winner,
+            "reason": reason,
+            "loaves": st.loaves[:],
+            "max_turns": st.game.max_turns,
+        }
+    )
 
 
 # -- effects -----------------------------------------------------------------------------------
@@ -463,10 +471,24 @@ def drop_harvest(st: BreadWinnerState, die: int, events: list[dict[str, Any]]) -
     if IS_LAND[tile] and st.crop[tile] < 0 and not st.poison[tile]:
         st.crop[tile] = chip
         st.known[tile] = True  # everybody saw it face up: it stays public (ruling BW-R12)
-        events.append({"type": "harvest_dropped", "tile": TILE_NAMES[tile], "value": value})
+        events.append(
+            {
+                "type": "harvest_dropped",
+                "tile": TILE_NAMES[tile],
+                "value": value,
+                "owner": die // DICE_PER_SEAT,
+            }
+        )
     else:
         discard_chip(st, chip)
-        events.append({"type": "harvest_discarded", "tile": TILE_NAMES[tile], "value": value})
+        events.append(
+            {
+                "type": "harvest_discarded",
+                "tile": TILE_NAMES[tile],
+                "value": value,
+                "owner": die // DICE_PER_SEAT,
+            }
+        )
 
 
 def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
@@ -479,16 +501,17 @@ def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
         die = action.die
         st.loc[die] = TILE_INDEX[action.to]
         st.used[die] = True
-        events.append(
-            {
-                "type": "bot_moved",
-                "seat": seat,
-                "card": action.bot,
-                "die": DIE_NAMES[die],
-                "from_tile": action.frm,
-                "to_tile": action.to,
-            }
-        )
+        moved = {
+            "type": "bot_moved",
+            "seat": seat,
+            "card": action.bot,
+            "die": DIE_NAMES[die],
+            "from_tile": action.frm,
+            "to_tile": action.to,
+        }
+        if st.carry[die] >= 0:  # a carried chip is face up: its value is public (BW-7.3)
+            moved["carrying"] = st.game.crop_values[st.carry[die]]
+        events.append(moved)
         # Only Locusts, Soldiers and a carrying Harvester reaching home can act after moving.
         kind = st.face[die]
         if (
@@ -506,6 +529,15 @@ def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
     elif cls is Hold:
         st.phase = st.follow_ret
         st.follow = -1
+        events.append(
+            {
+                "type": "bot_held",
+                "seat": seat,
+                "card": action.bot,
+                "die": DIE_NAMES[action.die],
+                "tile": action.at,
+            }
+        )
     elif cls is Deploy:
         die = action.die
         st.loc[die] = TILE_INDEX[action.to]
@@ -564,12 +596,19 @@ def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
         if chip >= 0:  # ruling BW-R15: a deactivated Harvester's harvest is discarded
             discard_chip(st, chip)
             events.append(
-                {"type": "harvest_discarded", "tile": action.at, "value": st.game.crop_values[chip]}
+                {
+                    "type": "harvest_discarded",
+                    "tile": action.at,
+                    "value": st.game.crop_values[chip],
+                    "owner": seat,
+                }
             )
         to_pile(st, die)
         tally[base + T_DEACT] += 1
     elif cls is EndPhase:
         phase = action.phase
+        if phase != "turn":  # ending the turn says so itself (turn_ended)
+            events.append({"type": "step_done", "seat": seat, "step": phase})
         if phase == "map":
             st.phase = P_DEPLOY
         elif phase == "deploy":
@@ -642,6 +681,9 @@ def _act(st: BreadWinnerState, action: Act, events: list[dict[str, Any]], base: 
         event["value"] = value
         event["from_centre"] = take
         event["from_rival"] = taken
+        event["loaves"] = st.loaves[seat]  # the seat's loaves after the delivery
+        event["rival_loaves"] = st.loaves[rival]
+        event["centre"] = st.centre
         tally[base + T_DELIVERIES] += 1
         tally[base + T_LOAVES] += value
         tally[base + T_TAKEN] += taken

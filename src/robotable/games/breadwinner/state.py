@@ -18,7 +18,7 @@ from robotable.core.errors import RecordError
 from robotable.core.protocol import TERMINAL, Action, State
 from robotable.core.rng import GameRng
 
-from . import rules
+from . import narration, rules
 from .board import (
     BOT_ABILITIES,
     BOT_NAMES,
@@ -195,6 +195,9 @@ class BreadWinnerState(State):
         if self.turn <= 2:
             return f"{who} (first turn, building only): {STEP_TEXT[self.phase][8:]}"
         return f"{who}, {STEP_TEXT[self.phase]}"
+
+    def describe_action(self, action: Action) -> str:
+        return narration.describe_action(self, action)
 
     def stats(self) -> dict[str, Any]:
         per_seat = {
