@@ -129,13 +129,6 @@ def _table_against_ai(base: str, game: str) -> str:
     return created["seats"][0]["join_url"]
 
 
-@pytest.mark.skipif("rumblebots" not in bundled_game_names(), reason="Rumblebots not present")
-def test_rumblebots_against_the_ai_to_the_end(live_server, page):
-    page.goto(live_server.url + _table_against_ai(live_server.url, "rumblebots"))
-    assert play_by_clicking(page, seed=2) > 0
-    check_end_screen(page, live_server.url)
-
-
 GAMES = [g for g in bundled_game_names() if g != "countdown"]
 
 
@@ -362,11 +355,38 @@ def test_dice_and_attackers_are_reached_by_keyboard(live_server, page, game):
 
 
 @pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize("game", ["breadwinner", "iotabots", "betabotz"])
+@pytest.mark.parametrize("game", GAMES)
 def test_a_whole_game_by_clicks(live_server, page, game, size):
+    """Every game, at phone and desktop size, to its end screen by clicking what the page
+    offers; every control met on the way is a touch target of at least 40 px."""
     page.set_viewport_size(SIZES[size])
     page.goto(live_server.url + _table_against_ai(live_server.url, game))
+    page.wait_for_function(READY)
+    small = page.evaluate(SMALL_TARGETS)
+    assert small == [], f"{game} at {size}: controls under 40 px: {small[:5]}"
     assert play_by_clicking(page, seed=5) > 0
+    check_end_screen(page, live_server.url)
+
+
+# Visible controls smaller than 40 px in either direction (a finger's width).
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    'button, [role=button], select, summary, [data-action-index]')]
+  .filter((el) => el.offsetParent !== null)
+  .map((el) => [el, el.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 39.5 || r.height < 39.5)
+  .map(([el, r]) => `${el.tagName}.${el.className} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_rumblebots_with_more_seats_to_the_showdown(live_server, page, players):
+    """3 and 4 seats drawn to the end (the Laboratory empties, the Showdown is fought)."""
+    seats = [{"kind": "human"}] + [{"kind": "ai", "ai": "random"}] * (players - 1)
+    created = httpx.post(
+        live_server.url + "/api/tables",
+        json={"game": "rumblebots", "num_players": players, "seats": seats, "seed": 8},
+    ).json()
+    page.goto(live_server.url + created["seats"][0]["join_url"])
+    assert play_by_clicking(page, seed=6) > 0
     check_end_screen(page, live_server.url)
 
 
