@@ -218,3 +218,11 @@ def test_hint_shows_the_hard_ais_top_choices_with_their_chances(tmp_path) -> Non
     assert 1 <= len(shown) <= 3
     labels = {table.state.describe_action(a) for a in table.state.legal_actions()}
     assert all(any(line.startswith(label) for label in labels) for line in shown)
+
+
+def test_a_card_on_the_table_is_looked_up_by_name(tmp_path) -> None:
+    table = _table(tmp_path, ["human", "random"], game="stakbots", seed=3, names=["Ada", "Bo"])
+    run_table(table, _answers("? shot bot", "terms stak", "quit"))
+    text = table.console.export_text()
+    assert "Shot Bot (" in text and "4 damage" in text  # its full text from Ada's view
+    assert "Stak" in text  # the glossary's entry

@@ -25,7 +25,8 @@ HELP = (
     "  help    this text\n"
     "  log     the game so far\n"
     "  board   the table again\n"
-    "  terms   the game's terms and abbreviations (terms WORD looks one up)\n"
+    "  terms   the game's terms and abbreviations; terms WORD (or ? WORD) looks up a\n"
+    "          term or a card on the table and shows its full text\n"
     "  rules   how to play\n"
     "  hint    what the Hard AI would do here, and why\n"
     "  undo    take back your last decision (only when every other seat is an AI)\n"
@@ -342,17 +343,64 @@ def _chosen(table: Table, choice: Choice, rest: str, input_fn) -> Action | None:
 
 
 def show_terms(table: Table, word: str) -> None:
+    """The game's terms matching `word` (all of them without one), and any card on the table
+    of that name, with everything the reader's view says about it."""
     terms = table.game.glossary()
     word = word.strip().lower()
     found = {k: v for k, v in terms.items() if not word or word in k.lower()}
-    if not terms:
+    cards = find_in_view(table.state.view(table.reader), word) if word else []
+    if not terms and not cards:
         table.console.print("This game has no list of terms; type rules for how to play.")
-    elif not found:
+    elif not found and not cards:
         table.console.print(
-            f'No term matches "{word}"; type terms for the whole list.', highlight=False
+            f'Nothing called "{word}" here; type terms for the whole list.', highlight=False
         )
     for term, meaning in found.items():
         table.console.print(f"[bold]{term}[/bold]: {meaning}", highlight=False)
+    for text in cards:
+        table.console.print(text, highlight=False, markup=False)
+
+
+_NAME_KEYS = ("name", "title", "card")
+
+
+def find_in_view(view: Any, word: str, limit: int = 3) -> list[str]:
+    """Things in a view (cards, bots, missions) whose name contains `word`, each as one line of
+    everything the view says about it. Only the view: nothing the reader may not know."""
+    seen: dict[str, str] = {}
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            name = next((node[k] for k in _NAME_KEYS if isinstance(node.get(k), str)), None)
+            if name and word in name.lower():
+                said = _describe_thing(name, node)
+                if len(said) > len(seen.get(name, "")):  # the fullest description of it
+                    seen[name] = said
+            for key, value in node.items():
+                if key not in ("legal_actions", "action"):  # choices, not things
+                    walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(view)
+    return list(seen.values())[:limit]
+
+
+def _describe_thing(name: str, node: dict[str, Any]) -> str:
+    parts, text = [], ""
+    for key, value in node.items():
+        if key in _NAME_KEYS or key in ("id", "uid", "owner", "slot", "index", "seat"):
+            continue
+        if key in ("text", "effect", "ability", "entry_effect", "rules", "description"):
+            text = str(value) if value else text
+        elif isinstance(value, bool):
+            if value:
+                parts.append(key.replace("_", " "))
+        elif isinstance(value, int | float | str) and value != "":
+            parts.append(f"{key.replace('_', ' ')} {value}")
+    details = f" ({', '.join(parts)})" if parts else ""
+    return f"{name}{details}" + (f": {text}" if text else "")
 
 
 def default_delay() -> float:
