@@ -427,3 +427,33 @@ def test_reduced_motion_keeps_the_highlight_still(browser, live_server):
         )
     finally:
         context.close()
+
+
+def test_a_betabotz_bid_is_typed_as_a_number(live_server, page):
+    """Dozens of possible bids are one number field with its range, not dozens of buttons."""
+    seats = [{"kind": "human"}, {"kind": "ai", "ai": "random"}, {"kind": "ai", "ai": "random"}]
+    created = httpx.post(
+        live_server.url + "/api/tables",
+        json={"game": "betabotz", "num_players": 3, "seats": seats, "seed": 2},
+    ).json()
+    page.goto(live_server.url + created["seats"][0]["join_url"])
+    rng = random.Random(1)
+    for _ in range(40):
+        page.wait_for_function(READY)
+        if page.query_selector(".bz-amount"):
+            break
+        step = page.evaluate("document.body.dataset.step")
+        rng.choice(page.query_selector_all("[data-action-index]")).click()
+        page.wait_for_function("(s) => document.body.dataset.step !== s", arg=step)
+    field = page.query_selector(".bz-amount")
+    assert field is not None, "no bid was asked of the player"
+    low, high = int(field.get_attribute("min")), int(field.get_attribute("max"))
+    assert len(page.query_selector_all(".bz-bid-entry [data-action-index]")) == 2
+    step = page.evaluate("document.body.dataset.step")
+    field.fill(str(high + 1))
+    field.press("Enter")
+    assert "whole number" in page.inner_text(".bz-bid-entry")
+    field.fill(str(min(low + 1, high)))
+    field.press("Enter")
+    page.wait_for_function("(s) => document.body.dataset.step !== s", arg=step)
+    assert "bid" in page.inner_text("#log").lower()

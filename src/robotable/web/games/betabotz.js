@@ -41,7 +41,29 @@ function auction(view, ctx) {
   }
   box.appendChild(lots);
   const bids = ctx.legal.filter((x) => x.action.type === "bid");
-  if (bids.length) {
+  if (bids.length >= 6) {
+    // An amount is typed, not picked from dozens of buttons: a number field within the legal
+    // range, and the opening (lowest) and highest bids a click away.
+    const byAmount = new Map(bids.map((b) => [b.action.amount, b]));
+    const amounts = [...byAmount.keys()].sort((x, y) => x - y);
+    const low = amounts[0];
+    const high = amounts[amounts.length - 1];
+    const input = h("input", { type: "number", class: "bz-amount", min: low, max: high, step: 1, value: low, inputmode: "numeric", "aria-label": `Bid in Bitz, ${low} to ${high}` });
+    const note = h("span", { class: "muted", role: "status" }, `${low} to ${high} Bitz`);
+    const place = () => {
+      const chosen = byAmount.get(Number(input.value));
+      if (chosen) ctx.act(chosen.index);
+      else note.textContent = `A bid here is a whole number from ${low} to ${high} Bitz.`;
+    };
+    input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); place(); } });
+    const go = h("button", { type: "button", class: "action-button" }, "Bid");
+    go.addEventListener("click", place);
+    for (const b of bids) ctx.claim(b.index);
+    const row = h("div", { class: "action-group bz-bid-entry" }, h("span", { class: "action-kind" }, "Bid"), input, go, note,
+      ctx.bind(h("button", { type: "button", class: "small-button" }, `lowest (${low})`), byAmount.get(low).index, byAmount.get(low).label),
+      ctx.bind(h("button", { type: "button", class: "small-button" }, `highest (${high})`), byAmount.get(high).index, byAmount.get(high).label));
+    box.appendChild(row);
+  } else if (bids.length) {
     const row = h("div", { class: "action-group" }, h("span", { class: "action-kind" }, "Bid"));
     for (const b of bids) row.appendChild(ctx.bind(h("button", { type: "button", class: "action-button" }, `${b.action.amount}`), b.index, b.label));
     box.appendChild(row);
