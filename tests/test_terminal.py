@@ -226,3 +226,11 @@ def test_a_card_on_the_table_is_looked_up_by_name(tmp_path) -> None:
     text = table.console.export_text()
     assert "Shot Bot (" in text and "4 damage" in text  # its full text from Ada's view
     assert "Stak" in text  # the glossary's entry
+
+
+def test_the_opening_roll_is_told_before_the_first_move(tmp_path) -> None:
+    table = _table(tmp_path, ["random", "random"], game="breadwinner", seed=3, names=["Ada", "Bo"])
+    table.delay = 0
+    run_table(table, _answers())
+    first_lines = table.console.export_text().splitlines()[:4]
+    assert any("rolls" in line for line in first_lines), first_lines

@@ -251,3 +251,10 @@ def test_each_game_has_its_guide_for_the_play_page(client):
     assert guide["title"] == "Stak Bots" and "<h2>" in guide["html"]
     assert "<script" not in guide["html"]
     assert client.get("/api/games/nope/guide").status_code == 404
+
+
+def test_what_happened_before_the_first_move_is_told(client, seat_client, new_table):
+    """Bread Winner's first player rolls while the table is set: the roll is in the frame."""
+    table = new_table(client, "breadwinner", [HUMAN, AI], seed=3)
+    me = seat_client(client, table["id"], table["seats"][0]["token"])
+    assert any("roll" in line for line in me.state["opening"])

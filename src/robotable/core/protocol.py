@@ -310,6 +310,12 @@ class State(ABC):
         """Why the deciding seat is deciding, in words ("Shot Bot entered: choose a top card")."""
         return "" if self.is_terminal() else f"Seat {self.current_player() + 1} to act"
 
+    def opening_events(self) -> list[Event]:
+        """What happened while the table was set, before the first decision (a first roll):
+        front ends show it ahead of the first move. Only a fresh state from
+        `new_initial_state` has them; default none."""
+        return []
+
     def describe_action(self, action: Action) -> str:
         """The choice in words for the seat deciding now, naming things by what they are
         ("attack Bo's Core Bot with your Shot Bot"), never by position. Games override where

@@ -179,6 +179,9 @@ def introduce(table: Table) -> None:
     table.console.print(f"[bold]{game.title or game.name}[/bold], seed {table.seed}: {seated}.")
     if table.humans:
         table.console.print("Type a number to choose; help lists the commands.")
+    opening = table.game.new_initial_state(seed=table.seed).opening_events()
+    for line in table.game.narrate(opening, table.reader, table.names):
+        table.console.print(f"    {line}", highlight=False, markup=False)
     for step in table.log:  # a resumed game: what happened so far
         table.show(step)
 

@@ -99,6 +99,7 @@ class Table:
         self.clock_position: tuple[int, int] | None = None  # (steps, generation) it runs for
         self.decision_started: float | None = None  # loop time the timed decision began
         self.hinting = False  # a hint is being worked out (one at a time per table)
+        self._opening: list[Event] | None = None
 
     # -- what each seat sees ------------------------------------------------------------------
     @property
@@ -149,6 +150,13 @@ class Table:
         }
 
     @property
+    def opening(self) -> list[Event]:
+        """What happened while the table was set (a first roll), worked out when first asked."""
+        if self._opening is None:
+            self._opening = self.game.new_initial_state(seed=self.row.seed).opening_events()
+        return self._opening
+
+    @property
     def names(self) -> list[str]:
         return [s.name for s in self.row.seats]
 
@@ -175,6 +183,7 @@ class Table:
             "step": len(self.steps),
             "view": self.state.view(seat),
             "log": [self.entry(i, s, seat) for i, s in enumerate(self.steps, start=1)],
+            "opening": self.game.narrate(self.opening, seat, self.names),
             "can_undo": self.undo_point(seat) is not None,
             "thinking": self.ai_thinking(),
             "chat": self.row.chat,

@@ -310,6 +310,10 @@ function renderLog() {
   const shown = Number(list.dataset.shown || 0);
   if (shown > page.log.length || list.dataset.full !== "true") {
     clear(list);
+    const opening = document.getElementById("opening");
+    opening.hidden = !(page.opening && page.opening.length);
+    clear(opening);
+    for (const line of page.opening || []) opening.appendChild(h("li", {}, line));
     for (const entry of page.log) list.appendChild(logItem(entry));
     list.dataset.full = "true";
   } else {
@@ -456,6 +460,7 @@ async function onFrame(frame) {
       page.view = frame.view;
       page.step = frame.step;
       page.log = frame.log;
+      page.opening = frame.opening || [];
       page.canUndo = frame.can_undo;
       page.thinking = frame.thinking;
       page.chat = frame.chat || [];

@@ -112,6 +112,8 @@ class BreadWinnerState(State):
         events: list[dict[str, Any]] = []
         rules.enter_build(self, events)
         rules.advance(self, events)
+        # The first player's opening roll, for the front ends' log (never cloned nor saved).
+        self._opening = events
 
     # -- protocol -----------------------------------------------------------------------------
     def _legal_actions(self) -> list[Action]:
@@ -135,6 +137,9 @@ class BreadWinnerState(State):
 
     def turn_number(self) -> int:
         return self.turn
+
+    def opening_events(self) -> list[dict[str, Any]]:
+        return list(getattr(self, "_opening", []))
 
     def clone(self) -> BreadWinnerState:
         twin = BreadWinnerState.__new__(BreadWinnerState)
