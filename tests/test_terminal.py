@@ -234,3 +234,17 @@ def test_the_opening_roll_is_told_before_the_first_move(tmp_path) -> None:
     run_table(table, _answers())
     first_lines = table.console.export_text().splitlines()[:4]
     assert any("rolls" in line for line in first_lines), first_lines
+
+
+@dataclass(frozen=True, slots=True)
+class Target(Action):
+    kind: ClassVar[str] = "target"
+    seat: int
+
+    def label(self) -> str:
+        return f"aim at player {self.seat + 1}"
+
+
+def test_a_choice_of_seats_stays_a_list_of_names() -> None:
+    choices = menu(_Words(), [Target(s) for s in range(6)])
+    assert len(choices) == 6 and all(c.action is not None for c in choices)

@@ -91,7 +91,9 @@ def test_bz_5_4_breach_at_13_order_by_value_then_chip_one_per_attribute():
     check_breaches(s, events)  # a is next (tied 13 with c, closer to the chip): automatic
     other = [x for x in choice if x != choice[0]][0]
     assert s.holder[other.breach] == a and not s.pending
-    assert events[-1] == {"type": "breach_taken", "seat": a, "card": other.name}
+    assert events[-1]["type"] == "breach_taken"
+    assert (events[-1]["seat"], events[-1]["card"]) == (a, other.name)
+    assert events[-1]["attribute"] == "agility" and events[-1]["value"] == s.perm[a][0]
     # one per attribute: c gets nothing, b cannot take a second agility breach
     assert c not in s.holder
 

@@ -30,8 +30,9 @@ def _playthrough() -> str:
         action = rng.choice(legal)
         out.append(f"--- step {step}: seat {seat} decides")
         out.append(g.render(s, seat))
-        out.append("legal: " + " | ".join(str(a) for a in legal))
-        out.append(f"chosen: {action}")
+        # the choices as the deciding seat reads them (State.describe_action, BZ-14.3)
+        out.append("legal: " + " | ".join(s.describe_action(a) for a in legal))
+        out.append(f"chosen: {s.describe_action(action)}")
         s.apply_action(action)
     return "\n".join(out) + "\n"
 

@@ -260,13 +260,19 @@ def menu(state: State, legal: list[Action]) -> list[Choice]:
     return choices
 
 
+# Whole-number fields that name something (a seat, a slot, a card) rather than an amount: those
+# choices stay listed by what they name.
+_NOT_AMOUNTS = ("seat", "player", "target", "slot", "index", "card", "die", "tile", "lot", "id")
+
+
 def _single_int_field(action: Action) -> str:
+    """The name of an action's only field when it is an amount (a bid, a count), else ""."""
     data = action.to_json()
     fields = [k for k in data if k != "type"]
-    if len(fields) == 1 and isinstance(data[fields[0]], int):
-        value = data[fields[0]]
-        return fields[0] if not isinstance(value, bool) else ""
-    return ""
+    if len(fields) != 1 or any(word in fields[0] for word in _NOT_AMOUNTS):
+        return ""
+    value = data[fields[0]]
+    return fields[0] if isinstance(value, int) and not isinstance(value, bool) else ""
 
 
 def ask_human(table: Table, seat: int, input_fn) -> bool:

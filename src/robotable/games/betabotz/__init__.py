@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from robotable.core.narration import Voice
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Action, Game, State
 
-from . import encoding
+from . import encoding, narration
 from .actions import ACTION_CLASSES
 from .content import Content, load_content
 from .rules import LAYOUT, new_state
@@ -76,6 +77,9 @@ class BetabotzGame(Game):
         from .render import render
 
         return render(state, seat)  # type: ignore[arg-type]
+
+    def narrate_event(self, event: dict[str, Any], voice: Voice) -> str | None:
+        return narration.narrate_event(event, voice)
 
     def num_distinct_actions(self) -> int:
         return encoding.NUM_ACTIONS

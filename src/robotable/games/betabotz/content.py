@@ -9,7 +9,7 @@ every state shares; nothing in this module runs in the hot path.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
@@ -219,8 +219,16 @@ class Mission:
     damage: tuple[int, int, int, int]
     discard_component: bool
     discard_code: bool
+    # The consequences in words, worked out once (events and views show them at every flip).
+    consequence: str = field(default="", compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "consequence", self._consequence_words())
 
     def consequence_text(self) -> str:
+        return self.consequence
+
+    def _consequence_words(self) -> str:
         parts = []
         if self.lose_bitz:
             parts.append(f"lose {self.lose_bitz} Bitz")

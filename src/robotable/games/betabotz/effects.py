@@ -25,6 +25,10 @@ if TYPE_CHECKING:
 
 Events = list[dict]
 
+# The words of Code card effects and Limit Breach effects in events (for the narration).
+OP_NAMES = tuple(op.name.lower() for op in CodeOp)
+EFFECT_NAMES = tuple(effect.name.lower() for effect in BreachEffect)
+
 
 # -- seats and their values --------------------------------------------------------------------
 def chip_order(s: BetabotzState) -> list[int]:
@@ -54,7 +58,31 @@ def perm_changed(s: BetabotzState, seat: int, events: Events) -> None:
     for b, h in enumerate(s.holder):
         if h == seat and s.perm[seat][s.content.breaches[b].attr] < BREACH_VALUE:
             s.holder[b] = -1
-            events.append({"type": "breach_lost", "seat": seat, "card": s.content.breaches[b].name})
+            events.append(breach_event("breach_lost", s, seat, b))
+
+
+def breach_event(kind: str, s: BetabotzState, seat: int, b: int) -> dict:
+    """A `breach_taken` or `breach_lost` event: the breach, its attribute, the seat's value of
+    that attribute now, and what the breach does (effect and amount)."""
+    br = s.content.breaches[b]
+    return {
+        "type": kind,
+        "seat": seat,
+        "card": br.name,
+        "attribute": ATTRS[br.attr],
+        "value": s.perm[seat][br.attr],
+        "effect": EFFECT_NAMES[br.effect],
+        "amount": br.amount,
+    }
+
+
+def breach_names(s: BetabotzState, seat: int, effect: BreachEffect) -> list[str]:
+    """The names of the breaches of this effect that `seat` holds (for the words of events)."""
+    return [
+        s.content.breaches[b].name
+        for b, h in enumerate(s.holder)
+        if h == seat and s.content.breaches[b].effect == effect
+    ]
 
 
 def has_breach_effect(s: BetabotzState, seat: int, effect: BreachEffect) -> int:
@@ -119,8 +147,12 @@ def draw_codes(s: BetabotzState, seat: int, count: int, events: Events) -> None:
         s.hand[seat].append(card)
         got += 1
         kind = s.content.codes[s.content.code_card_kind[card]]
-        events.append({"type": "code_drawn", "seat": seat, "card": kind.name, "to": [seat]})
-    events.append({"type": "codes_drawn", "seat": seat, "count": got})
+        drawn = {"type": "code_drawn", "seat": seat, "card": kind.name, "text": kind.text}
+        if kind.gold:
+            drawn["gold"] = True
+        drawn["to"] = [seat]
+        events.append(drawn)
+    events.append({"type": "codes_drawn", "seat": seat, "count": got, "hand": len(s.hand[seat])})
     excess = len(s.hand[seat]) - HAND_LIMIT
     for _ in range(excess):
         s.pending.append((PK_DISCARD_CODE, seat, 0))
@@ -139,7 +171,12 @@ def remove_code_of_kind(s: BetabotzState, seat: int, kind: int) -> int:
 def resolve_code(s: BetabotzState, seat: int, kind_id: int, target: int, attr: int) -> Events:
     """Apply a Code card whose choices are all made (BZ-7.3 to BZ-7.5)."""
     kind = s.content.codes[kind_id]
-    ev: dict = {"type": "code_resolved", "seat": seat, "card": kind.name}
+    ev: dict = {
+        "type": "code_resolved",
+        "seat": seat,
+        "card": kind.name,
+        "op": OP_NAMES[kind.op],
+    }
     events: Events = [ev]
     if target >= 0 and target != seat:
         ev["target"] = target
@@ -163,6 +200,8 @@ def resolve_code(s: BetabotzState, seat: int, kind_id: int, target: int, attr: i
         ev["amount"] = amount
         ev["player"] = who
         s.code_log.extend((who, attr, amount, kind_id))
+        if attr >= 0:
+            ev["now"] = mission_value(s, who, attr)
     elif op == CodeOp.CANCEL:
         who, a, amount, undone = s.code_log[-4:]
         del s.code_log[-4:]
@@ -174,10 +213,15 @@ def resolve_code(s: BetabotzState, seat: int, kind_id: int, target: int, attr: i
             t[a] -= amount
         ev["cancelled"] = s.content.codes[undone].name
         ev["player"] = who
+        ev["attribute"] = "all" if a == -2 else ATTRS[a]
+        ev["amount"] = amount
+        if a >= 0:
+            ev["now"] = mission_value(s, who, a)
     elif op == CodeOp.SHIELD:
         s.shield[seat] = 1
     elif op == CodeOp.BOUNTY:
         s.bounty[seat] += kind.amount
+        ev["amount"] = kind.amount
     elif op == CodeOp.DRAW:
         draw_codes(s, seat, kind.amount, events)
     elif op == CodeOp.STEAL:
@@ -199,7 +243,7 @@ def check_breaches(s: BetabotzState, events: Events) -> bool:
     for b, h in enumerate(s.holder):
         if h >= 0 and s.perm[h][content.breaches[b].attr] < BREACH_VALUE:
             s.holder[b] = -1
-            events.append({"type": "breach_lost", "seat": h, "card": content.breaches[b].name})
+            events.append(breach_event("breach_lost", s, h, b))
     order = chip_order(s)
     for a in range(4):
         free = [b for b, br in enumerate(content.breaches) if br.attr == a and s.holder[b] < 0]
@@ -213,9 +257,7 @@ def check_breaches(s: BetabotzState, events: Events) -> bool:
         seat = cands[0]
         if len(free) == 1:
             s.holder[free[0]] = seat
-            events.append(
-                {"type": "breach_taken", "seat": seat, "card": content.breaches[free[0]].name}
-            )
+            events.append(breach_event("breach_taken", s, seat, free[0]))
             return check_breaches(s, events)
         s.pending.append((PK_BREACH, seat, a))
         return True
@@ -228,6 +270,7 @@ def resolve_mission(s: BetabotzState, events: Events) -> None:
     content = s.content
     mission = content.missions[s.mission_order[s.revealed - 1]]
     pushes: list[tuple[int, int, int]] = []
+    require = {ATTRS[a]: v for a, v in enumerate(mission.require) if v}
     for members in units(s):
         vals = unit_values(s, members)
         ok = all(vals[a] >= mission.require[a] for a in range(4) if mission.require[a])
@@ -241,6 +284,7 @@ def resolve_mission(s: BetabotzState, events: Events) -> None:
                 "members": members,
                 "values": vals,
                 "success": ok,
+                "require": require,
             }
         )
         for m in members:
@@ -253,10 +297,18 @@ def resolve_mission(s: BetabotzState, events: Events) -> None:
                 over = has_breach_effect(s, m, BreachEffect.SUCCESS_BONUS)
                 if over:
                     parts["breach"] = over
+                    parts["breaches"] = breach_names(s, m, BreachEffect.SUCCESS_BONUS)
                     gain += over
                 s.bitz[m] += gain
                 events.append(
-                    {"type": "reward", "seat": m, "mission": mission.name, "bitz": gain, **parts}
+                    {
+                        "type": "reward",
+                        "seat": m,
+                        "mission": mission.name,
+                        "bitz": gain,
+                        **parts,
+                        "purse": s.bitz[m],
+                    }
                 )
             else:
                 _consequences(s, m, mission, events, pushes)
@@ -267,35 +319,55 @@ def resolve_mission(s: BetabotzState, events: Events) -> None:
 
 def _consequences(s, m, mission, events, pushes) -> None:
     if s.shield[m]:
-        events.append({"type": "consequence", "seat": m, "bitz": 0, "ignored": "Failsafe"})
+        events.append(
+            {
+                "type": "consequence",
+                "seat": m,
+                "bitz": 0,
+                "ignored": "Failsafe",
+                "mission": mission.name,
+                "purse": s.bitz[m],
+            }
+        )
         return
     content = s.content
     loss = mission.lose_bitz
+    halved = None
     if loss and has_breach_effect(s, m, BreachEffect.HALVE_LOSS):
         loss //= 2
+        halved = breach_names(s, m, BreachEffect.HALVE_LOSS)
     loss = min(loss, s.bitz[m])  # never below 0 Bitz
     s.bitz[m] -= loss
     ev = {"type": "consequence", "seat": m, "mission": mission.name, "bitz": -loss}
+    ev["purse"] = s.bitz[m]
+    if halved:
+        ev["halved_by"] = halved
     immune = has_breach_effect(s, m, BreachEffect.IMMUNE_DAMAGE)
+    lost: Events = []
     if any(mission.damage):
         if immune:
             ev["damage_ignored"] = True
         else:
             for a in range(4):
                 s.damage[m][a] += mission.damage[a]
-            perm_changed(s, m, events)
+            perm_changed(s, m, lost)
             ev["damage"] = {ATTRS[a]: -d for a, d in enumerate(mission.damage) if d}
+            ev["now"] = {ATTRS[a]: s.perm[m][a] for a, d in enumerate(mission.damage) if d}
     if mission.discard_code and s.hand[m]:
         i = s.rng.below(len(s.hand[m]))
         card = s.hand[m].pop(i)
         s.code_discard.append(card)
         ev["discarded_code"] = content.codes[content.code_card_kind[card]].name
     events.append(ev)
+    events.extend(lost)  # a Limit Breach lost to the damage comes after the consequence
     if mission.discard_component and s.comps[m]:
         if immune:
             ev["discard_ignored"] = True
         else:
             pushes.append((PK_DISCARD_COMP, m, 1))
+            ev["discard_component"] = True
+    if ev.get("damage_ignored") or ev.get("discard_ignored"):
+        ev["protected_by"] = breach_names(s, m, BreachEffect.IMMUNE_DAMAGE)
 
 
 def end_bonuses(s: BetabotzState, events: Events) -> None:
@@ -320,7 +392,14 @@ def end_bonuses(s: BetabotzState, events: Events) -> None:
             if scores[seat] == hi:
                 s.bitz[seat] += amount
                 events.append(
-                    {"type": "bonus", "seat": seat, "bonus": name, "value": hi, "bitz": amount}
+                    {
+                        "type": "bonus",
+                        "seat": seat,
+                        "bonus": name,
+                        "value": hi,
+                        "bitz": amount,
+                        "purse": s.bitz[seat],
+                    }
                 )
     # Hands are revealed at the end (the gold count is scored from them).
     for seat in range(n):

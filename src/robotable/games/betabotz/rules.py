@@ -268,10 +268,16 @@ def _close_auction(s: BetabotzState, events: Events) -> None:
         paid = s.lot_bid[slot]
         s.bitz[seat] -= paid
         s.bank += paid
+        # The event says what was won, the Bitz left and, for a component, the new values of
+        # the attributes it changes (the narration's words).
         if s.phase == 0:
             s.bot[seat] = card
-            ev = {"type": "auction_won", "seat": seat, "card": c.betabots[card].name, "paid": paid}
+            bot = c.betabots[card]
+            ev = {"type": "auction_won", "seat": seat, "card": bot.name, "paid": paid}
             events.append(ev)
+            fx.perm_changed(s, seat, events)
+            ev["kind"] = "betabot"
+            ev["attributes"] = dict(zip(ATTRS, bot.attrs))
         else:
             comp = c.components[card]
             extra = min(comp.acquire_cost, s.bitz[seat])
@@ -282,11 +288,16 @@ def _close_auction(s: BetabotzState, events: Events) -> None:
             if extra:
                 ev["acquire_cost"] = extra
             events.append(ev)
-        fx.perm_changed(s, seat, events)
-        ev.update(_lot_details(s, card))
-        ev["kind"] = "betabot" if s.phase == 0 else "component"
+            fx.perm_changed(s, seat, events)
+            perm = s.perm[seat]
+            ev["kind"] = "component"
+            ev["mods"] = {ATTRS[a]: v for a, v in enumerate(comp.mods) if v}
+            ev["now"] = {ATTRS[a]: perm[a] for a, v in enumerate(comp.mods) if v}
+            if comp.gold:
+                ev["gold"] = True
+            if comp.green:
+                ev["green"] = True
         ev["purse"] = s.bitz[seat]
-        ev["now"] = dict(zip(ATTRS, s.perm[seat]))
     for slot, card in enumerate(s.lots):
         if s.lot_bidder[slot] < 0:
             s.comp_discard.append(card)
@@ -349,18 +360,26 @@ def _open_mission(s: BetabotzState, events: Events) -> None:
         k = fx.has_breach_effect(s, seat, fx.BreachEffect.DRAW_EACH_MISSION)
         if k:
             fx.draw_codes(s, seat, k, events)
+            # the draw's public event (the last one draw_codes adds) names the breach behind it
+            events[-1]["because"] = fx.breach_names(s, seat, fx.BreachEffect.DRAW_EACH_MISSION)
 
 
 def team_split(s: BetabotzState, members: list[int], keeps: int) -> dict[int, int]:
-    """Each member's share of the open mission's reward when the proposer (the first member)
-    keeps `keeps`: the rest equally, the remainder one Bitz each from the chip (BZ-6.5)."""
-    mission = s.content.missions[s.mission_order[s.revealed - 1]]
+    """Each member's share of the open mission's reward when the proposer (the first member,
+    `members` is the draft) keeps `keeps`: the rest equally, the remainder one Bitz each from
+    the chip (BZ-6.5)."""
+    reward = s.content.missions[s.mission_order[s.revealed - 1]].reward
     proposer = members[0]
-    others = [m for m in fx.chip_order(s) if m in members and m != proposer]
-    each, extra = divmod(mission.reward - keeps, len(others))
+    others = members[1:]  # the draft: the proposer, then the invitees
+    each, extra = divmod(reward - keeps, len(others))
     out = {proposer: keeps}
-    for i, m in enumerate(others):
-        out[m] = each + (1 if i < extra else 0)
+    if not extra:
+        for m in others:
+            out[m] = each
+        return out
+    n, chip = s.n, s.chip
+    for i, m in enumerate(sorted(others, key=lambda m: (m - chip) % n)):
+        out[m] = each + 1 if i < extra else each
     return out
 
 
@@ -377,7 +396,7 @@ def _form_team(s: BetabotzState, events: Events) -> None:
         s.share[m] = v
     for m in members:
         s.team_of[m] = proposer
-    values = fx.unit_values(s, sorted(members))
+    required = [a for a, v in enumerate(mission.require) if v]
     events.append(
         {
             "type": "team_formed",
@@ -386,7 +405,7 @@ def _form_team(s: BetabotzState, events: Events) -> None:
             "shares": {str(m): s.share[m] for m in sorted(members)},
             "mission": mission.name,
             "require": {ATTRS[a]: v for a, v in enumerate(mission.require) if v},
-            "values": {ATTRS[a]: values[a] for a, v in enumerate(mission.require) if v},
+            "values": {ATTRS[a]: sum(fx.mission_value(s, m, a) for m in members) for a in required},
         }
     )
     s.draft = []

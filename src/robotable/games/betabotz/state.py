@@ -150,6 +150,10 @@ class BetabotzState(State):
     def stats(self) -> dict[str, Any]:
         return _rules.stats(self)
 
+    def describe_action(self, action: Action) -> str:
+        """The choice in words for the deciding seat (narration.py; front ends only)."""
+        return _narration.describe_action(self, action)
+
     # -- clone / JSON -------------------------------------------------------------------------
     def clone(self) -> BetabotzState:
         c = BetabotzState.__new__(BetabotzState)
@@ -355,4 +359,5 @@ def _check_ranges(s: BetabotzState) -> None:
 __all__ = ["ATTRS", "GROUNDS", "BetabotzState"]
 
 # The forward model imports this module's constants; importing it last breaks the cycle.
+from . import narration as _narration  # noqa: E402
 from . import rules as _rules  # noqa: E402
