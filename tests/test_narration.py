@@ -115,6 +115,10 @@ def test_choices_name_no_position(name: str) -> None:
         ("is scrapped", "are scrapped"),
         ("goes first", "go first"),
         ("wins", "win"),
+        ("energizes", "energize"),
+        ("buzzes", "buzz"),
+        ("chooses", "choose"),
+        ("fixes", "fix"),
     ],
 )
 def test_verbs_agree_with_the_reader(third: str, second: str) -> None:

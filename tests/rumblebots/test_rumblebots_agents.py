@@ -48,8 +48,9 @@ def test_rb_render_shows_workshops_rows_and_the_clash_step_by_step():
     s = g.new_initial_state(seed=2)
     text = g.render(s, s.current_player())
     assert "Laboratory:" in text and "tier 1 (14 in deck)" in text
-    assert "Seat 0" in text and "Workshop tier 1" in text and "Build Phase" in text
-    assert "[0]" in text
+    assert "Seat 1" in text and "Workshop tier 1" in text and "Build Phase" in text
+    # seats count from 1; the choices are listed (and numbered) by the front end, not here
+    assert "Seat 0" not in text and "[0]" not in text
     b, _ = battle(
         g,
         [["Fridge Fortress"], ["Bulby", "Mechchicken"]],
@@ -57,9 +58,11 @@ def test_rb_render_shows_workshops_rows_and_the_clash_step_by_step():
         contraptions=[[], ["Overclocker"]],
     )
     text = g.render(b, 1)
-    assert "Clash: Champion seat 0 defends with Fridge Fortress" in text
-    assert "seat 1 reveals Mechchicken" in text and "attack 2 vs defense 7" in text
-    assert "use Overclocker" in text and "use a Contraption?" in text
+    assert "Clash: Champion Seat 1 defends with Fridge Fortress" in text
+    assert "Seat 2 reveals Mechchicken" in text and "attack 2 vs defense 7" in text
+    assert "use a Contraption?" in text and "use your Overclocker" not in text
+    labels = [e["label"] for e in b.legal_action_entries(1)]
+    assert labels[0].startswith("use your Overclocker")
 
 
 def test_rb_agents_play_whole_games():

@@ -1,4 +1,5 @@
-"""Golden playthrough: a seeded random game rendered step by step from the deciding seat.
+"""Golden playthrough: a seeded random game rendered step by step from the deciding seat, with
+its choices as the deciding seat reads them.
 
 Regenerate after an intended change with ROBOTABLE_REGEN=1 and review the diff.
 """
@@ -26,9 +27,11 @@ def playthrough() -> str:
         seat = state.current_player()
         legal = state.legal_actions()
         action = legal[rng.randrange(len(legal))]
-        out.append(f"##### step {step}: seat {seat} decides")
+        out.append(f"##### step {step}: Seat {seat + 1} decides")
         out.append(game.render(state, seat))
-        out.append(f"-> chosen: {action}")
+        # the front ends list the choices (render does not), in describe_action's words
+        out.extend(f"  - {entry['label']}" for entry in state.legal_action_entries(seat))
+        out.append(f"-> chosen: {state.describe_action(action)}")
         state.apply_action(action)
     out.append("##### final state (spectator)")
     out.append(game.render(state, None))

@@ -19,7 +19,7 @@ from .events import Event, visible_events
 
 # Third-person verbs whose second-person form is not "drop the s".
 _IRREGULAR = {"is": "are", "has": "have", "does": "do", "was": "were", "goes": "go"}
-_SIBILANT = re.compile(r"(ss|sh|ch|x|z|o)es$")
+_SIBILANT = re.compile(r"(ss|sh|ch|x|zz|o)es$")
 
 
 def second_person(verb: str) -> str:

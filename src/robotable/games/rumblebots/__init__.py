@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from robotable.core.errors import OptionError
+from robotable.core.events import Event
+from robotable.core.narration import Voice
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Action, Game, State
 
-from . import encoding, heuristic, render
+from . import encoding, heuristic, narration, render
 from .actions import ACTION_CLASSES
 from .content import Content, load_content
 from .state import RumbleState
@@ -73,7 +75,7 @@ class RumblebotsGame(Game):
             "showdown_crystals",
             bool,
             False,
-            "the Showdown battle also pays crystals (ruling RB-7.5)",
+            "the Showdown battle also pays crystals (ruling RB-7.2)",
         ),
         OptionSpec(
             "battle_reveal_cap",
@@ -118,6 +120,9 @@ class RumblebotsGame(Game):
 
     def render(self, state: State, seat: int | None) -> str:
         return render.render(state, seat)  # type: ignore[arg-type]
+
+    def narrate_event(self, event: Event, voice: Voice) -> str | None:
+        return narration.narrate_event(event, voice)
 
     def num_distinct_actions(self) -> int:
         return self._encoding.num_actions

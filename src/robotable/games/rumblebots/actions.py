@@ -23,7 +23,7 @@ class BuildLab(Action):
     name: str
 
     def label(self) -> str:
-        return f"build {self.name} (tier {self.tier} row, slot {self.slot + 1})"
+        return f"build {self.name} from the tier {self.tier} Laboratory row"
 
 
 @dataclass(frozen=True, slots=True)

@@ -134,12 +134,30 @@ def reveal_effect(
             resolve_target(s, effect, seat, source, names[0], ev)
         else:
             s.add_log("fizzle", seat, source, "no bot to target")
+            ev.append(
+                {
+                    "type": "ability_fizzled",
+                    "seat": seat,
+                    "card": card.name,
+                    "effect": effect.name.lower(),
+                }
+            )
     if effect is not Effect.CREATE_CRYSTALS and effect not in (
         Effect.DEFEAT_DEFENDER,
         Effect.REVIVE,
     ):
         s.add_log("ability", seat, source, card.text)
-        ev.append({"type": "ability", "seat": seat, "card": card.name, "text": card.text})
+        ev.append(
+            {
+                "type": "ability",
+                "seat": seat,
+                "card": card.name,
+                "text": card.text,
+                "keyword": card.keyword.name.lower(),
+                "effect": effect.name.lower(),
+                "amount": amount,
+            }
+        )
 
 
 def resolve_target(

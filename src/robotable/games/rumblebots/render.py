@@ -1,4 +1,8 @@
-"""Terminal rendering: workshops, the Laboratory rows, and the battle step by step."""
+"""Terminal rendering: workshops, the Laboratory rows, and the battle step by step.
+
+Seats count from 1 ("Seat 1"), as everywhere people read them. The choices are not listed here:
+the front end lists (and numbers) them itself, in the words of `RumbleState.describe_action`.
+"""
 
 from __future__ import annotations
 
@@ -20,15 +24,20 @@ def _card(c: dict[str, Any] | None) -> str:
     )
 
 
+def _seat(p: int, seat: int | None) -> str:
+    return f"Seat {p + 1}" + (" (you)" if p == seat else "")
+
+
 def render(s: RumbleState, seat: int | None) -> str:
     v = s.view(seat)
     out: list[str] = []
     title = "SHOWDOWN" if v["showdown"] else f"Round {v['round']}"
     out.append(
         f"=== Rumblebots - {title} - {v['phase']} phase ({v['direction']}) - Champion: "
-        f"seat {v['champion']} ==="
+        f"{_seat(v['champion'], seat)} ==="
     )
-    out.append(f"Crystal supply {v['crystal_supply']}, round spaces {v['round_spaces']}")
+    spaces = ", ".join(str(x) for x in v["round_spaces"])
+    out.append(f"Crystal supply {v['crystal_supply']}, round spaces (rounds 1-5) {spaces}")
     out.append("Laboratory:")
     for row in v["laboratory"]["rows"]:
         if row["open"]:
@@ -43,7 +52,7 @@ def render(s: RumbleState, seat: int | None) -> str:
         cr = p["crystals"]
         mark = " *Champion*" if p["champion"] else ""
         out.append(
-            f"Seat {p['seat']}{mark}: Workshop tier {p['workshop_tier']}, scraps {p['scraps']}, "
+            f"{_seat(p['seat'], seat)}{mark}: Workshop tier {p['workshop_tier']}, scraps {p['scraps']}, "
             f"crystals {cr['total']} (storage {cr['storage']}, reactor {cr['reactor']}, "
             f"cryo {cr['cryo_cell']})"
         )
@@ -59,7 +68,8 @@ def render(s: RumbleState, seat: int | None) -> str:
             out.append("    scanned hand: " + "; ".join(_card(c) for c in p["hand"]))
         elif p["hand_count"]:
             out.append(
-                f"    scanned hand: {p['hand_count']} hidden card(s), tiers {p['hand_tiers']}"
+                f"    scanned hand: {p['hand_count']} hidden card(s), tiers "
+                + ", ".join(str(x) for x in p["hand_tiers"])
             )
         if "battle" in p:
             b = p["battle"]
@@ -71,12 +81,12 @@ def render(s: RumbleState, seat: int | None) -> str:
     b = v["battle"]
     if b is not None:
         out.append(
-            f"Clash: Champion seat {b['champion']} defends with "
+            f"Clash: Champion {_seat(b['champion'], seat)} defends with "
             f"{', '.join(c['name'] for c in b['defense_gang']) or '(nothing)'}"
         )
         if b["challenger"] is not None:
             out.append(
-                f"       Challenger seat {b['challenger']} attacks with "
+                f"       Challenger {_seat(b['challenger'], seat)} attacks with "
                 f"{', '.join(c['name'] for c in b['attack_gang']) or '(nothing yet)'}"
             )
             out.append(
@@ -87,6 +97,4 @@ def render(s: RumbleState, seat: int | None) -> str:
         out.append(f"Battle log (battle {v['battle_number']}):")
         out.extend("  " + line for line in v["battle_log"])
     out.append(f"> {v['prompt']}")
-    for a in v["legal_actions"]:
-        out.append(f"  [{a['index']}] {a['label']}")
     return "\n".join(out)

@@ -138,8 +138,9 @@ def end_turn(s: RumbleState, ev: list) -> None:
         s.hand[seat] = []
     s.collection[seat].extend(s.fresh[seat])
     s.fresh[seat] = []
+    unspent = s.scraps[seat]
     s.scraps[seat] = 0
-    ev.append({"type": "build_ended", "seat": seat})
+    ev.append({"type": "build_ended", "seat": seat, "unspent": unspent})
     s.turn_pos += 1
     if s.turn_pos < len(s.order):
         begin_turn(s, ev)
@@ -229,8 +230,11 @@ def apply_build(s: RumbleState, action: Action, ev: list) -> None:
                     "tier": action.tier,
                     "slot": action.slot,
                     "card": cards[row[action.slot]].name,
+                    "cost": cards[row[action.slot]].cost,
                 }
             )
+        else:
+            ev.append({"type": "lab_emptied", "tier": action.tier, "slot": action.slot})
     elif kind == "build_scanned":
         hand = s.hand[seat]
         cid = next(c for c in hand if cards[c].name == action.name)
@@ -300,7 +304,22 @@ def _built(s: RumbleState, seat: int, cid: int, source: str, ev: list) -> None:
     s.scraps[seat] -= d.cost
     s.builds += 1
     s.fresh[seat].append(cid)
-    ev.append({"type": "built", "seat": seat, "card": d.name, "from": source, "cost": d.cost})
+    ev.append(
+        {
+            "type": "built",
+            "seat": seat,
+            "card": d.name,
+            "from": source,
+            "cost": d.cost,
+            "tier": d.tier,
+            "factions": list(d.factions),
+            "attack": d.attack,
+            "crits": d.crits,
+            "defense": d.defense,
+            "barriers": d.barriers,
+            "contraption": d.contraption,
+        }
+    )
 
 
 # ----------------------------------------------------------------------------- battle phase
@@ -343,11 +362,15 @@ def _next_active(s: RumbleState, after: int) -> int:
     return -1
 
 
-def _surrender(s: RumbleState, seat: int, ev: list) -> None:
-    """RB-5.7: out of this Battle Phase."""
+def _surrender(
+    s: RumbleState, seat: int, why: str, ev: list, discarded: list[str] | None = None
+) -> None:
+    """RB-5.7: out of this Battle Phase. `why`: "failed" (ran out of bots without breaking the
+    defense), "no_bots" (an empty deck when called to challenge), "lost_title" (a fallen
+    Champion with an empty deck); `discarded`: the attacking bots a failed Challenger loses."""
     s.active[seat] = False
     s.add_log("surrender", seat)
-    ev.append({"type": "surrendered", "seat": seat})
+    ev.append({"type": "surrendered", "seat": seat, "why": why, "discarded": discarded or []})
 
 
 def advance_battle(s: RumbleState, ev: list) -> None:
@@ -371,7 +394,7 @@ def advance_battle(s: RumbleState, ev: list) -> None:
             ev.append({"type": "clash_started", "challenger": ch, "champion": s.champion})
             if not s.bdeck[ch]:
                 # ruling RB-5.7: an empty deck when called to challenge surrenders at once
-                _surrender(s, ch, ev)
+                _surrender(s, ch, "no_bots", ev)
                 s.last_challenger = ch
                 s.challenger = -1
                 continue
@@ -389,10 +412,11 @@ def advance_battle(s: RumbleState, ev: list) -> None:
                 return
             if len(deck) <= s.reboots:
                 # RB-5.5: the challenger failed to break the defense; out of this battle
+                lost = [cards[c].name for c in s.attack]
                 s.discard[ch].extend(s.attack)
                 s.attack = []
                 s.add_log("failed", ch)
-                _surrender(s, ch, ev)
+                _surrender(s, ch, "failed", ev, lost)
                 s.last_challenger = ch
                 s.challenger = -1
                 s.bstep = BS_NEXT
@@ -406,7 +430,15 @@ def advance_battle(s: RumbleState, ev: list) -> None:
             s.offered = False
             s.bstep = BS_CHECK
             d = cards[cid]
-            ev.append({"type": "bot_revealed", "seat": ch, "card": d.name})
+            ev.append(
+                {
+                    "type": "bot_revealed",
+                    "seat": ch,
+                    "card": d.name,
+                    "attack": d.attack,
+                    "crits": d.crits,
+                }
+            )
             if d.keyword is Keyword.REBOOT:
                 # RB-8.3: it goes under the deck at once (adding nothing), then its effect
                 s.add_log("reveal", ch, cid)
@@ -420,7 +452,26 @@ def advance_battle(s: RumbleState, ev: list) -> None:
         elif step == BS_CHECK:
             atk, crit, dfn, bar, thr = clash_numbers(s)
             s.add_log("totals", atk, crit, dfn, bar, thr)
-            s.bstep = BS_DEFEND if beats(s, atk, crit, dfn, thr) else BS_ATTACK
+            wins = beats(s, atk, crit, dfn, thr)
+            # the totals after a reveal or a Contraption, for the people watching; "breaks":
+            # "" (not yet), "attack", "crits" or "undefended" (nothing was defending)
+            ev.append(
+                {
+                    "type": "clash_score",
+                    "challenger": s.challenger,
+                    "champion": s.champion,
+                    "attack": atk,
+                    "crits": crit,
+                    "defense": dfn,
+                    "crits_needed": thr,
+                    "breaks": (
+                        ("undefended" if s.forced else "crits" if crit >= thr else "attack")
+                        if wins
+                        else ""
+                    ),
+                }
+            )
+            s.bstep = BS_DEFEND if wins else BS_ATTACK
         elif step == BS_ATTACK:
             s.bstep = BS_REVEAL
             if not s.offered and usable_contraptions(s, s.challenger, CHALLENGER_CONTRAPTION):
@@ -461,7 +512,7 @@ def challenger_wins(s: RumbleState, ev: list) -> None:
     s.discard[old].extend(s.defense)
     s.defense = []
     s.add_log("won", ch, old)
-    ev.append({"type": "clash_won", "seat": ch, "against": old})
+    ev.append({"type": "clash_won", "seat": ch, "against": old, "undefended": s.forced})
     for cid in list(s.attack):
         d = cards[cid]
         if d.keyword is Keyword.CRYSTALS:
@@ -509,7 +560,8 @@ def form_gang(s: RumbleState, faction: str, ev: list) -> None:
     old = s.champion
     bit = FACTION_BIT.get(faction, 0)
     s.defense = [c for c in s.attack if cards[c].mask & bit]
-    s.discard[ch].extend(c for c in s.attack if not cards[c].mask & bit)
+    rest = [c for c in s.attack if not cards[c].mask & bit]
+    s.discard[ch].extend(rest)
     s.attack = []
     s.champion = ch
     s.add_log("gang", ch, faction)
@@ -519,10 +571,11 @@ def form_gang(s: RumbleState, faction: str, ev: list) -> None:
             "seat": ch,
             "faction": faction,
             "gang": [cards[c].name for c in s.defense],
+            "discarded": [cards[c].name for c in rest],
         }
     )
     if not s.bdeck[old] and s.active[old]:
-        _surrender(s, old, ev)
+        _surrender(s, old, "lost_title", ev)
     s.last_challenger = ch
     s.challenger = -1
     s.bstep = BS_NEXT
@@ -543,7 +596,13 @@ def end_battle(s: RumbleState, ev: list) -> None:
             s.storage[winner] += gain
             s.add_log("crystals", winner, gain)
             ev.append(
-                {"type": "crystals_gained", "seat": winner, "count": gain, "from": "round space"}
+                {
+                    "type": "crystals_gained",
+                    "seat": winner,
+                    "count": gain,
+                    "from": "round space",
+                    "total": crystals_of(s, winner),
+                }
             )
             if s.check_dominance(ev):
                 return
@@ -597,6 +656,7 @@ def apply_pending(s: RumbleState, action: Action, ev: list) -> None:
         if action.kind == "pass_contraption":
             if kind == P_ATTACK_WINDOW:
                 s.offered = True
+            ev.append({"type": "contraption_passed", "seat": seat})
         else:
             cid = next(
                 c

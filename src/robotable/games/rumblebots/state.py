@@ -16,7 +16,7 @@ from robotable.core.errors import RecordError
 from robotable.core.protocol import TERMINAL, Action, State
 from robotable.core.rng import GameRng
 
-from . import rules
+from . import narration, rules
 from .effects import (
     P_ATTACK_WINDOW,
     P_DEFEND_WINDOW,
@@ -159,18 +159,22 @@ class RumbleState(State):
         champ = self.champion
         if self.bdeck[champ]:
             cid = self.draw_top(champ)
+            d = self.game.content.cards[cid]
             self.defense = [cid]
             self.add_log("defense", champ, cid)
             ev.append(
                 {
                     "type": "defense_revealed",
                     "seat": champ,
-                    "card": self.game.content.cards[cid].name,
+                    "card": d.name,
+                    "defense": d.defense,
+                    "barriers": d.barriers,
                 }
             )
         else:
             self.forced = True
             self.add_log("undefended", champ)
+            ev.append({"type": "undefended", "seat": champ})
 
     def create_crystals(self, seat: int, amount: int, ev: list, card: str) -> None:
         """RB-8.7 Creating Crystals: from the supply into Storage, capped by the supply."""
@@ -186,6 +190,7 @@ class RumbleState(State):
                     "card": card,
                     "count": take,
                     "from": "supply",
+                    "total": self.storage[seat] + self.reactor[seat] + self.cryo[seat],
                 }
             )
         self.check_dominance(ev)
@@ -211,7 +216,15 @@ class RumbleState(State):
         self.end_reason = reason
         self.pending = []
         self.add_log("game_won", winner, reason)
-        ev.append({"type": "game_over", "winner": winner, "reason": reason})
+        n = self.game.num_players
+        ev.append(
+            {
+                "type": "game_over",
+                "winner": winner,
+                "reason": reason,
+                "crystals": [self.storage[p] + self.reactor[p] + self.cryo[p] for p in range(n)],
+            }
+        )
 
     # ------------------------------------------------------------------ protocol
     def _legal_actions(self) -> list[Action]:
@@ -577,25 +590,28 @@ class RumbleState(State):
                 f" DEF {d.defense} bar {d.barriers}{text}"
             )
 
+        def who(seat: int) -> str:  # seats count from 1 for people
+            return f"Seat {seat + 1}"
+
         lines = []
         for e in self.log_entries():
             k = e[0]
             if k == "battle":
-                lines.append(f"Battle of round {e[1]}: seat {e[2]} holds the Champion token.")
+                lines.append(f"Battle of round {e[1]}: {who(e[2])} holds the Champion token.")
             elif k == "defense":
-                lines.append(f"Seat {e[1]} reveals {stats(e[2])} as the defense gang.")
+                lines.append(f"{who(e[1])} reveals {stats(e[2])} as the defense gang.")
             elif k == "undefended":
-                lines.append(f"Seat {e[1]} has no bot left to defend with.")
+                lines.append(f"{who(e[1])} has no bot left to defend with.")
             elif k == "clash":
-                lines.append(f"Clash: seat {e[1]} challenges Champion seat {e[2]}.")
+                lines.append(f"Clash: {who(e[1])} challenges Champion {who(e[2])}.")
             elif k == "reveal":
-                lines.append(f"  seat {e[1]} reveals {stats(e[2])}")
+                lines.append(f"  {who(e[1])} reveals {stats(e[2])}")
             elif k == "totals":
                 lines.append(f"    attack {e[1]} vs defense {e[3]}; crits {e[2]} of {e[5]} needed")
             elif k == "ability":
                 lines.append(f"    {cards[e[2]].name}: {e[3]}")
             elif k == "reboot":
-                lines.append(f"    {cards[e[2]].name} reboots under seat {e[1]}'s deck")
+                lines.append(f"    {cards[e[2]].name} reboots under {who(e[1])}'s deck")
             elif k == "defeat":
                 lines.append(f"    {cards[e[2]].name} defeats the defender {cards[e[3]].name}")
             elif k == "revive":
@@ -605,55 +621,63 @@ class RumbleState(State):
             elif k == "fizzle":
                 lines.append(f"    {cards[e[2]].name}: {e[3]}")
             elif k == "contraption":
-                lines.append(f"    seat {e[1]} uses the Contraption {cards[e[2]].name}")
+                lines.append(f"    {who(e[1])} uses the Contraption {cards[e[2]].name}")
             elif k == "won":
-                lines.append(f"  seat {e[1]} breaks seat {e[2]}'s defense!")
+                lines.append(f"  {who(e[1])} breaks {who(e[2])}'s defense!")
             elif k == "transform":
                 lines.append(f"    {cards[e[2]].name} transforms into {cards[e[3]].name}")
             elif k == "gang":
                 article = "an" if e[2][:1] in "AEIOU" else "a"
                 what = f"{article} {e[2]} defense gang" if e[2] else "no defense gang"
-                lines.append(f"  seat {e[1]} is the new Champion with {what}")
+                lines.append(f"  {who(e[1])} is the new Champion with {what}")
             elif k == "failed":
-                lines.append(f"  seat {e[1]} runs out of bots without breaking the defense")
+                lines.append(f"  {who(e[1])} runs out of bots without breaking the defense")
             elif k == "surrender":
-                lines.append(f"  seat {e[1]} surrenders and leaves the battle")
+                lines.append(f"  {who(e[1])} surrenders and leaves the battle")
             elif k == "crystals":
-                lines.append(f"  seat {e[1]} takes {e[2]} crystal(s) into Storage")
+                lines.append(f"  {who(e[1])} takes {e[2]} crystal(s) into Storage")
             elif k == "cap":
-                lines.append(f"  the battle reaches its step limit; seat {e[1]} keeps the title")
+                lines.append(f"  the battle reaches its step limit; {who(e[1])} keeps the title")
             elif k == "battle_won":
-                lines.append(f"Seat {e[1]} is the last Champion standing and wins the battle.")
+                lines.append(f"{who(e[1])} is the last Champion standing and wins the battle.")
             elif k == "game_won":
-                lines.append(f"Seat {e[1]} wins the game ({e[2]}).")
+                lines.append(f"{who(e[1])} wins the game ({e[2]}).")
         return lines
+
+    def describe_action(self, action: Action) -> str:
+        """The choice in words for the deciding seat: bots by name with their numbers, the
+        seat's own things as "your" (narration.describe_action)."""
+        return narration.describe_action(self, action)
 
     def prompt(self) -> str:
         if self.phase == rules.OVER:
             how = "Dominance Victory" if self.end_reason == "dominance" else "the Showdown"
-            return f"game over: seat {self.winner} wins by {how}"
+            return f"game over: Seat {self.winner + 1} wins by {how}"
         if self.pending:
             kind, seat, source, _ = self.pending[-1]
             cards = self.game.content.cards
             atk, crit, dfn, _, thr = clash_numbers(self)
             score = f"attack {atk} vs defense {dfn}, crits {crit}/{thr}"
             if kind == P_FACTION:
-                return f"seat {seat} broke the defense: choose the faction of the new defense gang"
+                return (
+                    f"Seat {seat + 1} broke the defense: choose the faction of the new defense gang"
+                )
             if kind == P_ATTACK_WINDOW:
-                return f"seat {seat} challenges ({score}): use a Contraption?"
+                return f"Seat {seat + 1} challenges ({score}): use a Contraption?"
             if kind == P_DEFEND_WINDOW:
-                return f"seat {seat}'s defense is about to fall ({score}): use a Contraption?"
+                return f"Seat {seat + 1}'s defense is about to fall ({score}): use a Contraption?"
             what = (
                 "a defending bot to defeat"
                 if kind == P_TARGET_DEFEAT
                 else "a bot of your discard pile to put on top of your deck"
             )
-            return f"{cards[source].name} (seat {seat}): choose {what}"
+            return f"{cards[source].name} (Seat {seat + 1}): choose {what}"
         seat = self.order[self.turn_pos]
         sd = self.round == rules.SHOWDOWN
         title = "Showdown" if sd else f"round {self.round}"
         return (
-            f"{title} Build Phase: seat {seat} builds with {self.scraps[seat]} scraps "
+            f"{title} Build Phase: Seat {seat + 1} builds with {self.scraps[seat]} "
+            f"scrap{'' if self.scraps[seat] == 1 else 's'} "
             f"(builds {self.builds}/{3 if sd else 2}, upgrades {self.upgrades}/"
             f"{'any' if sd else 1}, energized {self.energizes}/{'any' if sd else 3})"
         )
