@@ -719,6 +719,8 @@ def winners(s: BetabotzState) -> list[int]:
 
 # -- words -------------------------------------------------------------------------------------
 def prompt(s: BetabotzState) -> str:
+    """Why the deciding seat decides, addressed to it (the front ends say who decides; seats
+    a person reads count from 1)."""
     if s.stage == ST_OVER:
         return "game over"
     seat = s.current_player()
@@ -726,32 +728,35 @@ def prompt(s: BetabotzState) -> str:
     if s.pending:
         kind, _, x = s.pending[-1]
         if kind == PK_BID:
-            return (
-                f"seat {seat}: how many Bitz on {lot_name(s, x)}? (at least {lot_min(s, x, seat)})"
-            )
+            return f"how many Bitz on {lot_name(s, x)}? (at least {lot_min(s, x, seat)})"
         if kind == PK_DISCARD_COMP:
             why = "over the component limit" if x == 0 else "mission failed"
-            return f"seat {seat}: {why}, discard a component"
+            return f"{why}: discard a component"
         if kind == PK_DISCARD_CODE:
-            return f"seat {seat}: over the hand limit of {HAND_LIMIT}, discard a Code card"
+            return f"over the hand limit of {HAND_LIMIT}: discard a Code card"
         if kind == PK_BREACH:
-            return f"seat {seat}: {ATTRS[x]} reached 13, choose a Limit Breach"
+            return f"{ATTRS[x]} reached 13: choose a Limit Breach"
         if kind == PK_CODE_SEAT:
-            return f"seat {seat}: choose the player {c.codes[x].name} targets"
+            return f"choose the player {c.codes[x].name} targets"
         if kind == PK_CODE_ATTR:
-            return f"seat {seat}: choose the attribute {c.codes[x].name} changes"
+            return f"choose the attribute {c.codes[x].name} changes"
         if kind == PK_TEAM_INVITE:
-            return f"seat {seat}: invite members to your team ({sorted(s.draft)} so far)"
+            return f"invite members to your team (so far: {_seats(s.draft)})"
         if kind == PK_TEAM_SHARE:
-            return f"seat {seat}: how much of the reward do you keep? the rest is split equally"
+            return "how much of the reward do you keep? the rest is split equally"
         return (
-            f"seat {seat}: seat {s.draft[0]} proposes team {sorted(s.draft)}, keeping "
-            f"{s.draft_share} Bitz of the reward; accept?"
+            f"Seat {s.draft[0] + 1} proposes a team of {_seats(s.draft)}, keeping "
+            f"{s.draft_share} Bitz of the reward: accept?"
         )
     if s.stage == ST_AUCTION:
         what = "a Betabot (you must bid)" if s.phase == 0 else "a component or draw a Code card"
-        return f"seat {seat}: auction turn, bid on {what}"
-    return f"seat {seat}: mission priority, play a Code card, propose a team or pass"
+        return f"auction turn: bid on {what}"
+    return "mission priority: play a Code card, propose a team or pass"
+
+
+def _seats(seats: list[int]) -> str:
+    names = [f"Seat {i + 1}" for i in sorted(seats)]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def stats(s: BetabotzState) -> dict[str, Any]:
