@@ -8,10 +8,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from robotable.core.errors import OptionError
+from robotable.core.narration import Voice
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Action, Game, State
 
-from . import encoding, heuristic, render
+from . import encoding, heuristic, narration, render
 from .actions import (
     ACTION_CLASSES,
     Activate,
@@ -220,6 +221,9 @@ class IotabotsGame(Game):
 
     def render(self, state: State, seat: int | None) -> str:
         return render.render(state, seat)  # type: ignore[arg-type]
+
+    def narrate_event(self, event: dict[str, Any], voice: Voice) -> str | None:
+        return narration.narrate_event(event, voice)
 
     def num_distinct_actions(self) -> int:
         return encoding.num_distinct_actions(self)

@@ -349,9 +349,9 @@ def do_step(
                     if atk <= step.max_atk and dfn <= step.max_def:
                         targets.append((seat, slot))
         # remove from the highest slot down so earlier slot numbers stay valid
+        kind = {Op.COST_TRIBUTE: "tribute", Op.DESTROY: "destroy", Op.BOUNCE: "bounce"}[op]
         for seat, slot in sorted(targets, key=lambda t: (t[0], -t[1])):
             bot = remove_bot(state, seat, slot, to_hand=op == Op.BOUNCE)
-            kind = {Op.COST_TRIBUTE: "tribute", Op.DESTROY: "destroy", Op.BOUNCE: "bounce"}[op]
             events.append(
                 {
                     "type": kind,
@@ -359,39 +359,74 @@ def do_step(
                     "card": name,
                     "target": g.cards[bot.card].name,
                     "target_owner": bot.owner,
+                    "target_controller": seat,
+                    "token": g.cards[bot.card].type == CardType.TOKEN,
                 }
             )
     elif op == Op.COST_DISCARD or op == Op.DISCARD:
         c = g.by_name[chosen.card]
         rules.leave_hand(state, ctrl, c)
         state.junk[ctrl].append(c)
-        events.append({"type": "discard", "seat": ctrl, "card": chosen.card, "by": name})
+        events.append(
+            {
+                "type": "discard",
+                "seat": ctrl,
+                "card": chosen.card,
+                "by": name,
+                "cost": op == Op.COST_DISCARD,
+            }
+        )
     elif op == Op.DRAW:
         events.append({"type": "effect_draw", "seat": ctrl, "card": name, "count": step.n})
-        rules.draw(state, ctrl, step.n, events)
+        rules.draw(state, ctrl, step.n, events, by=name)
     elif op == Op.HEAL:
         state.life[ctrl] += step.n
-        events.append({"type": "heal", "seat": ctrl, "card": name, "amount": step.n})
+        events.append(
+            {
+                "type": "heal",
+                "seat": ctrl,
+                "card": name,
+                "amount": step.n,
+                "life": state.life[ctrl],
+            }
+        )
     elif op == Op.DAMAGE:
         state.life[1 - ctrl] -= step.n
-        events.append({"type": "damage", "seat": ctrl, "card": name, "amount": step.n})
+        events.append(
+            {
+                "type": "damage",
+                "seat": ctrl,
+                "card": name,
+                "amount": step.n,
+                "life": state.life[1 - ctrl],
+            }
+        )
         rules.check_life(state, "life points", events)
     elif op == Op.ADD_MANA:
         state.mana[ctrl] += step.n  # IB-4.2 ruling: effects may exceed the cap of 6
-        events.append({"type": "add_mana", "seat": ctrl, "card": name, "amount": step.n})
+        events.append(
+            {
+                "type": "add_mana",
+                "seat": ctrl,
+                "card": name,
+                "amount": step.n,
+                "mana": state.mana[ctrl],
+            }
+        )
     elif op == Op.MODIFY:
+        # (controller, Bot) pairs
         if chosen is not None:
-            bots = [state.field[chosen.seat][chosen.slot]]
+            bots = [(chosen.seat, state.field[chosen.seat][chosen.slot])]
         elif step.target == Target.SELF:
             seat, slot = find_bot(state, src)
-            bots = [state.field[seat][slot]] if seat >= 0 else []
+            bots = [(seat, state.field[seat][slot])] if seat >= 0 else []
         elif step.target == Target.ALL_OWN:
-            bots = list(state.field[ctrl])
+            bots = [(ctrl, b) for b in state.field[ctrl]]
         elif step.target == Target.ALL_ENEMY:
-            bots = list(state.field[1 - ctrl])
+            bots = [(1 - ctrl, b) for b in state.field[1 - ctrl]]
         else:
-            bots = state.field[0] + state.field[1]
-        for b in bots:
+            bots = [(seat, b) for seat in (0, 1) for b in state.field[seat]]
+        for _seat, b in bots:
             b.atk_mod += step.atk
             b.def_mod += step.def_
         events.append(
@@ -399,18 +434,26 @@ def do_step(
                 "type": "modify",
                 "seat": ctrl,
                 "card": name,
-                "targets": [g.cards[b.card].name for b in bots],
+                "targets": [g.cards[b.card].name for _seat, b in bots],
                 "atk": step.atk,
                 "def": step.def_,
+                "controllers": [seat for seat, _b in bots],
+                "owners": [b.owner for _seat, b in bots],
+                "stats": [list(stats(state, seat, b)) for seat, b in bots],  # after the change
             }
         )
     elif op == Op.TOKEN:
         made = 0
+        atk, dfn = g.base_atk[step.token], g.base_def[step.token]
+        bot = None
         for _ in range(step.n):
             if len(state.field[ctrl]) >= ZONE_SIZE:
                 break  # IB-7.2: tokens count toward the 5-Bot limit
-            state.field[ctrl].append(rules.new_bot(state, step.token, ctrl))
+            bot = rules.new_bot(state, step.token, ctrl)
+            state.field[ctrl].append(bot)
             made += 1
+        if bot is not None:  # the tokens' stats as they arrive (all alike)
+            atk, dfn = stats(state, ctrl, bot)
         events.append(
             {
                 "type": "token",
@@ -418,6 +461,9 @@ def do_step(
                 "card": name,
                 "token": g.cards[step.token].name,
                 "count": made,
+                "asked": step.n,
+                "atk": atk,
+                "def": dfn,
             }
         )
     elif op == Op.CONTROL:
@@ -428,6 +474,7 @@ def do_step(
         # IB-8.7: temporary control ends by going back to the zone the Bot came from
         bot.home = -1 if step.permanent else chosen.seat
         state.field[ctrl].append(bot)
+        atk, dfn = stats(state, ctrl, bot)
         events.append(
             {
                 "type": "control",
@@ -435,6 +482,11 @@ def do_step(
                 "card": name,
                 "target": g.cards[bot.card].name,
                 "permanent": step.permanent,
+                "target_owner": bot.owner,
+                "target_controller": chosen.seat,  # its controller before the change
+                "may_attack": step.may_attack,
+                "target_atk": atk,
+                "target_def": dfn,
             }
         )
     elif op == Op.JUNK_TO_HAND:
@@ -461,7 +513,14 @@ def do_step(
     elif op == Op.WIN_IF_COUNTERS:
         seat, slot = find_bot(state, src)
         if seat >= 0 and state.field[seat][slot].counters >= step.n:
-            events.append({"type": "win_condition", "seat": ctrl, "card": name})
+            events.append(
+                {
+                    "type": "win_condition",
+                    "seat": ctrl,
+                    "card": name,
+                    "counters": state.field[seat][slot].counters,
+                }
+            )
             rules.end_duel(state, ctrl, f"win condition ({name})", events)
     else:  # pragma: no cover - content validation keeps continuous ops out of frames
         raise AssertionError(f"op {op.name} cannot resolve")

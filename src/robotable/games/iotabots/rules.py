@@ -59,7 +59,9 @@ def setup_match(state: IotabotsState, events: list[dict] | None = None) -> None:
     state.chooser = state.rng.below(2)
     state.phase = ORDER
     if events is not None:
-        events.append({"type": "coin_toss", "winner": state.chooser})
+        events.append(
+            {"type": "coin_toss", "winner": state.chooser, "duel": len(state.results) + 1}
+        )
 
 
 def start_duel(state: IotabotsState, first: int, events: list[dict]) -> None:
@@ -112,12 +114,21 @@ def end_duel(state: IotabotsState, result: int, reason: str, events: list[dict])
             "duel": len(state.results),
             "winner": None if result == DRAW else result,
             "reason": reason,
+            "life": state.life[:],
+            "wins": [state.results.count(0), state.results.count(1)],
         }
     )
     wins = (state.results.count(0), state.results.count(1))
     if max(wins) >= 2 or len(state.results) == 3:
         state.phase = OVER
-        events.append({"type": "match_end", "returns": state.returns()})
+        events.append(
+            {
+                "type": "match_end",
+                "returns": state.returns(),
+                "wins": list(wins),
+                "draws": state.results.count(DRAW),
+            }
+        )
         return
     if result == DRAW:
         setup_match(state, events)  # IB-1.3: a re-toss after a drawn duel
@@ -139,8 +150,11 @@ def check_life(state: IotabotsState, reason: str, events: list[dict]) -> bool:
     return True
 
 
-def draw(state: IotabotsState, seat: int, n: int, events: list[dict]) -> bool:
-    """Draw n cards; IB-4.1: a player who must draw from an empty deck loses. True if all drawn."""
+def draw(
+    state: IotabotsState, seat: int, n: int, events: list[dict], by: str | None = None
+) -> bool:
+    """Draw n cards; IB-4.1: a player who must draw from an empty deck loses. True if all drawn.
+    `by` names the card whose effect draws (for the narration)."""
     deck = state.deck[seat]
     hand = state.hand[seat]
     names = state.game.names
@@ -154,7 +168,10 @@ def draw(state: IotabotsState, seat: int, n: int, events: list[dict]) -> bool:
         c = deck.pop()
         hand.append(c)
         drawn.append(names[c])
-    events.append({"type": "draw", "seat": seat, "count": n})
+    event = {"type": "draw", "seat": seat, "count": n, "deck_count": len(deck)}
+    if by is not None:
+        event["by"] = by
+    events.append(event)
     events.append({"type": "drew", "seat": seat, "cards": drawn, "to": [seat]})
     return True
 
@@ -183,14 +200,16 @@ def begin_turn(state: IotabotsState, events: list[dict]) -> None:
     """Draw Phase, Standby Phase, then Main Phase 1 (IB-4.1 .. IB-4.3)."""
     a = state.active
     state.phase = MAIN1
-    events.append({"type": "turn", "seat": a, "turn": state.turn})
+    # "protect_ends": Bot Protect ends in this Standby Phase; "mana" (set below): the refilled pool
+    turn_event = {"type": "turn", "seat": a, "turn": state.turn, "protect_ends": state.protect[a]}
+    events.append(turn_event)
     # IB-4.1 ruling: the starting player draws on turn 1 too (option first_turn_draw)
     draws = state.turn > 1 or state.game.options["first_turn_draw"]
     if draws and not draw(state, a, 1, events):
         return
     # Standby: mana grows by 1 up to 6 and is refilled; Bot Protect ends; per-turn counts reset
     state.mana_max[a] = min(MANA_CAP, state.mana_max[a] + 1)
-    state.mana[a] = state.mana_max[a]
+    state.mana[a] = turn_event["mana"] = state.mana_max[a]
     state.protect[a] = False
     for b in state.field[a]:
         b.attacks = 0
@@ -239,11 +258,25 @@ def finish_turn(state: IotabotsState, events: list[dict]) -> None:
             b.entered = state.turn
             if home == a:
                 keep.append(b)
+                where = "zone"
             elif len(state.field[home]) < ZONE_SIZE:
                 state.field[home].append(b)
+                where = "zone"
             elif state.game.cards[b.card].type != CardType.TOKEN:
                 state.junk[b.owner].append(b.card)
-            events.append({"type": "control_ends", "seat": home, "card": state.game.names[b.card]})
+                where = "junk"
+            else:
+                where = "gone"
+            events.append(
+                {
+                    "type": "control_ends",
+                    "seat": home,
+                    "card": state.game.names[b.card],
+                    "controller": a,
+                    "owner": b.owner,
+                    "where": where,  # back in a Bot Zone, in the owner's Junk Zone, or gone
+                }
+            )
     for b in field:
         b.may_attack = False
     state.active = 1 - a
@@ -354,7 +387,27 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
         state.mana[a] -= g.cards[c].mana
         bot = new_bot(state, c, a)
         state.field[a].append(bot)
-        events.append({"type": "summon", "seat": a, "card": action.card})
+        # its stats as it arrives (for the narration): printed, unless a continuous effect of
+        # its own or of another Bot on its side changes them
+        atk, dfn = g.base_atk[c], g.base_def[c]
+        if g.static_self[c]:
+            atk, dfn = effects.stats(state, a, bot)
+        elif g.has_aura:
+            aura = g.aura
+            for other in state.field[a]:
+                if aura[other.card]:
+                    atk, dfn = effects.stats(state, a, bot)
+                    break
+        events.append(
+            {
+                "type": "summon",
+                "seat": a,
+                "card": action.card,
+                "mana": g.cards[c].mana,
+                "atk": atk,
+                "def": dfn,
+            }
+        )
         entries = [(c, eff, a, bot.uid, -1) for eff in g.triggers[c][When.ON_SUMMON]]
         if entries:
             effects.push_triggers(state, entries)
@@ -364,7 +417,9 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
         leave_hand(state, a, c)
         state.mana[a] -= g.cards[c].mana
         state.resolving = c
-        events.append({"type": "play_buzz", "seat": a, "card": action.card})
+        events.append(
+            {"type": "play_buzz", "seat": a, "card": action.card, "mana": g.cards[c].mana}
+        )
         effects.push(state, c, 0, a, effects.BUZZ_SOURCE)
         effects.resolve(state, events)
     elif kind is Activate:
@@ -393,7 +448,19 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
             finish_turn(state, events)
     elif kind is ChooseOrder:
         first = state.chooser if action.go_first else 1 - state.chooser
-        events.append({"type": "choose_order", "seat": state.chooser, "go_first": action.go_first})
+        events.append(
+            {
+                "type": "choose_order",
+                "seat": state.chooser,
+                "go_first": action.go_first,
+                "duel": len(state.results) + 1,
+                # why this seat chooses (IB-1.3): the first coin toss, a re-toss after a drawn
+                # duel (its own coin_toss event), or the loss of the previous duel
+                "why": "coin toss"
+                if not state.results
+                else ("retoss" if state.results[-1] == DRAW else "lost"),
+            }
+        )
         start_duel(state, first, events)
     elif kind is Mulligan:
         s = mulligan_seat(state)
@@ -430,7 +497,15 @@ def battle(state: IotabotsState, slot: int, target: int, events: list[dict]) -> 
     if target == LIFE_POINTS:
         state.life[o] -= att_atk
         events.append(
-            {"type": "attack", "seat": a, "card": name, "target": "life points", "damage": att_atk}
+            {
+                "type": "attack",
+                "seat": a,
+                "card": name,
+                "target": "life points",
+                "damage": att_atk,
+                "owner": attacker.owner,
+                "life": state.life[:],
+            }
         )
         if check_life(state, "life points", events):
             return
@@ -455,12 +530,19 @@ def battle(state: IotabotsState, slot: int, target: int, events: list[dict]) -> 
             "target": g.names[defender.card],
             "defender_diff": d_def,
             "attacker_diff": d_att,
+            "owner": attacker.owner,
+            "target_owner": defender.owner,
+            "atk": att_atk,
+            "def": att_def,
+            "target_atk": def_atk,
+            "target_def": def_def,
         }
     )
     if d_def < 0:
         state.life[o] += d_def
     if d_att < 0:
         state.life[a] += d_att
+    events[-1]["life"] = state.life[:]
     destroyed = []
     if d_def <= 0:
         destroyed.append((o, defender))

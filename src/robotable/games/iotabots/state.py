@@ -15,7 +15,7 @@ from robotable.core.errors import RecordError
 from robotable.core.protocol import TERMINAL, Action, State
 from robotable.core.rng import GameRng
 
-from . import rules
+from . import narration, rules
 from .rules import Phase
 
 if TYPE_CHECKING:
@@ -212,6 +212,10 @@ class IotabotsState(State):
 
     def prompt(self) -> str:
         return rules.prompt(self)
+
+    def describe_action(self, action: Action) -> str:
+        """The choice in words for the deciding seat (cards by name, never by slot)."""
+        return narration.describe_action(self, action)
 
     def stats(self) -> dict[str, Any]:
         return {
