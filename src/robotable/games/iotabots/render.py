@@ -16,7 +16,7 @@ def _bot_line(b: dict) -> str:
     if b["token"]:
         flags.append("token")
     if b["owner"] != b["controller"]:
-        flags.append(f"owned by seat {b['owner']}")
+        flags.append(f"owned by Seat {b['owner'] + 1}")
     if b["control_ends_this_turn"]:
         flags.append("returns at end of turn")
     if b["summoned_this_turn"]:
@@ -32,7 +32,7 @@ def _bot_line(b: dict) -> str:
         stats += f" (printed {b['base_atk']}/{b['base_def']})"
     extra = f" ({', '.join(flags)})" if flags else ""
     text = f" - {b['text']}" if b["text"] else ""
-    return f"    {b['slot'] + 1}. {b['name']} {stats}{extra}{text}"
+    return f"    - {b['name']} {stats}{extra}{text}"
 
 
 def render(state: IotabotsState, seat: int | None) -> str:
@@ -53,7 +53,7 @@ def render(state: IotabotsState, seat: int | None) -> str:
             else ""
         )
         lines.append(
-            f"  {who}seat {s} ({p['deck_name']}): LP {p['life']}  mana {p['mana']}/"
+            f"  {who}Seat {s + 1} ({p['deck_name']}): LP {p['life']}  mana {p['mana']}/"
             f"{p['mana_max']}  hand {p['hand_count']}  deck {p['deck_count']}  "
             f"junk {len(p['junk'])}" + ("  BOT PROTECT" if p["bot_protect"] else "") + active
         )

@@ -594,23 +594,22 @@ def prompt(state: IotabotsState) -> str:
             "CONTROL": "choose an enemy Bot to take control of",
             "JUNK_TO_HAND": "choose a Bot in your Junk Zone to take into your hand",
         }.get(step.op.name, step.op.name.lower())
-        return f"seat {seat}: {g.names[card]}: {what}"
+        return f"{g.names[card]}: {what}"
     if phase == ORDER:
         how = (
             "won the coin toss"
             if not state.results or state.results[-1] == DRAW
             else ("lost the previous duel")
         )
-        return f"seat {seat} {how}: go first or second in duel {len(state.results) + 1}"
+        return f"Seat {seat + 1} {how}: go first or second in duel {len(state.results) + 1}"
     if phase == MULLIGAN:
         return (
-            f"seat {seat}: keep this hand or mulligan "
-            f"({MAX_MULLIGANS - state.mulligans[seat]} mulligans left)"
+            f"keep this hand or mulligan ({MAX_MULLIGANS - state.mulligans[seat]} mulligans left)"
         )
     if phase == END:
-        return f"seat {seat}: End Phase, discard down to {HAND_LIMIT} cards"
+        return f"End Phase: discard down to {HAND_LIMIT} cards"
     name = {MAIN1: "Main Phase 1", BATTLE: "Battle Phase", MAIN2: "Main Phase 2"}[int(phase)]
-    return f"seat {seat}: {name} of turn {state.turn} (duel {len(state.results) + 1})"
+    return f"Seat {seat + 1}: {name} of turn {state.turn} (duel {len(state.results) + 1})"
 
 
 def bot_view(state: IotabotsState, seat: int, slot: int, bot: Bot) -> dict[str, Any]:
@@ -694,7 +693,7 @@ def view(state: IotabotsState, seat: int | None) -> dict[str, Any]:
         "first": state.first,
         "chooser": state.chooser,
         "match": {
-            "results": ["draw" if r == DRAW else f"seat {r}" for r in state.results],
+            "results": ["draw" if r == DRAW else f"Seat {r + 1}" for r in state.results],
             "reasons": list(state.reasons),
             "wins": [state.results.count(0), state.results.count(1)],
             "draws": state.results.count(DRAW),
