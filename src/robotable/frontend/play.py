@@ -7,6 +7,7 @@ Everything a person reads comes from the game: its board (`render`), its choices
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ HELP = (
     "  undo    take back your last decision (only when every other seat is an AI)\n"
     "  quit    stop; the game is saved and can be resumed"
 )
+_SEAT_WORD = re.compile(r"\bSeat (\d+)\b")
 # Choices of one kind with a single whole-number field, this many or more, are asked as a number.
 NUMBER_ENTRY_AT = 6
 
@@ -75,6 +77,21 @@ class Table:
         """Whose words the table speaks: the one person at it; with several or none, nobody's
         (a spectator's words, so no private event is shown on a shared screen)."""
         return self.humans[0] if len(self.humans) == 1 else None
+
+    def named(self, text: str) -> str:
+        """A game's own text (its board, its prompt) with "Seat N" replaced by that seat's name:
+        the game does not know the names; the table does."""
+        return _SEAT_WORD.sub(
+            lambda m: (
+                self.names[int(m.group(1)) - 1]
+                if 1 <= int(m.group(1)) <= len(self.names)
+                else m.group(0)
+            ),
+            text,
+        )
+
+    def board(self, seat: int | None) -> str:
+        return self.named(self.game.render(self.state, seat))
 
     def who(self, seat: int) -> str:
         return "You" if seat == self.reader else self.names[seat]
@@ -162,7 +179,7 @@ def _play(table: Table, input_fn) -> int:
             return 0
     returns = table.state.returns()
     console.rule("game over")
-    console.print(table.game.render(table.state, table.reader), highlight=False, markup=False)
+    console.print(table.board(table.reader), highlight=False, markup=False)
     console.print(f"Game over after {len(table.actions)} moves: {verdict(table, returns)}.")
     path = table.save()
     if path:
@@ -280,9 +297,9 @@ def ask_human(table: Table, seat: int, input_fn) -> bool:
     console = table.console
     state = table.state
     console.rule(f"{table.names[seat]} to decide")
-    board = table.game.render(state, seat)
+    board = table.board(seat)
     console.print(board, highlight=False, markup=False)
-    prompt = state.prompt()
+    prompt = table.named(state.prompt())
     if prompt and prompt not in board:
         console.print(f"[bold]{prompt}[/bold]", highlight=False)
     choices = menu(state, state.legal_actions())
@@ -312,7 +329,7 @@ def ask_human(table: Table, seat: int, input_fn) -> bool:
                 )
             console.print(format_hint(options), highlight=False, markup=False)
         elif word == "board":
-            console.print(table.game.render(state, seat), highlight=False, markup=False)
+            console.print(table.board(seat), highlight=False, markup=False)
         elif word == "log":
             for step in table.log[-40:]:
                 table.show(step)
