@@ -1,4 +1,5 @@
-"""Golden playthrough: a seeded random 2-seat game, rendered from the deciding seat each step.
+"""Golden playthrough: a seeded random 2-seat game, rendered from the deciding seat each step,
+with the choices in the words that seat reads (`describe_action`).
 
 Regenerate after an intended behaviour change with ROBOTABLE_REGEN=1 and review the diff.
 """
@@ -26,10 +27,11 @@ def playthrough() -> str:
         seat = st.current_player()
         legal = st.legal_actions()
         action = rng.choice(legal)
-        out.append(f"### step {step}, seat {seat} decides")
+        out.append(f"### step {step}, Seat {seat + 1} decides")
         out.append(g.render(st, seat))
-        out.append("legal: " + " | ".join(f"[{i}] {a}" for i, a in enumerate(legal)))
-        out.append(f"chosen: {action}")
+        words = [st.describe_action(a) for a in legal]
+        out.append("legal: " + " | ".join(f"[{i}] {w}" for i, w in enumerate(words)))
+        out.append(f"chosen: {words[legal.index(action)]}")
         out.append("")
         st.apply_action(action)
     out.append("### final")

@@ -15,18 +15,18 @@ def test_render_shows_board_hand_heap_and_the_decision():
     for needle in (
         "turn 1",
         "supply",
-        "scrapheap 1 cards, top: Core Bot P3",
-        "seat 0 (you): stak 4 cards",
+        "scrapheap 1 card, top: Core Bot P3",
+        "Seat 1 (you): stak 4 cards",
         "top Shot Bot P0 r1  >4 dmg to a top",
         "Core Bot P4 dmg 3",
         "[1 face-down]",
-        "seat 1 (opponent): stak 1 cards, hand 0 cards",
+        "Seat 2 (opponent): stak 1 card, hand 0 cards",
         "top: Core Bot P6",
         "your hand: empty",
-        "decision: seat 0: your Shot Bot entered: choose a top card to take 4 damage",
+        "decision: Seat 1: your Shot Bot entered: choose a top card to take 4 damage",
     ):
         assert needle in text, (needle, text)
-    assert "your hand" not in st.game.render(st, 1).split("seat 1 (you)")[0]
+    assert "your hand" not in st.game.render(st, 1).split("Seat 2 (you)")[0]
     assert "decision:" in st.game.render(st, None)
 
 

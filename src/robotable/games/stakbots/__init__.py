@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from robotable.core.errors import ContentError, OptionError
+from robotable.core.narration import Voice
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Action, Game, State
 
-from . import encoding, heuristic, render
+from . import encoding, heuristic, narration, render
 from .actions import ACTION_CLASSES, END_TURN, Attack, ChoosePlayer, Discard, Play, Scrap
 from .content import BUNDLED, Deck, load_deck
 from .rules import setup
@@ -95,6 +96,9 @@ class StakBots(Game):
 
     def render(self, state: State, seat: int | None) -> str:
         return render.render(state, seat)  # type: ignore[arg-type]
+
+    def narrate_event(self, event: dict[str, Any], voice: Voice) -> str | None:
+        return narration.narrate_event(event, voice)
 
     def num_distinct_actions(self) -> int:
         return encoding.num_distinct_actions(self)

@@ -30,6 +30,7 @@ ENTRY = frozenset(
         Bot.PIT,
     }
 )
+TITLES = tuple(b.title for b in Bot)  # "Shot" for Bot.SHOT, read without the enum's lookups
 # Top-card choices; True when the card itself may be chosen ("a top card" vs "another", SB-6.9).
 TOP_CHOICE = {Bot.SHOT: True, Bot.TRIP: True, Bot.PIT: True, Bot.REAPER: False, Bot.BEGONE: False}
 
@@ -63,6 +64,7 @@ def damage_ability(
             "ability": bot.name.lower(),
             "target_seat": hit_seat,
             "target_card": names[victim],
+            "hit_card": names[hit],
         }
     )
 
@@ -72,31 +74,37 @@ def fire(st: StakBotsState, c: int, owner: int, events: list) -> None:
     g = st.game
     bot = g.bot[c]
     name = g.names[c]
-    events.append({"type": "entry_effect", "seat": owner, "card": name, "id": c})
+    events.append(
+        {"type": "entry_effect", "seat": owner, "card": name, "id": c, "bot": TITLES[bot]}
+    )
     if bot == Bot.CLUMSY:  # SB-8.5
         R.scrap_from_stak(st, owner, st.staks[owner][0], events, "Clumsy Bot")
     elif bot == Bot.SIDEKICK:  # SB-8.9
         stak = st.staks[owner]
         if len(stak) >= 2:
             stak[-1], stak[-2] = stak[-2], stak[-1]
-            events.append(
-                {"type": "moved", "seat": owner, "card": name, "position": "second from top"}
-            )
+            event = {"type": "moved", "seat": owner, "card": name, "position": "second from top"}
+            R.uncovered(st, owner, event)
+            events.append(event)
     elif bot == Bot.BOUNTIFUL:  # SB-8.11
         R.draw(st, owner, events)
     elif bot in TOP_CHOICE:
         if TOP_CHOICE[bot] or any(s and s[-1] != c for s in st.staks):
             st.decision = (R.D_TOP, c, owner)
         else:
-            events.append({"type": "effect_fizzled", "seat": owner, "card": name})
+            events.append(_fizzled(owner, name, bot, "no_target"))
     elif bot == Bot.TRANQ:  # SB-8.13
         vis = st.vis
         if any(x != c and vis[x] == R.UP for s in st.staks for x in s):
             st.decision = (R.D_FACEUP, c, owner)
         else:
-            events.append({"type": "effect_fizzled", "seat": owner, "card": name})
+            events.append(_fizzled(owner, name, bot, "no_target"))
     elif bot == Bot.EXPEL:  # SB-8.12
         st.decision = (R.D_PLAYER, c, owner)
+
+
+def _fizzled(owner: int, name: str, bot: Bot, why: str) -> dict:
+    return {"type": "effect_fizzled", "seat": owner, "card": name, "bot": TITLES[bot], "why": why}
 
 
 def choices(st: StakBotsState, d: tuple[int, int, int]) -> list:
@@ -137,10 +145,19 @@ def resolve_target(
     bot = g.bot[c]
     stak = st.staks[seat]
     x = stak[len(stak) - 1 - depth]
-    base = {"seat": chooser, "card": g.names[c], "target_seat": seat, "target_card": g.names[x]}
+    if bot == Bot.TRANQ:  # SB-8.13
+        R.reset(st, seat, x, events, chooser, c)
+        return
+    base = {
+        "seat": chooser,
+        "card": g.names[c],
+        "target_seat": seat,
+        "target_card": g.names[x],
+        "target_power": R.power_now(st, x),
+    }
     if bot == Bot.SHOT:  # SB-8.6
         R.add_damage(st, x, R.SHOT_DAMAGE)
-        events.append({"type": "shot", **base, "damage": R.SHOT_DAMAGE})
+        events.append({"type": "shot", **base, "damage": R.SHOT_DAMAGE, "target_damage": st.dmg[x]})
     elif bot == Bot.REAPER:  # SB-8.7
         events.append({"type": "reaped", **base})
         R.scrap_from_stak(st, seat, x, events, "Reaper Bot")
@@ -148,29 +165,42 @@ def resolve_target(
         events.append({"type": "begone", **base})
         R.return_to_hand(st, seat, x, events)
     elif bot == Bot.TRIP:  # SB-8.15
-        events.append({"type": "tripped", **base})
+        event = {"type": "tripped", **base, "alone": len(stak) < 2}
         if len(stak) >= 2:
             stak[-1], stak[-2] = stak[-2], stak[-1]
+            R.uncovered(st, seat, event)
+        events.append(event)
     elif bot == Bot.PIT:  # SB-8.16
-        events.append({"type": "pitted", **base})
+        event = {"type": "pitted", **base, "alone": len(stak) < 2}
         if len(stak) >= 2:
             stak.insert(0, stak.pop())
-    elif bot == Bot.TRANQ:  # SB-8.13
-        R.reset(st, seat, x, events)
+            R.uncovered(st, seat, event)
+        events.append(event)
 
 
 def resolve_player(st: StakBotsState, c: int, chooser: int, seat: int, events: list) -> None:
     """SB-8.12: the chosen player discards a card of their choice, if they hold any."""
     g = st.game
-    events.append({"type": "expel", "seat": chooser, "card": g.names[c], "target_seat": seat})
+    events.append(
+        {
+            "type": "expel",
+            "seat": chooser,
+            "card": g.names[c],
+            "target_seat": seat,
+            "hand_size": len(st.hands[seat]),
+        }
+    )
     if st.hands[seat]:
         st.decision = (R.D_DISCARD, c, seat)
     else:
-        events.append({"type": "effect_fizzled", "seat": chooser, "card": g.names[c]})
+        event = _fizzled(chooser, g.names[c], Bot.EXPEL, "empty_hand")
+        event["target_seat"] = seat
+        events.append(event)
 
 
 def describe(st: StakBotsState, d: tuple[int, int, int]) -> str:
-    """Why the deciding seat decides (the prompt), from public information only."""
+    """Why the deciding seat decides (the prompt), from public information only; seats are
+    "Seat 1", "Seat 2"... as the narration names them when nobody gave names."""
     kind, c, chooser = d
     name = st.game.names[c]
     bot = st.game.bot[c]
@@ -188,6 +218,6 @@ def describe(st: StakBotsState, d: tuple[int, int, int]) -> str:
         what = "choose a player who must discard a hand card"
     else:
         owner = R.top_owner(st, c)
-        by = f"seat {owner}'s " if owner >= 0 else ""
-        return f"seat {chooser}: {by}{name} expelled you: discard a card from your hand"
-    return f"seat {chooser}: your {name} entered: {what}"
+        by = f"Seat {owner + 1}'s " if owner >= 0 else ""
+        return f"Seat {chooser + 1}: {by}{name} expelled you: discard a card from your hand"
+    return f"Seat {chooser + 1}: your {name} entered: {what}"

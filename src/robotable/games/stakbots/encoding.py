@@ -1,4 +1,5 @@
-"""Fixed-size encodings for the RL adapters (layout documented in docs/rules/stakbots.md, SB-11).
+"""Fixed-size encodings for the RL adapters (layout in docs/rules/stakbots.md, "Decisions,
+views and encodings").
 
 Action indices, with N = cards in the deck and P = seats:
   0                      end_turn

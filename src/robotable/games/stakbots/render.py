@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from robotable.core.narration import plural
+
 from .rules import DECISION_NAMES, HIDDEN, KNOWN, UP, power
 
 if TYPE_CHECKING:
@@ -127,22 +129,24 @@ def render(st: StakBotsState, seat: int | None) -> str:
     the hand, supply and scrapheap, and whose decision it is and why."""
     v = build_view(st, seat)
     lines = []
-    who = "spectator" if seat is None else f"seat {seat}"
-    lines.append(f"== Stak Bots, turn {v['turn']}, seat {v['active']}'s turn (you: {who}) ==")
+    who = "spectator" if seat is None else f"Seat {seat + 1}"
+    lines.append(f"== Stak Bots, turn {v['turn']}, Seat {v['active'] + 1}'s turn (you: {who}) ==")
     top = v["scrapheap_top"]
     heap_top = _card_line(top) if top else "empty"
     lines.append(
-        f"supply {v['supply_size']} cards | scrapheap {len(v['scrapheap'])} cards, top: {heap_top}"
+        f"supply {plural(v['supply_size'], 'card')} | "
+        f"scrapheap {plural(len(v['scrapheap']), 'card')}, top: {heap_top}"
     )
     for sv in v["seats"]:
         s = sv["seat"]
         mine = s == seat
         label = "you" if mine else "opponent"
         if not sv["in_game"]:
-            lines.append(f"seat {s} ({label}): out of the game")
+            lines.append(f"Seat {s + 1} ({label}): out of the game")
             continue
         lines.append(
-            f"seat {s} ({label}): stak {sv['stak_size']} cards, hand {sv['hand_size']} cards"
+            f"Seat {s + 1} ({label}): stak {plural(sv['stak_size'], 'card')}, "
+            f"hand {plural(sv['hand_size'], 'card')}"
         )
         if mine:
             run = 0  # consecutive unknown face-down cards print as one line

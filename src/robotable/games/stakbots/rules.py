@@ -40,6 +40,18 @@ SHOT_DAMAGE = 4
 
 
 # -- reading the board ------------------------------------------------------------------------
+def printed(st: StakBotsState, c: int) -> int | str:
+    """A card's printed power for events: a number, or "X" for a Leader Bot (SB-8.10)."""
+    p = st.game.base_power[c]
+    return p if p >= 0 else "X"
+
+
+def power_now(st: StakBotsState, c: int) -> int:
+    """`power`, with the common case (a printed number) read without a call."""
+    p = st.game.base_power[c]
+    return p if p >= 0 else power(st, c)
+
+
 def power(st: StakBotsState, c: int) -> int:
     """A card's current power (SB-1.2); a Leader Bot's X counted live (SB-8.10)."""
     p = st.game.base_power[c]
@@ -117,20 +129,44 @@ def _to_heap(st: StakBotsState, c: int) -> None:
         st.stopped = True  # SB-4.4
 
 
+def uncovered(st: StakBotsState, s: int, event: dict) -> None:
+    """Name the card now on top of `s`'s stak in `event` when it was already face-up (a
+    face-down one is named by its `flipped` event), for the words (narration.py)."""
+    stak = st.staks[s]
+    if stak and st.vis[stak[-1]] == UP:
+        top = stak[-1]
+        event["top_card"] = st.game.names[top]
+        p = st.game.base_power[top]
+        event["top_power"] = p if p >= 0 else power(st, top)
+
+
 def scrap_from_stak(st: StakBotsState, s: int, c: int, events: list, reason: str) -> None:
-    st.staks[s].remove(c)
-    was_hidden = st.vis[c] != UP
+    stak = st.staks[s]
+    vis = st.vis
+    was_hidden = vis[c] != UP
+    g = st.game
+    p = g.base_power[c]
+    if p < 0:  # a Leader Bot: its live X while face-up in the stak (SB-8.10)
+        p = "X" if was_hidden else power(st, c)
+    event = {
+        "type": "scrapped",
+        "seat": s,
+        "card": g.names[c],
+        "id": c,
+        "power": p,
+        "from": "stak_face_down" if was_hidden else "stak",
+        "reason": reason,
+    }
+    if stak[-1] == c:
+        stak.pop()
+        if stak and vis[top := stak[-1]] == UP:  # an already face-up card is on top now
+            event["top_card"] = g.names[top]
+            p = g.base_power[top]
+            event["top_power"] = p if p >= 0 else power(st, top)
+    else:
+        stak.remove(c)
     _to_heap(st, c)
-    events.append(
-        {
-            "type": "scrapped",
-            "seat": s,
-            "card": st.game.names[c],
-            "id": c,
-            "from": "stak_face_down" if was_hidden else "stak",
-            "reason": reason,
-        }
-    )
+    events.append(event)
 
 
 def scrap_from_hand(st: StakBotsState, s: int, c: int, events: list, reason: str) -> None:
@@ -142,6 +178,7 @@ def scrap_from_hand(st: StakBotsState, s: int, c: int, events: list, reason: str
             "seat": s,
             "card": st.game.names[c],
             "id": c,
+            "power": p if (p := st.game.base_power[c]) >= 0 else "X",
             "from": "hand",
             "reason": reason,
         }
@@ -166,11 +203,22 @@ def return_to_hand(st: StakBotsState, s: int, c: int, events: list) -> None:
         st.damaged.remove(c)
     if c == st.attacker:
         st.stopped = True  # SB-4.4
-    events.append({"type": "returned", "seat": s, "card": st.game.names[c], "id": c})
+    event = {"type": "returned", "seat": s, "card": st.game.names[c], "id": c}
+    event["power"] = printed(st, c)
+    uncovered(st, s, event)
+    events.append(event)
 
 
-def reset(st: StakBotsState, s: int, c: int, events: list) -> None:
-    """SB-8.13: turned face-down, damage cleared; a waiting effect of it lapses (SB-6.5)."""
+def reset(st: StakBotsState, s: int, c: int, events: list, by_seat: int = -1, by: int = -1) -> None:
+    """SB-8.13: turned face-down, damage cleared; a waiting effect of it lapses (SB-6.5).
+    `by_seat`'s card `by` (the Tranq Bot) did it."""
+    event = {"type": "reset", "seat": s, "card": st.game.names[c], "id": c}
+    event["power"] = power(st, c)
+    event["damage"] = st.dmg[c]
+    event["top"] = st.staks[s][-1] == c
+    if by >= 0:
+        event["by_seat"] = by_seat
+        event["by_card"] = st.game.names[by]
     st.vis[c] = KNOWN
     if st.dmg[c]:
         st.dmg[c] = 0
@@ -179,7 +227,7 @@ def reset(st: StakBotsState, s: int, c: int, events: list) -> None:
         st.stopped = True  # SB-4.4
     if c in st.pending:
         st.pending = [p for p in st.pending if p != c]
-    events.append({"type": "reset", "seat": s, "card": st.game.names[c], "id": c})
+    events.append(event)
 
 
 def draw(st: StakBotsState, seat: int, events: list) -> None:
@@ -199,7 +247,14 @@ def draw(st: StakBotsState, seat: int, events: list) -> None:
     c = st.supply.pop()
     st.hands[seat].append(c)
     events.append(
-        {"type": "card_drawn", "seat": seat, "card": st.game.names[c], "id": c, "to": [seat]}
+        {
+            "type": "card_drawn",
+            "seat": seat,
+            "card": st.game.names[c],
+            "id": c,
+            "power": p if (p := st.game.base_power[c]) >= 0 else "X",
+            "to": [seat],
+        }
     )
     events.append({"type": "drew", "seat": seat, "hand_size": len(st.hands[seat])})
 
@@ -231,7 +286,15 @@ def settle(st: StakBotsState, events: list) -> None:
         if stak and vis[stak[-1]] != UP:
             c = stak[-1]
             vis[c] = UP
-            events.append({"type": "flipped", "seat": s, "card": st.game.names[c], "id": c})
+            events.append(
+                {
+                    "type": "flipped",
+                    "seat": s,
+                    "card": st.game.names[c],
+                    "id": c,
+                    "power": p if (p := st.game.base_power[c]) >= 0 else power(st, c),
+                }
+            )
             if bots[c] in effects.ENTRY:
                 batch.append(c)
     if batch:
@@ -273,10 +336,19 @@ def start_turn(st: StakBotsState, events: list) -> None:
 def end_turn(st: StakBotsState, events: list) -> None:
     """SB-3.4: repair every card; SB-3.7: the turn cap; then the next seat still in starts."""
     dmg = st.dmg
+    repaired = len(st.damaged)
     for c in st.damaged:
         dmg[c] = 0
     st.damaged = []
-    events.append({"type": "turn_ended", "seat": st.active, "turn": st.turn})
+    events.append(
+        {
+            "type": "turn_ended",
+            "seat": st.active,
+            "turn": st.turn,
+            "repaired": repaired,
+            "out": not st.alive[st.active],
+        }
+    )
     n = st.game.num_players
     if st.turn >= st.game.options["max_turns"]:
         alive = [s for s in range(n) if st.alive[s]]
@@ -299,7 +371,15 @@ def finish(st: StakBotsState, winners: list[int], reason: str, events: list) -> 
     st.stomp = -1
     st.decision = None
     st.pending = []
-    events.append({"type": "game_over", "reason": reason, "returns": list(st.result)})
+    events.append(
+        {
+            "type": "game_over",
+            "reason": reason,
+            "returns": list(st.result),
+            "winners": list(winners),
+            "turn": st.turn,
+        }
+    )
 
 
 def after_chain(st: StakBotsState, events: list) -> None:
@@ -316,9 +396,9 @@ def after_chain(st: StakBotsState, events: list) -> None:
         out = [s for s in range(n) if st.alive[s] and not staks[s]]
     for s in out:
         st.alive[s] = False
+        events.append({"type": "seat_out", "seat": s, "hand_size": len(st.hands[s])})
         for c in st.hands[s][:]:
             scrap_from_hand(st, s, c, events, "out")
-        events.append({"type": "seat_out", "seat": s})
     if out:
         alive = [s for s in range(n) if st.alive[s]]
         if len(alive) == 1:
@@ -346,17 +426,40 @@ def run(st: StakBotsState, events: list) -> None:
         pending = st.pending
         c = pending.pop()
         s = top_owner(st, c)
-        name = st.game.names[c]
         if s < 0:
-            events.append({"type": "effect_lapsed", "card": name, "id": c, "why": "not on top"})
+            events.append(_lapsed(st, c, "not on top"))
             continue
         if st.n_effects >= MAX_TURN_EFFECTS:
-            events.append({"type": "effect_lapsed", "card": name, "id": c, "why": "turn limit"})
+            events.append(_lapsed(st, c, "turn limit"))
             continue
         st.n_effects += 1
         st.counts[3] += 1
         effects.fire(st, c, s, events)
         settle(st, events)
+
+
+def _lapsed(st: StakBotsState, c: int, why: str) -> dict[str, Any]:
+    """SB-6.5/6.8: a waiting entry effect is lost; `seat` is whose stak or hand the card is in
+    now (absent when it has left both: it was face-up, so naming it tells nobody a secret)."""
+    event: dict[str, Any] = {"type": "effect_lapsed", "card": st.game.names[c], "id": c}
+    event["why"] = why
+    s = stak_of(st, c)
+    if s >= 0:
+        event["seat"] = s
+        event["where"] = "stak"
+    elif c in st.scrapheap:
+        event["where"] = "scrapheap"
+    else:
+        # In a hand: named only when everybody saw it go there (Begone Bot); a card drawn after
+        # a reshuffle is a secret of its holder, and so is where it went.
+        for h, hand in enumerate(st.hands):
+            if c in hand and st.vis[c] == KNOWN:
+                event["seat"] = h
+                event["where"] = "hand"
+                break
+        else:
+            event["where"] = "elsewhere"
+    return event
 
 
 def attack(st: StakBotsState, target: int, events: list) -> None:
@@ -367,22 +470,24 @@ def attack(st: StakBotsState, target: int, events: list) -> None:
     sd = st.staks[target]
     att = sa[-1]
     dfn = sd[-1]
+    again = st.attacker == att
     st.attacker = att
     pa = power(st, att)
     pd = power(st, dfn)
-    events.append(
-        {
-            "type": "attack",
-            "seat": a,
-            "card": g.names[att],
-            "id": att,
-            "target": target,
-            "target_card": g.names[dfn],
-            "target_id": dfn,
-            "power": pa,
-            "target_power": pd,
-        }
-    )
+    event = {
+        "type": "attack",
+        "seat": a,
+        "card": g.names[att],
+        "id": att,
+        "target": target,
+        "target_card": g.names[dfn],
+        "target_id": dfn,
+        "power": pa,
+        "target_power": pd,
+        "forced": st.stomp == target,
+        "again": again,
+    }
+    events.append(event)
     st.counts[0] += 1
     doomed: set[int] = set()
     if pa > 0:
@@ -392,6 +497,9 @@ def attack(st: StakBotsState, target: int, events: list) -> None:
         add_damage(st, att, pd)
         effects.damage_ability(st, dfn, target, att, a, doomed, events)
     dmg = st.dmg
+    # The damage each card holds now, this combat's included (for the words, SB-5.2).
+    event["damage"] = dmg[att]
+    event["target_damage"] = dmg[dfn]
     for c in (att, dfn):
         if dmg[c] and dmg[c] >= power(st, c):
             doomed.add(c)
@@ -477,7 +585,16 @@ def apply(st: StakBotsState, action: Any) -> list:
         st.vis[c] = UP
         st.n_actions += 1
         st.counts[1] += 1
-        events.append({"type": "played", "seat": a, "card": g.names[c], "id": c})
+        p = g.base_power[c]
+        events.append(
+            {
+                "type": "played",
+                "seat": a,
+                "card": g.names[c],
+                "id": c,
+                "power": p if p >= 0 else power(st, c),
+            }
+        )
         if g.bot[c] in effects.ENTRY:
             st.pending.append(c)  # SB-6.1
         run(st, events)
@@ -520,7 +637,10 @@ def prompt(st: StakBotsState) -> str:
         return effects.describe(st, d)
     a = st.active
     if st.stomp >= 0:
-        return f"seat {a}: your {g.names[st.attacker]} must keep attacking seat {st.stomp}'s stak"
+        name = g.names[st.attacker]
+        return f"Seat {a + 1}: your {name} must keep attacking Seat {st.stomp + 1}'s stak"
     if not st.fed:
-        return f"seat {a}, your turn: play, scrap or attack; feed the scrapheap before you end it"
-    return f"seat {a}, your turn: play, scrap, attack or end the turn"
+        return (
+            f"Seat {a + 1}, your turn: play, scrap or attack; feed the scrapheap before you end it"
+        )
+    return f"Seat {a + 1}, your turn: play, scrap, attack or end the turn"

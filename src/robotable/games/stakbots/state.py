@@ -14,7 +14,7 @@ from typing import Any
 from robotable.core.protocol import TERMINAL, Action, State
 from robotable.core.rng import GameRng
 
-from . import rules
+from . import narration, rules
 from .rules import DECISION_NAMES, HIDDEN, KNOWN, UP
 
 _FIELDS = (
@@ -99,6 +99,9 @@ class StakBotsState(State):
 
     def prompt(self) -> str:
         return rules.prompt(self)
+
+    def describe_action(self, action: Action) -> str:
+        return narration.describe_action(self, action)
 
     def stats(self) -> dict[str, Any]:
         return {

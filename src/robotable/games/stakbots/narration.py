@@ -1,0 +1,494 @@
+"""Stak Bots in words: every event as a game host would say it, and every choice as its seat
+reads it (docs/rules/stakbots.md, SB-x.y).
+
+Cards are named by what they are ("Bo's Core Bot (power 5)"), never by a place in a list; the
+reader's own seat is "you". Front ends call this; the engine never does (apply_action only
+builds the event dicts these functions read).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from robotable.core.narration import Line, Voice, narrate_with, plural, sentence
+
+from .actions import Attack, ChoosePlayer, Discard, EndTurn, Play, Scrap, Target
+from .content import Bot
+from .rules import MAX_TURN_EFFECTS, SHOT_DAMAGE, UP, power, top_owner
+
+if TYPE_CHECKING:
+    from robotable.core.events import Event
+
+    from .state import StakBotsState
+
+
+# -- small words ----------------------------------------------------------------------------------
+def _power(value: Any) -> str:
+    return f"power {value}"
+
+
+def _card(name: str, value: Any = None, damage: int = 0) -> str:
+    """A card in words: "Core Bot (power 5)", "Core Bot (power 5, 2 damage)" or its name."""
+    if value is None:
+        return name
+    extra = f", {damage} damage" if damage else ""
+    return f"{name} ({_power(value)}{extra})"
+
+
+def _their(voice: Voice, seat: int) -> str:
+    """The possessive for a seat already named in the sentence: "your" or "their"."""
+    return "your" if voice.is_you(seat) else "their"
+
+
+def _subject(voice: Voice, seat: int, verb: str) -> str:
+    """A seat and its verb inside a sentence: "you choose", "Ada chooses"."""
+    return f"{voice.who(seat)} {voice.verb(seat, verb)}"
+
+
+_ORDINALS = ("top", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+
+
+def _from_top(depth: int, size: int) -> str:
+    """Where a card sits in its stak, in words (never a number after a place word)."""
+    if depth == 0:
+        return "the top card"
+    if depth == size - 1:
+        return "the bottom card"
+    if depth < len(_ORDINALS):
+        return f"the {_ORDINALS[depth]} card from the top"
+    return f"{depth} cards below the top"
+
+
+def _on_top(e: Event, v: Voice, seat: int, moved: str) -> str:
+    """The words "; Ada's Core Bot (power 3) is on top now" when the event uncovered a face-up
+    card ("Ada's other Trip Bot" when it bears the name of the card that `moved` away)."""
+    if "top_card" not in e:
+        return ""
+    other = "other " if e["top_card"] == moved else ""
+    return f"; {v.whose(seat)} {other}{_card(e['top_card'], e.get('top_power'))} is on top now"
+
+
+# What an entry effect does, said when it fires (SB-8): seat -> words after the colon.
+def _entry_words(bot: str, seat: int, voice: Voice) -> str:
+    whose = voice.whose(seat)
+    words = {
+        "Clumsy": f"the bottom card of {whose} stak is scrapped",
+        "Shot": _subject(voice, seat, f"chooses a top card to take {SHOT_DAMAGE} damage"),
+        "Reaper": _subject(voice, seat, "chooses another top card to scrap"),
+        "Sidekick": "it swaps places with the card beneath it",
+        "Bountiful": "its owner draws a card from the supply",
+        "Expel": _subject(voice, seat, "chooses a player, who must scrap a card from their hand"),
+        "Tranq": _subject(voice, seat, "chooses another face-up card to reset (turn face-down)"),
+        "Begone": _subject(voice, seat, "chooses another top card to send back to a hand"),
+        "Trip": _subject(voice, seat, "chooses a top card to drop one place"),
+        "Pit": _subject(voice, seat, "chooses a top card to move to the bottom of its stak"),
+    }
+    return words.get(bot, "it fires")
+
+
+# -- one line per event ---------------------------------------------------------------------------
+def _turn_started(e: Event, v: Voice) -> str:
+    return sentence(f"Turn {e['turn']}: {v.whose(e['seat'])} turn")
+
+
+def _turn_ended(e: Event, v: Voice) -> str:
+    seat = e["seat"]
+    if e.get("out"):
+        text = f"{v.Whose(seat)} turn ends, as {v.who(seat)} {v.verb(seat, 'is')} out"
+    else:
+        text = v.does(seat, "ends the turn")
+    repaired = e.get("repaired", 0)
+    if repaired == 1:
+        text += "; the damaged card is repaired"
+    elif repaired:
+        text += f"; all {repaired} damaged cards are repaired"
+    return sentence(text)
+
+
+def _card_drawn(e: Event, v: Voice) -> str:
+    return sentence(v.does(e["seat"], f"draws {_card(e['card'], e.get('power'))}"))
+
+
+def _drew(e: Event, v: Voice) -> str:
+    seat = e["seat"]
+    held = plural(e["hand_size"], "card")
+    if v.is_you(seat):  # the private line just named the card
+        return sentence(f"You now hold {held}")
+    return sentence(f"{v.name(seat)} draws a card and now holds {held}")
+
+
+def _draw_skipped(e: Event, v: Voice) -> str:
+    return sentence(v.does(e["seat"], "draws nothing: the supply and the scrapheap are both empty"))
+
+
+def _reshuffled(e: Event, v: Voice) -> str:
+    cards = plural(e["cards"], "card")
+    verb = "is" if e["cards"] == 1 else "are"
+    return sentence(
+        f"The supply is empty: the scrapheap's {cards} {verb} shuffled into a new supply"
+    )
+
+
+def _played(e: Event, v: Voice) -> str:
+    seat = e["seat"]
+    card = _card(e["card"], e.get("power"))
+    return sentence(v.does(seat, f"plays {card} onto {_their(v, seat)} stak"))
+
+
+def _scrapped(e: Event, v: Voice) -> str:
+    seat = e["seat"]
+    card = _card(e["card"], e.get("power"))
+    reason = e.get("reason")
+    source = e.get("from")
+    whose = v.whose(seat)
+    top = _on_top(e, v, seat, e["card"])
+    if reason == "scrap":
+        if source == "hand":
+            return sentence(v.does(seat, f"scraps {card} from {_their(v, seat)} hand"))
+        return sentence(v.does(seat, f"scraps {_their(v, seat)} top card, {card}") + top)
+    if reason == "expelled":
+        return sentence(v.does(seat, f"scraps {card} from {_their(v, seat)} hand"))
+    if reason == "out":
+        return sentence(f"{card} goes from {whose} hand to the scrapheap")
+    if reason == "Clumsy Bot":
+        down = "a face-down " if source == "stak_face_down" else ""
+        return sentence(f"The bottom card of {whose} stak, {down}{card}, is scrapped")
+    down = "face-down " if source == "stak_face_down" else ""
+    if reason == "damage":
+        return sentence(
+            f"{v.Whose(seat)} {down}{card} is scrapped: its damage reached its power{top}"
+        )
+    return sentence(f"{v.Whose(seat)} {down}{card} is scrapped{top}")
+
+
+def _returned(e: Event, v: Voice) -> str:
+    card = _card(e["card"], e.get("power"))
+    seat = e["seat"]
+    return sentence(
+        f"{card} goes back to {v.whose(seat)} hand, seen by everyone{_on_top(e, v, seat, e['card'])}"
+    )
+
+
+def _reset(e: Event, v: Voice) -> str:
+    seat = e["seat"]
+    card = _card(e["card"], e.get("power"), e.get("damage", 0))
+    what = "it turns face-down" + (" and its damage is cleared" if e.get("damage") else "")
+    if "by_seat" in e:
+        by = f"{v.Whose(e['by_seat'])} {e['by_card']}"
+        return sentence(f"{by} resets {v.whose(seat)} {card}: {what}")
+    return sentence(f"{v.Whose(seat)} {card} is reset: {what}")
+
+
+def _flipped(e: Event, v: Voice) -> str:
+    card = _card(e["card"], e.get("power"))
+    return sentence(f"{v.Whose(e['seat'])} top card turns face-up: {card}")
+
+
+def _entry_effect(e: Event, v: Voice) -> str:
+    seat = e["seat"]
+    what = _entry_words(e.get("bot", ""), seat, v)
+    return sentence(f"Entry effect of {v.whose(seat)} {e['card']}: {what}")
+
+
+def _ability(e: Event, v: Voice) -> str:
+    seat, target = e["seat"], e["target_seat"]
+    own = f"{v.Whose(seat)} {e['card']}"
+    hit = f"{v.whose(target)} {e.get('hit_card', e['target_card'])}"
+    kind = e.get("ability")
+    if kind == "fatal":
+        return sentence(f"{own} is fatal: {hit} will be scrapped, whatever its power")
+    if kind == "spike":
+        return sentence(f"{own} damaged {hit}, so the card beneath it will be scrapped")
+    if kind == "bash":
+        return sentence(
+            f"{own} damaged {hit}, so the bottom card of {v.whose(target)} stak will be scrapped"
+        )
+    return sentence(f"{own} uses its ability on {hit}")
+
+
+def _attack(e: Event, v: Voice) -> str:
+    seat, target = e["seat"], e["target"]
+    dealt, taken = e["power"], e["target_power"]
+    att = f"{v.Whose(seat)} {_card(e['card'], dealt)}"
+    dfn = f"{v.whose(target)} {_card(e['target_card'], taken)}"
+    if e.get("forced"):
+        verb = "keeps attacking"
+    elif e.get("again"):
+        verb = "attacks again, now"
+    else:
+        verb = "attacks"
+    parts = []
+    if dealt > 0:
+        total = e.get("target_damage", dealt)
+        parts.append(f"deals {dealt} damage" + (f" ({total} in all)" if total > dealt else ""))
+    else:
+        parts.append("deals no damage")
+    if taken > 0:
+        total = e.get("damage", taken)
+        parts.append(f"takes {taken}" + (f" ({total} in all)" if total > taken else ""))
+    else:
+        parts.append("takes none")
+    return sentence(f"{att} {verb} {dfn}: it {parts[0]} and {parts[1]}")
+
+
+def _target(e: Event, v: Voice) -> str:
+    """The chosen card of a top-card effect; "itself" when it is the effect's own card (the only
+    top card of the chooser's own stak, SB-6.9)."""
+    if e["target_seat"] == e["seat"] and e["target_card"] == e["card"]:
+        return "itself"
+    return f"{v.whose(e['target_seat'])} {_card(e['target_card'], e.get('target_power'))}"
+
+
+def _shot(e: Event, v: Voice) -> str:
+    own = f"{v.Whose(e['seat'])} {e['card']}"
+    damage = e["damage"]
+    total = e.get("target_damage", damage)
+    more = f" ({total} in all)" if total > damage else ""
+    return sentence(f"{own} shoots {_target(e, v)}: {damage} damage{more}")
+
+
+def _reaped(e: Event, v: Voice) -> str:
+    return sentence(f"{v.Whose(e['seat'])} {e['card']} reaps {_target(e, v)}")
+
+
+def _begone(e: Event, v: Voice) -> str:
+    return sentence(f"{v.Whose(e['seat'])} {e['card']} sends away {_target(e, v)}")
+
+
+def _tripped(e: Event, v: Voice) -> str:
+    what = "it is alone in its stak, so nothing moves" if e.get("alone") else "it drops one place"
+    what += _on_top(e, v, e["target_seat"], e["target_card"])
+    return sentence(f"{v.Whose(e['seat'])} {e['card']} trips {_target(e, v)}: {what}")
+
+
+def _pitted(e: Event, v: Voice) -> str:
+    if e.get("alone"):
+        what = "it is alone in its stak, so nothing moves"
+    else:
+        what = f"it goes face-up to the bottom of {v.whose(e['target_seat'])} stak"
+    what += _on_top(e, v, e["target_seat"], e["target_card"])
+    return sentence(f"{v.Whose(e['seat'])} {e['card']} pits {_target(e, v)}: {what}")
+
+
+def _moved(e: Event, v: Voice) -> str:
+    seat = e["seat"]
+    return sentence(f"{v.Whose(seat)} {e['card']} drops one place{_on_top(e, v, seat, e['card'])}")
+
+
+def _expel(e: Event, v: Voice) -> str:
+    seat, target = e["seat"], e["target_seat"]
+    whom = "its own owner" if target == seat else v.who(target)
+    text = f"{v.Whose(seat)} {e['card']} expels {whom}"
+    held = e.get("hand_size")
+    if held == 1:
+        text += f": {_subject(v, target, 'has')} to scrap {_their(v, target)} only hand card"
+    elif held:
+        text += (
+            f": {_subject(v, target, 'has')} to scrap one of {_their(v, target)} {held} hand cards"
+        )
+    return sentence(text)
+
+
+def _fizzled(e: Event, v: Voice) -> str:
+    own = f"{v.whose(e['seat'])} {e['card']}"
+    if e.get("why") == "empty_hand" and "target_seat" in e:
+        target = e["target_seat"]
+        return sentence(f"{_subject(v, target, 'has')} no card in hand, so nothing is scrapped")
+    if e.get("bot") == "Tranq":
+        return sentence(f"The entry effect of {own} does nothing: there is no other face-up card")
+    if e.get("bot") in ("Reaper", "Begone"):
+        return sentence(f"The entry effect of {own} does nothing: there is no other top card")
+    return sentence(f"The entry effect of {own} does nothing")
+
+
+def _lapsed(e: Event, v: Voice) -> str:
+    seat = e.get("seat")
+    card = f"{v.whose(seat)} {e['card']}" if isinstance(seat, int) else e["card"]
+    if e.get("why") == "turn limit":
+        why = f"{MAX_TURN_EFFECTS} entry effects have already resolved this turn"
+    else:
+        why = {
+            "stak": "it is no longer a top card",
+            "hand": "it went back to a hand",
+            "scrapheap": "it was scrapped",
+        }.get(e.get("where", ""), "it left its stak")
+    return sentence(f"The waiting entry effect of {card} is lost: {why}")
+
+
+def _seat_out(e: Event, v: Voice) -> str:
+    seat = e["seat"]
+    text = f"{v.Who(seat)} {v.verb(seat, 'is')} out of the game: {v.whose(seat)} stak is empty"
+    if e.get("hand_size"):
+        text += f", and {v.whose(seat)} hand goes to the scrapheap"
+    return sentence(text)
+
+
+def _game_over(e: Event, v: Voice) -> str:
+    winners = e.get("winners")
+    if winners is None:
+        winners = [s for s, r in enumerate(e.get("returns", [])) if r > 0]
+    reason = e.get("reason")
+    if len(winners) == 1:
+        w = winners[0]
+        if reason == "turn_cap":
+            return sentence(f"{v.does(w, 'wins')}: the only player still in at the turn limit")
+        return sentence(f"{v.does(w, 'wins')}: the last player with cards in {_their(v, w)} stak")
+    if not winners:
+        return "The game is over, and nobody wins."
+    names = v.seats(winners)
+    if reason == "turn_cap":
+        return sentence(
+            f"Turn {e.get('turn', '')} was the last one allowed: the game is a draw "
+            f"between {names}, the players still in"
+        )
+    return sentence(f"The game is a draw between {names}: their last staks emptied together")
+
+
+LINES: dict[str, Line | None] = {
+    "turn_started": _turn_started,
+    "turn_ended": _turn_ended,
+    "card_drawn": _card_drawn,
+    "drew": _drew,
+    "draw_skipped": _draw_skipped,
+    "reshuffled": _reshuffled,
+    "played": _played,
+    "scrapped": _scrapped,
+    "returned": _returned,
+    "reset": _reset,
+    "flipped": _flipped,
+    "entry_effect": _entry_effect,
+    "ability": _ability,
+    "attack": _attack,
+    "shot": _shot,
+    "reaped": _reaped,
+    "begone": _begone,
+    "tripped": _tripped,
+    "pitted": _pitted,
+    "moved": _moved,
+    "expel": _expel,
+    "effect_fizzled": _fizzled,
+    "effect_lapsed": _lapsed,
+    "seat_out": _seat_out,
+    "game_over": _game_over,
+}
+
+
+def narrate_event(event: Event, voice: Voice) -> str | None:
+    return narrate_with(LINES, event, voice)
+
+
+# -- choices, as the deciding seat reads them -----------------------------------------------------
+def chooser_voice(st: StakBotsState) -> Voice:
+    """The deciding seat is "you"; the others are named by where they sit in turn order from it
+    ("your opponent"; with more seats "the next player", "the opposite player", "the previous
+    player"): a state knows no people's names, and "Seat 2" would name a seat by its number."""
+    n = st.game.num_players
+    me = st.current_player()
+    if me < 0:
+        return Voice.of(n)
+    if n == 2:
+        after = {1: "your opponent"}
+    elif n == 3:
+        after = {1: "the next player", 2: "the previous player"}
+    else:
+        after = {1: "the next player", 2: "the opposite player", 3: "the previous player"}
+    names = [after.get((s - me) % n, "another player") for s in range(n)]
+    return Voice(me, tuple(names))
+
+
+def _live(st: StakBotsState, c: int) -> str:
+    """A card where it lies now, with its current power and damage."""
+    return _card(st.game.names[c], power(st, c), st.dmg[c])
+
+
+def _printed(st: StakBotsState, c: int) -> str:
+    p = st.game.base_power[c]
+    return _card(st.game.names[c], p if p >= 0 else "X")
+
+
+def _leader_on_top(st: StakBotsState, seat: int) -> int:
+    """A Leader Bot's power once played on `seat`'s stak: itself plus the face-up run below."""
+    run = 1
+    for c in reversed(st.staks[seat]):
+        if st.vis[c] != UP:
+            break
+        run += 1
+    return run
+
+
+def describe_action(st: StakBotsState, action: Any) -> str:
+    """The choice in words for the deciding seat ("attack your opponent's Core Bot (power 2)
+    with your Shot Bot (power 5)"), naming cards and seats, never positions."""
+    g = st.game
+    v = chooser_voice(st)
+    me = st.current_player()
+    cls = type(action)
+    if cls is Play:
+        c = action.card
+        if g.base_power[c] < 0:
+            card = f"{g.names[c]} (power X, {_leader_on_top(st, me)} once played)"
+        else:
+            card = _printed(st, c)
+        return f"play {card} onto your stak"
+    if cls is Scrap:
+        if action.from_hand:
+            return f"scrap {_printed(st, action.card)} from your hand"
+        return f"scrap your top card, {_live(st, action.card)}"
+    if cls is Attack:
+        t = action.target
+        target = f"{v.whose(t)} {_live(st, st.staks[t][-1])}"
+        mine = f"your {_live(st, st.staks[me][-1])}"
+        if st.stomp >= 0:
+            return f"keep attacking: attack {target} with {mine} again"
+        return f"attack {target} with {mine}"
+    if cls is EndTurn:
+        return "end your turn"
+    if cls is Discard:
+        card = _printed(st, action.card)
+        if st.decision is not None:
+            effect = st.decision[1]
+            owner = top_owner(st, effect)
+            by = f"{v.whose(owner)} " if owner >= 0 else ""
+            return f"scrap {card} from your hand, as {by}{g.names[effect]} demands"
+        return f"scrap {card} from your hand"
+    if cls is ChoosePlayer:
+        s = action.seat
+        held = len(st.hands[s])
+        if s == me:
+            holds = f"you hold {plural(held, 'card')}" if held else "you hold no card"
+            return f"expel yourself: scrap a card from your hand ({holds})"
+        holds = f"they hold {plural(held, 'card')}" if held else "they hold none: nothing happens"
+        return f"expel {v.who(s)}, who scraps a card from their hand ({holds})"
+    if cls is Target and st.decision is not None:
+        return _describe_target(st, v, action)
+    return action.label()
+
+
+def _describe_target(st: StakBotsState, v: Voice, action: Target) -> str:
+    _kind, effect, me = st.decision  # type: ignore[misc]
+    g = st.game
+    stak = st.staks[action.seat]
+    x = stak[len(stak) - 1 - action.depth]
+    if x == effect:
+        what = f"your {g.names[x]} itself"
+    else:
+        what = f"{v.whose(action.seat)} {_live(st, x)}"
+    if action.depth:
+        what += f", {_from_top(action.depth, len(stak))} of {_their(v, action.seat)} stak"
+    bot = g.bot[effect]
+    if bot == Bot.SHOT:
+        return f"shoot {what} for {SHOT_DAMAGE} damage"
+    if bot == Bot.REAPER:
+        return f"reap {what}: it is scrapped"
+    if bot == Bot.BEGONE:
+        return f"send {what} back to {_their(v, action.seat)} hand"
+    if bot == Bot.TRIP:
+        return f"trip {what}: it drops one place"
+    if bot == Bot.PIT:
+        return f"pit {what}: it goes to the bottom of {_their(v, action.seat)} stak"
+    if bot == Bot.TRANQ:
+        return f"reset {what}: it turns face-down"
+    return f"choose {what}"
+
+
+__all__ = ["LINES", "chooser_voice", "describe_action", "narrate_event"]
