@@ -319,7 +319,9 @@ def setup(st: StakBotsState, seed: int) -> None:
     st.supply = deck
     st.active = 0  # SB-2.6
     st.turn = 1
-    start_turn(st, [])
+    opening: list = []
+    start_turn(st, opening)
+    st.opening = opening  # the first turn's start and draw, for the front ends' log
 
 
 def start_turn(st: StakBotsState, events: list) -> None:

@@ -115,6 +115,9 @@ class StakBotsState(State):
             "stak_sizes": [len(s) for s in self.staks],
         }
 
+    def opening_events(self) -> list[dict[str, Any]]:
+        return list(getattr(self, "opening", []))
+
     def clone(self) -> StakBotsState:
         c = StakBotsState.__new__(StakBotsState)
         c.game = self.game
