@@ -7,4 +7,6 @@ cd "$(dirname "$0")/.."
 rm -f docs/screenshots/*.png
 ROBOTABLE_SCREENSHOTS="$PWD/docs/screenshots" .venv/bin/python -m pytest -q -p no:cacheprovider \
     tests/web/test_web_browser.py "$@"
+# The terminal's side of the same: each game's first turns as a newcomer reads them.
+.venv/bin/python scripts/transcripts.py
 ls docs/screenshots
