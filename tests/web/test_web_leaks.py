@@ -85,6 +85,9 @@ def _check_frame(frame: dict, mirror, seat: int | None, events: list | None) -> 
     text = json.dumps(frame)
     if events is not None and frame["type"] == "update":
         assert frame["entry"]["events"] == json.loads(json.dumps(seat_events(events, seat)))
+        # The words a seat reads are its own narration of what it may see, nothing else.
+        names = [f"Player {i + 1}" for i in range(mirror.game.num_players)]
+        assert frame["entry"]["lines"] == mirror.game.narrate(events, seat, names)
         for event in events:
             if "to" in event and (seat is None or not _sent_to(event, seat)):
                 secret = json.dumps(event)

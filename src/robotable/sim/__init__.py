@@ -8,6 +8,8 @@
     summary = summarize(run(spec, workers=2))       # the `simulate --json` object
 
 Modules: `runner` (job plan, one game, local processes or Ray), `analysis` (results to numbers),
-`stats` (Wilson, Newcombe, binomial test, Bradley-Terry), `report` (HTML with figures), `ladder`
-(agent ratings), `commands` (the `simulate` and `ladder` commands).
+`quality` (first mover, end reasons, margins, lead changes, decision point), `results_file` (the
+`--out-jsonl` / `--resume` files), `stats` (Wilson, Newcombe, binomial and two-proportion tests,
+Welch interval, Holm, Bradley-Terry), `report` (HTML with figures), `ladder` (agent ratings),
+`commands` (the `simulate` and `ladder` commands).
 """

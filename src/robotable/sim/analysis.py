@@ -6,11 +6,19 @@ Definitions (also in docs/balancing.md):
 - **win rate** = wins / completed games, with a Wilson 95% interval;
 - the **first-seat advantage** is seat 0's win rate minus the fair share, the win rate every seat
   would have if seats did not matter ((completed - draws) / (seats x completed)); its p-value is an
-  exact binomial test of seat 0's share of the decided games against 1/seats;
+  exact binomial test of seat 0's share of the decided games against 1/seats; every seat gets the
+  same test (`seat_tests`), with Holm-adjusted p-values across the seats;
+- the **first mover** is the seat that took the first real turn (see quality.py); its win rate,
+  advantage and test are those of seat 0 above, but following whoever moved first, which in many
+  games is drawn or rotates; with 3+ seats every turn-order position is tested the same way;
 - **card impact**: for every (event type, card) pair, a seat-game "used" the card that way when
   any event of that type named the seat and the card. The win rate of seat-games that did is
   compared with those that did not (difference with Newcombe's interval). This is association,
   not cause: a card played in long games or by a strong agent looks good for those reasons too.
+  Its p-value is a pooled two-proportion z-test, Holm-adjusted across the rows shown;
+- **variant comparisons** (several variants): first-mover win rate, draw rate and turn-cap rate
+  (Newcombe intervals, two-proportion tests) and mean length in turns (Welch normal interval) of
+  each variant against the first, Holm-adjusted across all the comparisons.
 """
 
 from __future__ import annotations
@@ -20,13 +28,25 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from .quality import quality_summary
 from .runner import GameResult, RunOutcome, RunSpec, Variant
-from .stats import binomial_test, describe, integer_histogram, newcombe_difference, wilson
+from .stats import (
+    binomial_test,
+    describe,
+    holm,
+    integer_histogram,
+    mean_difference,
+    newcombe_difference,
+    two_proportion_test,
+    wilson,
+)
 
 MIN_CARD_SEAT_GAMES = 10  # rows with fewer seat-games on either side say nothing useful
 
 
-def summarize(outcome: RunOutcome, card_events: Sequence[str] = ()) -> dict[str, Any]:
+def summarize(
+    outcome: RunOutcome, card_events: Sequence[str] = (), warnings: Sequence[str] = ()
+) -> dict[str, Any]:
     """The whole JSON object: the issue-2 keys first, then the lab's detailed numbers."""
     spec = outcome.spec
     results = outcome.results
@@ -47,10 +67,16 @@ def summarize(outcome: RunOutcome, card_events: Sequence[str] = ()) -> dict[str,
     for key, value in pooled.items():
         out.setdefault(key, value)
     out["seed"] = spec.seed
+    out["games_planned"] = spec.games * len(spec.variants)
+    out["interrupted"] = outcome.interrupted
+    out["warnings"] = list(warnings)
     out["backend"] = outcome.backend
     out["workers"] = outcome.workers
-    out["games_per_second"] = len(results) / outcome.seconds if outcome.seconds > 0 else None
+    # Playing speed: start-up (worker processes, Ray) is reported apart and left out.
+    out["games_per_second"] = outcome.games_per_second
     out["startup_seconds"] = round(outcome.startup_seconds, 3)
+    # This process's share of the run (a resumed run read the rest from its results file).
+    out["session"] = {"played": outcome.played, "loaded": outcome.loaded}
     if len(spec.variants) == 1:
         v = spec.variants[0]
         out["variants"] = [{"label": v.label, "options": _jsonable(v.options_dict())}]
@@ -67,6 +93,7 @@ def summarize(outcome: RunOutcome, card_events: Sequence[str] = ()) -> dict[str,
             for v in spec.variants
         ]
         out["card_shifts"] = card_shifts(out["variants"])
+        out["variant_comparisons"] = variant_comparisons(out["variants"])
     return out
 
 
@@ -89,9 +116,8 @@ def analyse(
         for seat, value in enumerate(r.returns):
             score[seat] += value
     decided = completed - draws
-    fair = decided / (n * completed) if completed else math.nan
-    first_rate = wins[0] / completed if completed else math.nan
-    first_ci = wilson(wins[0], completed)
+    seat_tests = _seat_tests(wins, completed, decided, n)
+    first = seat_tests[0]
     return {
         "games": len(results),
         "completed": completed,
@@ -104,14 +130,14 @@ def analyse(
         "mean_actions": _mean([r.actions for r in done]),
         "mean_turns": _mean([r.turns for r in done]),
         "errors": len(failed),
+        "first_mover": first_mover_stats(done, n),
         "first_seat": {
-            "win_rate": first_rate,
-            "ci": list(first_ci),
-            "fair_share": fair,
-            "advantage": first_rate - fair if completed else math.nan,
-            "advantage_ci": [first_ci[0] - fair, first_ci[1] - fair] if completed else None,
-            "p_value": binomial_test(wins[0], decided, 1 / n),
+            "seat": 0,
+            "label": "seat 1 (the first listed seat)",
+            **{k: v for k, v in first.items() if k not in ("seat", "wins", "games")},
         },
+        "seat_tests": seat_tests,
+        "quality": quality_summary(done, n, spec.quality, spec.quality_every),
         "agent_stats": _agent_stats(spec, done),
         "lengths": {
             "turns": {
@@ -129,6 +155,121 @@ def analyse(
         "error_records": [r.record_path for r in failed if r.record_path],
         "error_messages": _error_messages(failed),
     }
+
+
+def _rate_test(wins: int, games: int, draws: int, n: int) -> dict[str, Any]:
+    """Win rate, Wilson interval, advantage over the fair share and the exact binomial test of
+    the share of decided games against 1/n: the numbers of one seat, or one turn position."""
+    decided = games - draws
+    fair = decided / (n * games) if games else math.nan
+    rate = wins / games if games else math.nan
+    ci = wilson(wins, games)
+    return {
+        "games": games,
+        "wins": wins,
+        "win_rate": rate,
+        "ci": list(ci),
+        "fair_share": fair,
+        "advantage": rate - fair if games else math.nan,
+        "advantage_ci": [ci[0] - fair, ci[1] - fair] if games else None,
+        "p_value": binomial_test(wins, decided, 1 / n),
+    }
+
+
+def _seat_tests(wins: list[int], completed: int, decided: int, n: int) -> list[dict[str, Any]]:
+    rows = [{"seat": s, **_rate_test(wins[s], completed, completed - decided, n)} for s in range(n)]
+    for row, adjusted in zip(rows, holm([r["p_value"] for r in rows])):
+        row["p_adjusted"] = adjusted
+    return rows
+
+
+def first_mover_stats(done: Sequence[GameResult], n: int) -> dict[str, Any]:
+    """How the seat that moved first fared; with 3+ seats, every turn-order position too.
+
+    Position k is the seat that moved k-th (GameResult.turn_order). The positions form one
+    family for Holm's adjustment; with two seats the second mover's numbers mirror the first's,
+    so the first mover is a single test and its p_adjusted is its p_value.
+    """
+    known = [r for r in done if r.first_mover is not None]
+    positions = []
+    for k in range(n if n >= 3 else 1):
+        games = [r for r in known if len(r.turn_order) > k]
+        wins = sum(1 for r in games if r.sole_winner() == r.turn_order[k])
+        draws = sum(1 for r in games if r.sole_winner() is None)
+        positions.append({"position": k, **_rate_test(wins, len(games), draws, n)})
+    for row, adjusted in zip(positions, holm([r["p_value"] for r in positions])):
+        row["p_adjusted"] = adjusted
+    first = {k: v for k, v in positions[0].items() if k != "position"}  # turn_order[0] moved first
+    return {
+        **first,
+        "unknown": len(done) - len(known),
+        "by_seat": {str(s): c for s, c in sorted(Counter(r.first_mover for r in known).items())},
+        "source": dict(sorted(Counter(r.first_mover_source for r in known).items())),
+        "positions": positions if n >= 3 else [],
+    }
+
+
+def variant_comparisons(variants: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each variant against the first on first-mover win rate, mean length (turns), draw rate
+    and turn-cap rate: the difference with a 95% interval and a p-value, Holm-adjusted across
+    every comparison in the list. Variants share seeds (game i of each is dealt alike), which
+    these independent-sample intervals ignore: they err on the wide side."""
+    if len(variants) < 2:
+        return []
+    base = variants[0]
+    rows = []
+    for v in variants[1:]:
+        for metric, k1, n1, k2, n2 in (
+            (
+                "first_mover_win_rate",
+                v["first_mover"]["wins"],
+                v["first_mover"]["games"],
+                base["first_mover"]["wins"],
+                base["first_mover"]["games"],
+            ),
+            ("draw_rate", v["draws"], v["completed"], base["draws"], base["completed"]),
+            (
+                "turn_cap_rate",
+                v["quality"]["end_reason"]["counts"]["turn_cap"],
+                v["completed"],
+                base["quality"]["end_reason"]["counts"]["turn_cap"],
+                base["completed"],
+            ),
+        ):
+            diff, low, high = newcombe_difference(k1, n1, k2, n2)
+            rows.append(
+                {
+                    "variant": v["label"],
+                    "baseline": base["label"],
+                    "metric": metric,
+                    "value": k1 / n1 if n1 else math.nan,
+                    "baseline_value": k2 / n2 if n2 else math.nan,
+                    "difference": diff,
+                    "ci": [low, high],
+                    "method": "Newcombe interval, two-proportion z-test",
+                    "p_value": two_proportion_test(k1, n1, k2, n2),
+                }
+            )
+        a, b = v["lengths"]["turns"], base["lengths"]["turns"]
+        diff, low, high, p = mean_difference(
+            a["mean"], a["sd"], a["count"], b["mean"], b["sd"], b["count"]
+        )
+        rows.append(
+            {
+                "variant": v["label"],
+                "baseline": base["label"],
+                "metric": "mean_turns",
+                "value": a["mean"],
+                "baseline_value": b["mean"],
+                "difference": diff,
+                "ci": [low, high],
+                "method": "Welch normal interval and z-test",
+                "p_value": p,
+            }
+        )
+    for row, adjusted in zip(rows, holm([r["p_value"] for r in rows])):
+        row["p_adjusted"] = adjusted
+    return rows
 
 
 def _agent_stats(spec: RunSpec, done: Sequence[GameResult]) -> dict[str, Any]:
@@ -219,9 +360,13 @@ def card_impact(
                 "difference": diff,
                 "difference_ci": [low, high],
                 "significant": low > 0 or high < 0,
+                "p_value": two_proportion_test(k_with, n_with, k_without, n_without),
             }
         )
     rows.sort(key=lambda row: (-row["difference"], row["card"], row["event"]))
+    for row, adjusted in zip(rows, holm([row["p_value"] for row in rows])):
+        row["p_adjusted"] = adjusted
+        row["significant_adjusted"] = adjusted is not None and adjusted < 0.05
     return rows
 
 

@@ -29,8 +29,11 @@ from ..core.errors import RobotableError
 from ..core.options import OptionSpec
 from ..core.registry import game_class, load_game
 from .analysis import summarize
+from .results_file import ResultsFileError, ResultsWriter, read_results, write_results
 from .runner import (
     DEFAULT_MAX_ACTIONS,
+    GameResult,
+    OnResult,
     RunOutcome,
     RunSpec,
     Variant,
@@ -208,11 +211,18 @@ def dump_json(data: dict[str, Any]) -> str:
 
 
 def _run_with_progress(
-    spec: RunSpec, workers: int, ray: str | None, show: bool, err: Console
+    spec: RunSpec,
+    workers: int,
+    ray: str | None,
+    show: bool,
+    err: Console,
+    on_result: OnResult | None = None,
+    previous: list[GameResult] | None = None,
 ) -> RunOutcome:
     total = len(spec.variants) * spec.games
+    previous = previous or []
     if not show:
-        return run(spec, workers=workers, ray_address=ray)
+        return run(spec, workers=workers, ray_address=ray, on_result=on_result, previous=previous)
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -223,8 +233,15 @@ def _run_with_progress(
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=err, transient=False) as bar:
-        task = bar.add_task(spec.game, total=total)
-        return run(spec, workers=workers, ray_address=ray, progress=lambda k: bar.advance(task, k))
+        task = bar.add_task(spec.game, total=total, completed=len(previous))
+        return run(
+            spec,
+            workers=workers,
+            ray_address=ray,
+            progress=lambda k: bar.advance(task, k),
+            on_result=on_result,
+            previous=previous,
+        )
 
 
 def _fail(err: Console, message: str) -> typer.Exit:
@@ -244,11 +261,15 @@ def _prepare(
     max_actions: int,
     errors_dir: str,
     min_agents: int = 1,
+    quality: bool = False,
+    quality_every: int = 1,
 ) -> RunSpec:
     if games < 1:
         raise UsageProblem(f"--games must be at least 1, got {games}")
     if max_actions < 1:
         raise UsageProblem(f"--max-actions must be at least 1, got {max_actions}")
+    if quality_every < 1:
+        raise UsageProblem(f"--quality-every must be at least 1, got {quality_every}")
     game_class(game)  # unknown game: OptionError naming the known ones
     specs = split_agents(agents)
     if len(specs) < min_agents:
@@ -269,6 +290,8 @@ def _prepare(
         fixed_seats=fixed_seats,
         max_actions=max_actions,
         error_dir=errors_dir,
+        quality=quality,
+        quality_every=quality_every,
     )
     spec.arrangements()  # fixed seats with too many agents is an error
     return spec
@@ -285,21 +308,104 @@ def _ci(ci) -> str:
     return f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]" if ci else ""
 
 
+def _p(p: float | None) -> str:
+    return "n/a" if p is None or (isinstance(p, float) and math.isnan(p)) else f"{p:.3g}"
+
+
+def _points(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:+.1f} pts"
+
+
+def _adv(row: dict[str, Any]) -> str:
+    if row.get("advantage") is None:
+        return "n/a"
+    return f"{100 * row['advantage']:+.1f} pts {_ci(row['advantage_ci'])}"
+
+
 def print_summary(summary: dict[str, Any], out: Console) -> None:
-    from .report import headline
+    """The text summary: the first mover and game quality first, then seats, agents, variants,
+    cards and the headline sentences."""
+    from .report import QUALITY_EXPLAINED, headline, quality_cells, timing_line, who_moved_first
+
+    def say(text: str) -> None:
+        out.print(text, markup=False, highlight=False, soft_wrap=True)
 
     title = (
         f"{summary['game']}: {summary['games']} games, {summary['num_players']} seats, "
         f"agents {', '.join(summary['agents'])}"
     )
-    seats = Table(title=title, title_justify="left")
-    for column in ("seat", "wins", "win rate", "95% interval"):
+    if summary.get("interrupted"):
+        title += f" (INTERRUPTED: {summary['games']} of {summary['games_planned']} games)"
+    say(title)
+    variants = summary["variants"]
+    groups = variants if len(variants) > 1 else [{**summary, "label": "all games"}]
+
+    first = Table(
+        title="first mover (the seat that took the first real turn)", title_justify="left"
+    )
+    for column in ("variant", "games", "won", "win rate", "95% interval", "advantage", "p"):
+        if column == "variant":
+            first.add_column(column, overflow="fold")
+        else:
+            first.add_column(column, justify="right")
+    for g in groups:
+        f = g["first_mover"]
+        first.add_row(
+            g["label"],
+            str(f["games"]),
+            str(f["wins"]),
+            _pct(f["win_rate"]),
+            _ci(f["ci"]),
+            _points(f.get("advantage")),
+            _p(f["p_value"]),
+        )
+    out.print(first)
+    for g in groups:
+        prefix = f"{g['label']}: " if len(groups) > 1 else ""
+        say(f"  {prefix}who moved first: {who_moved_first(g['first_mover'])}")
+    for g in groups:
+        positions = g["first_mover"].get("positions") or []
+        if not positions:
+            continue
+        table = Table(title=f"turn-order positions ({g['label']})", title_justify="left")
+        for column in ("moves", "games", "win rate", "95% interval", "advantage", "p", "p Holm"):
+            table.add_column(column, justify="left" if column == "moves" else "right")
+        for p in positions:
+            table.add_row(
+                f"#{p['position'] + 1}",
+                str(p["games"]),
+                _pct(p["win_rate"]),
+                _ci(p["ci"]),
+                _adv(p),
+                _p(p["p_value"]),
+                _p(p["p_adjusted"]),
+            )
+        out.print(table)
+
+    quality = Table(title="game quality", title_justify="left")
+    quality.add_column("measure")
+    for g in groups:
+        quality.add_column(g["label"])
+    cells = [quality_cells(g["quality"]) for g in groups]
+    for name in QUALITY_EXPLAINED:
+        quality.add_row(name, *(c[name] for c in cells))
+    out.print(quality)
+
+    seats = Table(title="seats (seat 1 is the first listed seat)", title_justify="left")
+    for column in ("seat", "wins", "win rate", "95% interval", "advantage", "p", "p Holm"):
         seats.add_column(column, justify="right" if column != "seat" else "left")
+    tests = summary.get("seat_tests") or [{} for _ in summary["wins"]]
     for s, wins in enumerate(summary["wins"]):
         seats.add_row(
-            f"seat {s}", str(wins), _pct(summary["win_rate"][s]), _ci(summary["win_rate_ci"][s])
+            f"seat {s + 1}",
+            str(wins),
+            _pct(summary["win_rate"][s]),
+            _ci(summary["win_rate_ci"][s]),
+            _adv(tests[s]),
+            _p(tests[s].get("p_value")),
+            _p(tests[s].get("p_adjusted")),
         )
-    seats.add_row("draws", str(summary["draws"]), _pct(summary["draw_rate"]), "")
+    seats.add_row("draws", str(summary["draws"]), _pct(summary["draw_rate"]), "", "", "", "")
     out.print(seats)
     stats = summary["agent_stats"]
     if len(stats) > 1:
@@ -311,7 +417,6 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
                 name, str(a["seat_games"]), str(a["wins"]), _pct(a["win_rate"]), _ci(a["ci"])
             )
         out.print(table)
-    variants = summary["variants"]
     if len(variants) > 1:
         table = Table(title="variants", title_justify="left")
         for column in (
@@ -319,23 +424,44 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
             "games",
             "errors",
             "win rate by seat",
-            "first seat",
+            "first mover",
             "p",
             "median turns",
         ):
             table.add_column(column, justify="left" if column == "variant" else "right")
         for v in variants:
-            first = v["first_seat"]
+            fm = v["first_mover"]
             table.add_row(
                 v["label"],
                 str(v["completed"]),
                 str(v["errors"]),
                 " / ".join(_pct(r) for r in v["win_rate"]),
-                f"{100 * (first['advantage'] or 0):+.1f} pts",
-                f"{first['p_value']:.3g}",
-                f"{v['lengths']['turns']['median']:.0f}",
+                f"{100 * (fm['advantage'] or 0):+.1f} pts",
+                _p(fm["p_value"]),
+                f"{v['lengths']['turns']['median'] or 0:.0f}",
             )
         out.print(table)
+        comparisons = summary.get("variant_comparisons", [])
+        if comparisons:
+            from .report import _diff
+
+            table = Table(
+                title=f"variants against {variants[0]['label']} (Holm-adjusted p)",
+                title_justify="left",
+            )
+            for column in ("variant", "measure", "difference", "p", "p Holm"):
+                table.add_column(
+                    column, justify="left" if column in ("variant", "measure") else "right"
+                )
+            for c in comparisons:
+                table.add_row(
+                    c["variant"],
+                    c["metric"].replace("_", " "),
+                    _diff(c),
+                    _p(c["p_value"]),
+                    _p(c["p_adjusted"]),
+                )
+            out.print(table)
     shifts = summary.get("card_shifts", [])
     if shifts:
         table = Table(title="card impact by variant (largest movements)", title_justify="left")
@@ -344,11 +470,11 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
         for v in variants:
             table.add_column(v["label"], justify="right")
         for row in shifts[:6]:
-            cells = [
+            cells_ = [
                 "-" if c is None else f"{100 * c['difference']:+.1f} {_ci(c['difference_ci'])}"
                 for c in row["by_variant"]
             ]
-            table.add_row(row["card"], row["event"], *cells)
+            table.add_row(row["card"], row["event"], *cells_)
         out.print(table)
     cards = summary["cards"]
     if cards:
@@ -363,6 +489,7 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
             "win rate without",
             "difference",
             "95% interval",
+            "p Holm",
         ):
             table.add_column(column, justify="left" if column in ("card", "event") else "right")
         shown = cards[:5] + [r for r in cards[-5:] if r not in cards[:5]]
@@ -375,18 +502,12 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
                 _pct(r["win_rate_without"]),
                 f"{100 * r['difference']:+.1f} pts",
                 _ci(r["difference_ci"]),
+                _p(r.get("p_adjusted")),
             )
         out.print(table)
     for line in headline(summary)[1:]:
-        out.print(f"- {line}", markup=False, highlight=False)
-    rate = summary.get("games_per_second")
-    out.print(
-        f"{summary['games']} games in {summary['seconds']:.1f} s"
-        + (f" ({rate:.1f} games/s)" if rate else "")
-        + f" on {summary['backend']} with {summary['workers']} workers",
-        markup=False,
-        highlight=False,
-    )
+        say(f"- {line}")
+    say(timing_line(summary))
 
 
 # -- commands ---------------------------------------------------------------------------------
@@ -499,15 +620,54 @@ def register(app: typer.Typer) -> None:
                 "played,attack); default: every event that names a seat and a card.",
             ),
         ] = "",
+        quality: Annotated[
+            bool,
+            typer.Option(
+                "--quality",
+                help="Also measure lead changes, the decision point and the evaluated margin: "
+                "calls the game's heuristic every --quality-every decisions (slower).",
+            ),
+        ] = False,
+        quality_every: Annotated[
+            int,
+            typer.Option(
+                "--quality-every",
+                help="With --quality: evaluate every this many decisions (1: every decision).",
+            ),
+        ] = 1,
+        out_jsonl: Annotated[
+            Path | None,
+            typer.Option(
+                "--out-jsonl",
+                help="Write one JSON line per finished game to this file as it finishes, so an "
+                "interrupted run can be resumed.",
+            ),
+        ] = None,
+        resume: Annotated[
+            Path | None,
+            typer.Option(
+                "--resume",
+                help="Read the games already finished from this --out-jsonl file, play only the "
+                "missing ones (appending them to it) and summarise all: repeat the original "
+                "command with --resume FILE.",
+            ),
+        ] = None,
     ) -> None:
-        """Play many games: seat win rates, first-seat advantage, lengths, card impact, extras.
+        """Play many games: first mover, seat win rates, game quality, lengths, card impact.
 
         Agents rotate through the seats; --option sweeps and --cards files make variants that are
         compared side by side. Progress goes to stderr. With --json, stdout holds one JSON object.
+        Ctrl-C stops the run, prints the summary of the games finished so far and says how to
+        resume.
 
         Example: `robotable simulate iotabots --agents hard,greedy --games 200 --report r.html`.
         """
         err = Console(stderr=True)
+
+        def note(text: str) -> None:
+            err.print(text, markup=False, highlight=False, soft_wrap=True)
+
+        writer: ResultsWriter | None = None
         try:
             workers = _workers(workers)
             spec = _prepare(
@@ -521,14 +681,51 @@ def register(app: typer.Typer) -> None:
                 fixed_seats,
                 max_actions,
                 errors_dir,
+                quality=quality,
+                quality_every=quality_every,
             )
             _check_ray(ray)
+            if resume is not None and out_jsonl is not None and _same_file(resume, out_jsonl):
+                out_jsonl = None
+            if resume is not None and out_jsonl is not None:
+                raise UsageProblem(
+                    "--resume appends to the file it reads; give --out-jsonl only for a new run"
+                )
+            warnings = time_budget_warnings(game, list(spec.agents))
+            for warning in warnings:
+                note(f"warning: {warning}")
+            previous: list[GameResult] = []
+            if resume is not None:
+                previous, notes = read_results(resume, spec)
+                for text in notes:
+                    note(f"note: {text}")
+                planned = spec.games * len(spec.variants)
+                note(
+                    f"resuming: {len(previous)} of {planned} games read from {resume}; "
+                    f"playing the other {planned - len(previous)}"
+                )
+            target = resume if resume is not None else out_jsonl
+            if target is not None:
+                writer = ResultsWriter(target, spec, resume=resume is not None)
             show = not json_stdout or err.is_terminal
-            outcome = _run_with_progress(spec, workers, ray, show, err)
+            outcome = _run_with_progress(
+                spec,
+                workers,
+                ray,
+                show,
+                err,
+                on_result=writer.write if writer else None,
+                previous=previous,
+            )
+        except ResultsFileError as exc:
+            raise _fail(err, str(exc)) from None
         except (RobotableError, UsageProblem) as exc:
             raise _fail(err, str(exc)) from None
+        finally:
+            if writer is not None:
+                writer.close()
         events = tuple(e.strip() for e in card_events.split(",") if e.strip())
-        summary = summarize(outcome, events)
+        summary = summarize(outcome, events, warnings)
         if events:
             summary["card_events"] = list(events)
         command = "robotable " + " ".join(shlex.quote(a) for a in sys.argv[1:])
@@ -546,6 +743,17 @@ def register(app: typer.Typer) -> None:
             print_summary(json_safe(summary), Console())
             if report is not None:
                 Console().print(f"report: {report}", markup=False, highlight=False)
+        if outcome.interrupted:
+            saved = resume if resume is not None else out_jsonl
+            if saved is None:
+                saved = _free_path(Path(f"{game}-seed{seed}-partial.jsonl"))
+                write_results(saved, spec, outcome.results)
+            note(
+                f"interrupted: {len(outcome.results)} of {spec.games * len(spec.variants)} games "
+                f"finished (summary above is partial); their results are in {saved}. "
+                f"To finish the run: {resume_command(sys.argv[1:], saved)}"
+            )
+            raise typer.Exit(130)
 
     @app.command()
     def ladder(
@@ -616,6 +824,13 @@ def register(app: typer.Typer) -> None:
             outcome = _run_with_progress(spec, workers, ray, show, err)
         except (RobotableError, UsageProblem) as exc:
             raise _fail(err, str(exc)) from None
+        if outcome.interrupted:
+            err.print(
+                f"interrupted after {len(outcome.results)} of {games} games; no ladder fitted",
+                markup=False,
+                highlight=False,
+            )
+            raise typer.Exit(130)
         labels = spec.agent_labels()
         result = fit_ladder(outcome.results, labels, bootstrap=bootstrap, seed=seed)
         result = {
@@ -638,6 +853,56 @@ def register(app: typer.Typer) -> None:
             Console().print(
                 f"{result['errors']} games raised an error; records in {errors_dir}", markup=False
             )
+
+
+def time_budget_warnings(game: str, specs: list[str]) -> list[str]:
+    """A warning when any agent stops thinking on a clock (`time=`, or a named strength that
+    resolves to one in this game): its moves then depend on the machine's speed and load."""
+    from ..agents import concrete_spec, parse_agent_spec
+
+    timed = []
+    for spec in specs:
+        concrete = concrete_spec(spec, game)
+        _, params = parse_agent_spec(concrete)
+        if params.get("time") is not None:
+            timed.append(spec if concrete == spec else f"{spec} ({concrete})")
+    if not timed:
+        return []
+    return [
+        f"agents with a time budget per move ({'; '.join(timed)}): their play depends on the "
+        "machine's speed and load, so these results are not reproducible (the same seed can give "
+        "other games, and a resumed run other numbers); give an iteration count instead (e.g. "
+        "mcts:1000) for a reproducible run"
+    ]
+
+
+def resume_command(argv: list[str], path: Path) -> str:
+    """The command that finishes an interrupted run: the same arguments with --resume PATH."""
+    kept: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        if arg in ("--out-jsonl", "--resume"):
+            skip = True
+            continue
+        if arg.startswith(("--out-jsonl=", "--resume=")):
+            continue
+        kept.append(arg)
+    return "robotable " + " ".join(shlex.quote(a) for a in [*kept, "--resume", str(path)])
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    return a.expanduser().resolve() == b.expanduser().resolve()
+
+
+def _free_path(path: Path) -> Path:
+    candidate, number = path, 1
+    while candidate.exists():
+        number += 1
+        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+    return candidate
 
 
 def _check_ray(address: str | None) -> None:

@@ -47,7 +47,9 @@ def _ci(ci) -> str:
     return f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
 
 
-def _points(x: float) -> str:
+def _points(x: float | None) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
     return f"{100 * x:+.1f} points"
 
 
@@ -66,7 +68,7 @@ def seat_figure(summary: dict[str, Any]) -> str:
     low = [r - c[0] for r, c in zip(rates, cis)]
     high = [c[1] - r for r, c in zip(rates, cis)]
     fig, ax = plt.subplots(figsize=(5.5, 3.2))
-    ax.bar([f"seat {s}" for s in seats], rates, yerr=[low, high], capsize=5, color="#4c78a8")
+    ax.bar([f"seat {s + 1}" for s in seats], rates, yerr=[low, high], capsize=5, color="#4c78a8")
     fair = summary["first_seat"]["fair_share"]
     if fair is not None and not math.isnan(fair):
         ax.axhline(fair, color="#e45756", linestyle="--", label=f"fair share {_pct(fair)}")
@@ -158,7 +160,7 @@ def variant_figure(variants: list[dict[str, Any]]) -> str:
             height=height,
             xerr=[[r - c[0] for r, c in zip(rates, cis)], [c[1] - r for r, c in zip(rates, cis)]],
             capsize=2,
-            label=f"seat {seat}",
+            label=f"seat {seat + 1}",
         )
     ax.set_yticks([i + 0.4 - height / 2 for i in range(len(labels))])
     ax.set_yticklabels(labels, fontsize=8)
@@ -183,6 +185,40 @@ def variant_figure(variants: list[dict[str, Any]]) -> str:
     ax.invert_yaxis()
     ax.set_xlabel("turns (median, 10th-90th percentile)")
     ax.set_title("Game length per variant")
+    fig.tight_layout()
+    return _png(fig)
+
+
+def quality_figure(quality: dict[str, Any]) -> str | None:
+    """End reasons, and with --quality the lead changes and decision points."""
+    plt = _pyplot()
+    panels = ["end"]
+    if quality.get("lead_changes") and quality["lead_changes"]["games"]:
+        panels.append("leads")
+    if quality.get("decision_point") and quality["decision_point"]["games"]:
+        panels.append("point")
+    fig, axes = plt.subplots(1, len(panels), figsize=(3.6 * len(panels), 2.8), squeeze=False)
+    for ax, panel in zip(axes[0], panels):
+        if panel == "end":
+            counts = quality["end_reason"]["counts"]
+            ax.bar(["win", "turn cap", "draw"], list(counts.values()), color="#4c78a8")
+            ax.set_ylabel("games")
+            ax.set_title("How games ended")
+        elif panel == "leads":
+            counts = quality["lead_changes"]["counts"]
+            ax.bar([int(k) for k in counts], list(counts.values()), color="#f58518")
+            ax.xaxis.get_major_locator().set_params(integer=True)
+            ax.set_xlabel("lead changes")
+            ax.set_ylabel("games")
+            ax.set_title("Lead changes per game")
+        else:
+            hist = quality["decision_point"]["hist"]
+            edges = hist["edges"]
+            ax.bar(edges[:-1], hist["counts"], width=0.1, align="edge", color="#54a24b")
+            ax.set_xlim(0, 1)
+            ax.set_xlabel("share of the game")
+            ax.set_ylabel("games")
+            ax.set_title("Winner led for good from")
     fig.tight_layout()
     return _png(fig)
 
@@ -216,6 +252,113 @@ def extras_figure(extras: dict[str, Any]) -> str | None:
 
 # -- text -------------------------------------------------------------------------------------
 
+QUALITY_EXPLAINED = {
+    "end": "How games ended: a win by the rules, stopped at the turn cap, or a draw (no single "
+    "best return); many turn-cap ends mean games stall.",
+    "length": "Turns per game (state.turn_number()): the middle half lies between the quartiles; "
+    "a wide spread makes a game hard to schedule.",
+    "margin": "The winner's value minus the runner-up's at the end (the final score when the game "
+    "reports one, else the game's heuristic evaluation, 0 to 1, of the last position before the "
+    "end); small margins mean close games.",
+    "lead changes": "How often the seat ahead by the game's heuristic changed during a game; 0 "
+    "means whoever got ahead first won without a contest.",
+    "decision point": "The share of the game after which the eventual winner led for good: near "
+    "0 the result was settled early, near 1 the game stayed open to the end.",
+}
+
+
+def _num(x: float | None, digits: int = 2) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{x:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{x:.0f}"
+
+
+def quality_cells(quality: dict[str, Any]) -> dict[str, str]:
+    """One short text per quality measure (the rows of the quality tables)."""
+    cells: dict[str, str] = {}
+    end = quality["end_reason"]
+    rates = end["rates"]
+    cells["end"] = (
+        f"win {_pct(rates['win'])}, turn cap {_pct(rates['turn_cap'])}, draw {_pct(rates['draw'])}"
+    )
+    length = quality["length"]
+    if length["games"]:
+        cells["length"] = (
+            f"median {_num(length['median'], 1)} turns (quartiles {_num(length['q1'], 1)}-"
+            f"{_num(length['q3'], 1)}; range {_num(length['min'], 0)}-{_num(length['max'], 0)})"
+        )
+    else:
+        cells["length"] = "n/a"
+    later = "n/a (run with --quality)"
+    margin = quality.get("margin")
+    if margin and margin["games"]:
+        cells["margin"] = (
+            f"median {_num(margin['median'])} (quartiles {_num(margin['q1'])} to "
+            f"{_num(margin['q3'])}; {margin['source']})"
+        )
+    else:
+        cells["margin"] = later if not quality.get("evaluated") else "n/a (no decided games)"
+    leads = quality.get("lead_changes")
+    if leads and leads["games"]:
+        none = int(leads["counts"].get("0", 0))
+        cells["lead changes"] = (
+            f"mean {_num(leads['mean'])}, median {_num(leads['median'], 1)}, max "
+            f"{_num(leads['max'], 0)}; none in {_pct(none / leads['games'])} of games"
+        )
+    else:
+        cells["lead changes"] = later
+    point = quality.get("decision_point")
+    if point and point["games"]:
+        cells["decision point"] = (
+            f"median {_pct(point['median'])} of the game (quartiles {_pct(point['q1'])}-"
+            f"{_pct(point['q3'])})"
+        )
+    else:
+        cells["decision point"] = later if not quality.get("evaluated") else "n/a"
+    return cells
+
+
+def first_mover_sentence(summary: dict[str, Any]) -> str:
+    """The first mover's result in one sentence, with its interval and test."""
+    first = summary["first_mover"]
+    if not first["games"]:
+        return "First mover: unknown (no finished games)."
+    seats = who_moved_first(first)
+    verdict = (
+        "moving first matters"
+        if first["p_adjusted"] is not None and first["p_adjusted"] < 0.05
+        else "no evidence that moving first matters"
+    )
+    return (
+        f"First mover: wins {_pct(first['win_rate'])} {_ci(first['ci'])} of "
+        f"{first['games']} games against a fair share of {_pct(first['fair_share'])}, "
+        f"{_points(first['advantage'])} {_ci(first['advantage_ci'])} (exact binomial p = "
+        f"{_p(first['p_value'])}): {verdict}. Who moved first: {seats}."
+    )
+
+
+def who_moved_first(first: dict[str, Any]) -> str:
+    """'seat 1 in 31 games, seat 2 in 29' from the first mover's `by_seat` counts."""
+    items = sorted(first["by_seat"].items(), key=lambda kv: int(kv[0]))
+    parts = [f"seat {int(s) + 1} in {c}" for s, c in items]
+    if parts:
+        parts[0] += " game" if items[0][1] == 1 else " games"
+    return ", ".join(parts) or "nobody"
+
+
+def _diff(c: dict[str, Any]) -> str:
+    """A variant comparison's difference and interval, in points or turns."""
+    if c["difference"] is None:
+        return "n/a"
+    if c["metric"] == "mean_turns":
+        low, high = c["ci"]
+        return f"{c['difference']:+.2f} turns [{_num(low)}, {_num(high)}]"
+    return f"{_points(c['difference'])} {_ci(c['ci'])}"
+
+
+def _p(p: float | None) -> str:
+    return "n/a" if p is None or (isinstance(p, float) and math.isnan(p)) else f"{p:.3g}"
+
 
 def headline(summary: dict[str, Any]) -> list[str]:
     """The minute-long read: a few sentences, each with its number and interval."""
@@ -229,22 +372,40 @@ def headline(summary: dict[str, Any]) -> list[str]:
         f"(agents: {agents}; seed {summary.get('seed', 0)}): {completed} finished, "
         f"{summary['errors']} raised an error, {summary['draws']} were draws."
     )
+    if summary.get("interrupted"):
+        lines.append(
+            f"Interrupted: only {summary['games']} of {summary.get('games_planned', '?')} planned "
+            "games finished; these numbers are partial."
+        )
+    for warning in summary.get("warnings", []):
+        lines.append(f"Warning: {warning}")
     first = summary["first_seat"]
     if completed:
+        if "first_mover" in summary:
+            lines.append(first_mover_sentence(summary))
+        quality = summary.get("quality")
+        if quality:
+            cells = quality_cells(quality)
+            lines.append(
+                f"Game quality: ends {cells['end']}; margin {cells['margin']}; lead changes "
+                f"{cells['lead changes']}; decision point {cells['decision point']}."
+            )
+        adjusted = first.get("p_adjusted")
         verdict = (
             "seat order matters"
-            if first["p_value"] < 0.05
+            if (adjusted if adjusted is not None else first["p_value"]) < 0.05
             else "no evidence that seat order matters"
         )
         lines.append(
-            f"First seat: wins {_pct(first['win_rate'])} {_ci(first['ci'])} against a fair share of "
-            f"{_pct(first['fair_share'])}, {_points(first['advantage'])} "
-            f"(exact binomial p = {first['p_value']:.3g}): {verdict}."
+            f"Seat 1 (the first listed seat): wins {_pct(first['win_rate'])} {_ci(first['ci'])} "
+            f"against a fair share of {_pct(first['fair_share'])}, {_points(first['advantage'])} "
+            f"(exact binomial p = {_p(first['p_value'])}, Holm-adjusted over the seats "
+            f"{_p(adjusted)}): {verdict}."
         )
         turns = summary["lengths"]["turns"]
         actions = summary["lengths"]["actions"]
         lines.append(
-            f"Length: median {turns['median']:.0f} turns (10-90%: {turns['p10']:.0f}-{turns['p90']:.0f}), "
+            f"Length: median {_num(turns['median'], 1)} turns (10-90%: {turns['p10']:.0f}-{turns['p90']:.0f}), "
             f"{actions['median']:.0f} actions; longest {turns['max']:.0f} turns."
         )
     stats = summary.get("agent_stats", {})
@@ -256,11 +417,13 @@ def headline(summary: dict[str, Any]) -> list[str]:
         )
     cards = summary.get("cards", [])
     significant = [r for r in cards if r["significant"] and r["event"] != "any"]
+    adjusted = [r for r in significant if r.get("significant_adjusted")]
     if cards:
         top = cards[0]
         bottom = cards[-1]
         lines.append(
-            f"Cards: {len(significant)} (card, event) pairs differ significantly. Highest: "
+            f"Cards: {len(significant)} (card, event) pairs differ at the 95% level one by one, "
+            f"{len(adjusted)} after Holm's adjustment for testing all {len(cards)} rows. Highest: "
             f"{top['card']} ({top['event']}) {_points(top['difference'])} {_ci(top['difference_ci'])}; "
             f"lowest: {bottom['card']} ({bottom['event']}) {_points(bottom['difference'])} "
             f"{_ci(bottom['difference_ci'])}. Association, not cause: see the note below the table."
@@ -268,13 +431,30 @@ def headline(summary: dict[str, Any]) -> list[str]:
     if len(variants) > 1:
         longest = max(variants, key=lambda v: v["mean_turns"])
         shortest = min(variants, key=lambda v: v["mean_turns"])
-        fair_gap = max(variants, key=lambda v: abs(v["first_seat"]["advantage"] or 0))
+        key = "first_mover" if all("first_mover" in v for v in variants) else "first_seat"
+        fair_gap = max(variants, key=lambda v: abs(v[key]["advantage"] or 0))
         lines.append(
             f"Variants: mean length from {shortest['mean_turns']:.2f} turns ({shortest['label']}) "
-            f"to {longest['mean_turns']:.2f} ({longest['label']}); the largest first-seat effect "
-            f"is with {fair_gap['label']} ({_points(fair_gap['first_seat']['advantage'])}, "
-            f"p = {fair_gap['first_seat']['p_value']:.3g})."
+            f"to {longest['mean_turns']:.2f} ({longest['label']}); the largest "
+            f"{key.replace('_', '-')} effect is with {fair_gap['label']} "
+            f"({_points(fair_gap[key]['advantage'])}, p = {_p(fair_gap[key]['p_value'])})."
         )
+        compared = [
+            c
+            for c in summary.get("variant_comparisons", [])
+            if c["p_adjusted"] is not None and c["p_adjusted"] < 0.05
+        ]
+        if summary.get("variant_comparisons"):
+            shown = "; ".join(
+                f"{c['variant']}: {c['metric'].replace('_', ' ')} {_diff(c)} (adjusted p = "
+                f"{_p(c['p_adjusted'])})"
+                for c in compared[:4]
+            )
+            lines.append(
+                f"Against {variants[0]['label']}: {len(compared)} of "
+                f"{len(summary['variant_comparisons'])} comparisons differ after Holm's "
+                f"adjustment" + (f" ({shown})." if shown else ".")
+            )
         shifts = summary.get("card_shifts", [])
         if shifts:
             top = shifts[0]
@@ -305,22 +485,169 @@ def _table(headers: list[str], rows: list[list[Any]]) -> str:
 
 
 def _seat_rows(summary: dict[str, Any]) -> list[list[Any]]:
+    tests = summary.get("seat_tests") or [{} for _ in summary["wins"]]
     return [
         [
-            f"seat {s}",
+            f"seat {s + 1}" + (" (first listed)" if s == 0 else ""),
             summary["wins"][s],
             _pct(summary["win_rate"][s]),
             _ci(summary["win_rate_ci"][s]),
+            _points(tests[s]["advantage"]) if tests[s].get("advantage") is not None else "n/a",
+            _p(tests[s].get("p_value")),
+            _p(tests[s].get("p_adjusted")),
             f"{summary['score_rate'][s]:.3f}",
         ]
         for s in range(len(summary["wins"]))
     ]
 
 
+def _value(c: dict[str, Any], key: str) -> str:
+    value = c[key]
+    if c["metric"] == "mean_turns":
+        return _num(value)
+    return _pct(value)
+
+
+def _first_mover_section(summary: dict[str, Any], groups: list[dict[str, Any]]) -> list[str]:
+    """The report's lead: how the seat that moved first fared, per variant."""
+    if any("first_mover" not in g for g in groups):
+        return []  # a summary saved before the lab measured the first mover
+    parts = ["<h2>First mover</h2>"]
+    if not summary.get("completed"):
+        return parts + ["<p>No finished games.</p>"]
+    rows = []
+    for g in groups:
+        f = g["first_mover"]
+        rows.append(
+            [
+                g.get("label", "all games"),
+                f["games"],
+                f["wins"],
+                _pct(f["win_rate"]),
+                _ci(f["ci"]),
+                _pct(f["fair_share"]),
+                f"{_points(f['advantage'])} {_ci(f['advantage_ci'])}",
+                _p(f["p_value"]),
+                who_moved_first(f),
+            ]
+        )
+    parts.append(
+        _table(
+            [
+                "variant",
+                "games",
+                "first mover won",
+                "win rate",
+                "95% interval",
+                "fair share",
+                "advantage",
+                "p",
+                "who moved first",
+            ],
+            rows,
+        )
+    )
+    for g in groups:
+        positions = g["first_mover"].get("positions") or []
+        if not positions:
+            continue
+        title = f" ({_esc(g['label'])})" if "label" in g and len(groups) > 1 else ""
+        parts.append(f"<h3>By turn-order position{title}</h3>")
+        parts.append(
+            _table(
+                [
+                    "moves",
+                    "games",
+                    "wins",
+                    "win rate",
+                    "95% interval",
+                    "advantage",
+                    "p",
+                    "p (Holm)",
+                ],
+                [
+                    [
+                        _ordinal(p["position"] + 1),
+                        p["games"],
+                        p["wins"],
+                        _pct(p["win_rate"]),
+                        _ci(p["ci"]),
+                        f"{_points(p['advantage'])} {_ci(p['advantage_ci'])}"
+                        if p["advantage"] is not None
+                        else "n/a",
+                        _p(p["p_value"]),
+                        _p(p["p_adjusted"]),
+                    ]
+                    for p in positions
+                ],
+            )
+        )
+    sources = summary["first_mover"].get("source", {})
+    how = ", ".join(f"{_SOURCES.get(k, k)}: {c}" for k, c in sources.items())
+    parts.append(
+        "<p class='note'>The first mover is the seat that took the first real turn (the first "
+        "decision at turn 1 or later, after setup choices such as mulligans), or the game's own "
+        f"<code>first_mover</code> statistic when it reports one ({_esc(how)}). Unlike seat 1 it "
+        "follows whoever actually moved first, drawn or rotating. The fair share is the win rate "
+        "every seat would have if order did not matter (1/seats of the decided games); p is an "
+        "exact two-sided binomial test against it. With three or more seats every position in "
+        "the turn order is tested, and the Holm column adjusts for that.</p>"
+    )
+    return parts
+
+
+_SOURCES = {
+    "stats": "from the game's statistics",
+    "first_turn": "from the first real turn",
+    "first_decision": "from the first decision",
+}
+
+
+def _ordinal(k: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
+
+
+def _quality_section(summary: dict[str, Any], groups: list[dict[str, Any]]) -> list[str]:
+    if any("quality" not in g for g in groups):
+        return []  # a summary saved before the lab measured game quality
+    parts = ["<h2>Game quality</h2>"]
+    if not summary.get("completed"):
+        return parts + ["<p>No finished games.</p>"]
+    cells = [quality_cells(g["quality"]) for g in groups]
+    headers = ["measure"] + [g.get("label", "all games") for g in groups] + ["what it says"]
+    rows = [
+        [name] + [c[name] for c in cells] + [QUALITY_EXPLAINED[name]] for name in QUALITY_EXPLAINED
+    ]
+    parts.append(_table(headers, rows))
+    quality = summary["quality"]
+    if quality["end_reason"]["game_reasons"]:
+        parts.append(
+            "<p class='note'>The games' own end reasons: "
+            + _esc(", ".join(f"{k}: {c}" for k, c in quality["end_reason"]["game_reasons"].items()))
+            + ".</p>"
+        )
+    figure = quality_figure(quality)
+    if figure:
+        parts.append(figure)
+    if quality.get("evaluated"):
+        parts.append(
+            f"<p class='note'>Leads were sampled every {quality['sample_every']} decisions with "
+            "the game's heuristic (<code>game.evaluate_all</code>), and at the end from the "
+            "returns; the leader is the seat with the strictly highest value. The heuristic is "
+            "a guess: lead changes and the decision point are only as good as it is.</p>"
+        )
+    else:
+        parts.append(
+            "<p class='note'>Lead changes, the decision point and an evaluated margin need the "
+            "game's heuristic at every decision: run with <code>--quality</code>.</p>"
+        )
+    return parts
+
+
 def _variant_rows(variants: list[dict[str, Any]]) -> list[list[Any]]:
     rows = []
     for v in variants:
-        first = v["first_seat"]
+        first = v.get("first_mover") or v["first_seat"]
         rows.append(
             [
                 v["label"],
@@ -328,8 +655,8 @@ def _variant_rows(variants: list[dict[str, Any]]) -> list[list[Any]]:
                 v["errors"],
                 " / ".join(_pct(r) for r in v["win_rate"]),
                 _pct(v["draw_rate"]),
-                f"{_points(first['advantage'])} (p={first['p_value']:.3g})",
-                f"{v['lengths']['turns']['median']:.0f}",
+                f"{_points(first['advantage'])} (p={_p(first['p_value'])})",
+                _num(v["lengths"]["turns"]["median"], 1),
                 f"{v['mean_actions']:.1f}",
             ]
         )
@@ -361,15 +688,36 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
     parts.append("</ul></div>")
 
     completed = summary.get("completed", 0)
+    variants = summary.get("variants", [])
+    several = len(variants) > 1
+    parts.extend(_first_mover_section(summary, variants if several else [summary]))
+    parts.extend(_quality_section(summary, variants if several else [summary]))
+
     parts.append("<h2>Seats</h2>")
     if completed:
         parts.append(seat_figure(summary))
     parts.append(
-        _table(["seat", "wins", "win rate", "95% interval", "mean return"], _seat_rows(summary))
+        _table(
+            [
+                "seat",
+                "wins",
+                "win rate",
+                "95% interval",
+                "advantage",
+                "p",
+                "p (Holm)",
+                "mean return",
+            ],
+            _seat_rows(summary),
+        )
     )
     parts.append(
-        "<p class='note'>A seat wins when its return is the single best; ties at the top are draws. "
-        "Seat assignments rotate so every agent sits in every seat equally often.</p>"
+        "<p class='note'>Seats are counted from 1 here (the JSON counts from 0): seat 1 is the "
+        "first listed seat, which is not necessarily the seat that moves first (see First mover). "
+        "A seat wins when its return is the single best; ties at the top are draws. Seat "
+        "assignments rotate so every agent sits in every seat equally often. Each seat's p-value "
+        "is an exact binomial test of its share of the decided games against 1/seats; the Holm "
+        "column adjusts them for testing every seat.</p>"
     )
 
     stats = summary.get("agent_stats", {})
@@ -387,10 +735,10 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
             )
         )
 
-    variants = summary.get("variants", [])
-    if len(variants) > 1:
+    if several:
         parts.append("<h2>Variants</h2>")
-        parts.append(variant_figure(variants))
+        if all(v["completed"] for v in variants):
+            parts.append(variant_figure(variants))
         parts.append(
             _table(
                 [
@@ -399,13 +747,40 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
                     "errors",
                     "win rate by seat",
                     "draws",
-                    "first-seat advantage",
+                    "first-mover advantage",
                     "median turns",
                     "mean actions",
                 ],
                 _variant_rows(variants),
             )
         )
+        comparisons = summary.get("variant_comparisons", [])
+        if comparisons:
+            parts.append(f"<h3>Against {_esc(variants[0]['label'])}</h3>")
+            parts.append(
+                _table(
+                    ["variant", "measure", "value", "baseline", "difference", "p", "p (Holm)"],
+                    [
+                        [
+                            c["variant"],
+                            c["metric"].replace("_", " "),
+                            _value(c, "value"),
+                            _value(c, "baseline_value"),
+                            _diff(c),
+                            _p(c["p_value"]),
+                            _p(c["p_adjusted"]),
+                        ]
+                        for c in comparisons
+                    ],
+                )
+            )
+            parts.append(
+                "<p class='note'>Each variant against the first: proportions with Newcombe's "
+                "interval and a two-proportion z-test, mean length with a Welch normal interval. "
+                "The Holm column adjusts the p-values for making all these comparisons at once. "
+                "Variants are played on the same seeds, which these intervals do not exploit: "
+                "they are, if anything, too wide.</p>"
+            )
         shifts = summary.get("card_shifts", [])
         if shifts:
             parts.append("<h3>Card impact by variant (largest movements)</h3>")
@@ -467,6 +842,7 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
                     "win rate without",
                     "difference",
                     "95% interval",
+                    "p (Holm)",
                 ],
                 [
                     [
@@ -478,6 +854,7 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
                         _pct(r["win_rate_without"]),
                         _points(r["difference"]),
                         _ci(r["difference_ci"]),
+                        _p(r.get("p_adjusted")),
                     ]
                     for r in cards
                 ],
@@ -488,7 +865,8 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
             "named the seat and the card ('any': any event at all). The difference compares win rates "
             "with and without; it shows association, not cause (a card seen in long games or by the "
             "stronger agent looks better for those reasons). Pairs with fewer than 10 seat-games on "
-            "either side are left out.</p>"
+            "either side are left out. The Holm column is a two-proportion z-test's p-value adjusted "
+            "for testing every row of the table.</p>"
         )
     else:
         parts.append("<p>No events named a seat and a card: this game reports no card impact.</p>")
@@ -514,12 +892,26 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
                 ],
             )
         )
-    parts.append(
-        f"<p class='note'>{summary['games']} games in {summary['seconds']:.1f} s on "
-        f"{_esc(summary.get('backend', ''))} ({summary.get('workers', '')} workers).</p>"
-    )
+    parts.append(f"<p class='note'>{_esc(timing_line(summary))}</p>")
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+def timing_line(summary: dict[str, Any]) -> str:
+    """How long the run took, playing speed apart from start-up."""
+    rate = summary.get("games_per_second")
+    startup = summary.get("startup_seconds") or 0.0
+    session = summary.get("session") or {}
+    played = session.get("played", summary["games"])
+    loaded = session.get("loaded", 0)
+    text = f"{played} games played in {summary['seconds']:.1f} s"
+    if rate:
+        text += f" ({rate:.1f} games/s"
+        text += f" after {startup:.1f} s start-up)" if startup else ")"
+    text += f" on {summary.get('backend', '')} with {summary.get('workers', '')} workers"
+    if loaded:
+        text += f"; {loaded} more read from the results file"
+    return text + "."
 
 
 def _describe_extra(value: dict[str, Any]) -> str:

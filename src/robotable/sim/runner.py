@@ -12,6 +12,7 @@ take only picklable dataclasses, which is what the `spawn` start method (and Ray
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import itertools
 import math
@@ -30,6 +31,7 @@ from ..core.errors import OptionError
 from ..core.records import make_record, save_record
 from ..core.registry import game_class, load_game
 from ..core.rng import derive_seed
+from .quality import TurnOrder, game_quality, leader
 
 DEFAULT_MAX_ACTIONS = 50_000
 
@@ -60,6 +62,10 @@ class RunSpec:
     max_actions: int = DEFAULT_MAX_ACTIONS
     error_dir: str = "robotable-errors"
     track_cards: bool = True
+    # Per-step evaluation for the quality measures (lead changes, decision point, margin): off
+    # by default because it calls game.evaluate_all every `quality_every` decisions.
+    quality: bool = False
+    quality_every: int = 1
 
     def arrangements(self) -> list[tuple[int, ...]]:
         return seat_arrangements(len(self.agents), self.num_players, self.fixed_seats)
@@ -81,6 +87,7 @@ class GameJob:
     max_actions: int
     error_dir: str
     track_cards: bool
+    quality_every: int = 0  # evaluate every this many decisions; 0: no quality measures
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +115,58 @@ class GameResult:
     # Per seat: the sorted (event type, card) pairs of every event naming that seat and a card.
     cards: tuple[tuple[tuple[str, str], ...], ...] = ()
     extras: dict[str, Any] = field(default_factory=dict)
+    # Who moved first (see quality.TurnOrder) and how that was found: "stats", "first_turn",
+    # "first_decision"; the seats in turn order (position k: the seat moving k-th).
+    first_mover: int | None = None
+    first_mover_source: str = ""
+    turn_order: tuple[int, ...] = ()
+    # With RunSpec.quality: samples, lead_changes, decision_point, margin (quality.game_quality).
+    quality: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """One line of a results file (`simulate --out-jsonl`); `from_json` reads it back."""
+        return {
+            "variant": self.variant,
+            "index": self.index,
+            "seed": self.seed,
+            "arrangement": list(self.arrangement),
+            "returns": None if self.returns is None else list(self.returns),
+            "actions": self.actions,
+            "turns": self.turns,
+            "seconds": self.seconds,
+            "error": self.error,
+            "record_path": self.record_path,
+            "cards": [[list(pair) for pair in seat] for seat in self.cards],
+            "extras": self.extras,
+            "first_mover": self.first_mover,
+            "first_mover_source": self.first_mover_source,
+            "turn_order": list(self.turn_order),
+            "quality": self.quality,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameResult:
+        returns = data["returns"]
+        return cls(
+            variant=int(data["variant"]),
+            index=int(data["index"]),
+            seed=int(data["seed"]),
+            arrangement=tuple(int(a) for a in data["arrangement"]),
+            returns=None if returns is None else tuple(float(r) for r in returns),
+            actions=int(data["actions"]),
+            turns=int(data["turns"]),
+            seconds=float(data["seconds"]),
+            error=data.get("error"),
+            record_path=data.get("record_path"),
+            cards=tuple(
+                tuple((str(p[0]), str(p[1])) for p in seat) for seat in data.get("cards", [])
+            ),
+            extras=dict(data.get("extras") or {}),
+            first_mover=data.get("first_mover"),
+            first_mover_source=str(data.get("first_mover_source", "")),
+            turn_order=tuple(int(s) for s in data.get("turn_order", [])),
+            quality=dict(data.get("quality") or {}),
+        )
 
     def winners(self) -> list[int]:
         """The seats with the best return (one seat: a win; several: a draw; none on error)."""
@@ -189,6 +248,7 @@ def plan_jobs(spec: RunSpec) -> list[GameJob]:
                     max_actions=spec.max_actions,
                     error_dir=error_dir,
                     track_cards=spec.track_cards,
+                    quality_every=max(1, spec.quality_every) if spec.quality else 0,
                 )
             )
     return jobs
@@ -231,6 +291,11 @@ def play_game(job: GameJob) -> GameResult:
     seat = -1
     n = job.num_players
     used: list[set[tuple[str, str]]] = [set() for _ in range(n)]
+    order = TurnOrder(n)
+    every = job.quality_every
+    sample_steps: list[int] = []
+    leaders: list[int | None] = []
+    last_values: list[float] | None = None
     try:
         game = _cached_game(job.game, n, job.options)
         state = game.new_initial_state(seed=job.seed)
@@ -245,6 +310,13 @@ def play_game(job: GameJob) -> GameResult:
                 phase = "length"
                 raise RuntimeError(f"the game did not end within {limit} actions")
             seat = state.current_player()
+            if order.open:
+                order.see(seat, state.turn_number())
+            if every and len(actions) % every == 0:
+                phase = "evaluate"
+                last_values = game.evaluate_all(state)
+                sample_steps.append(len(actions))
+                leaders.append(leader(last_values))
             phase = "act"
             action = agents[seat].act(state)
             phase = "apply"
@@ -260,6 +332,15 @@ def play_game(job: GameJob) -> GameResult:
         returns = tuple(float(r) for r in state.returns())
         extras = state.stats() or {}
         turns = int(state.turn_number())
+        first_mover, first_source, turn_order = order.result(extras)
+        quality: dict[str, Any] = {}
+        if every:
+            if actions and (not sample_steps or sample_steps[-1] != len(actions) - 1):
+                # The margin is read on the last position before the end; with sparse samples
+                # that position is rebuilt by replaying the game (cheap: no agent thinks).
+                phase = "evaluate"
+                last_values = game.evaluate_all(_replay(game, job.seed, actions[:-1]))
+            quality = game_quality(sample_steps, leaders, returns, len(actions), last_values)
     except Exception as exc:  # noqa: BLE001 - a failing game must not stop the run
         where = _describe_phase(phase, seat, job, actions)
         message = f"{type(exc).__name__} while {where}: {exc}"
@@ -287,12 +368,25 @@ def play_game(job: GameJob) -> GameResult:
         seconds=time.perf_counter() - started,
         cards=tuple(tuple(sorted(u)) for u in used) if job.track_cards else (),
         extras=extras,
+        first_mover=first_mover,
+        first_mover_source=first_source,
+        turn_order=turn_order,
+        quality=quality,
     )
+
+
+def _replay(game, seed: int, actions: Sequence) -> Any:
+    state = game.new_initial_state(seed=seed)
+    for action in actions:
+        state.apply_action(action)
+    return state
 
 
 def _describe_phase(phase: str, seat: int, job: GameJob, actions: list) -> str:
     if phase == "act":
         return f"seat {seat} ({job.seat_agents[seat]}) choosing action {len(actions) + 1}"
+    if phase == "evaluate":
+        return f"evaluating the position before action {len(actions) + 1} (--quality)"
     if phase == "apply":
         try:
             shown = str(actions[-1])
@@ -349,6 +443,7 @@ def _prepare(setup: WorkerSetup) -> None:
 # -- running ----------------------------------------------------------------------------------
 
 Progress = Callable[[int], None]
+OnResult = Callable[[GameResult], None]
 
 
 @dataclass(slots=True)
@@ -358,7 +453,16 @@ class RunOutcome:
     seconds: float
     backend: str
     workers: int
-    startup_seconds: float = 0.0  # time spent starting or reaching Ray before the first game
+    startup_seconds: float = 0.0  # starting worker processes or reaching Ray, before any game
+    played: int = 0  # games played by this call (the rest came from a results file)
+    loaded: int = 0  # games taken from a results file (`simulate --resume`)
+    interrupted: bool = False  # stopped by Ctrl-C: `results` holds the games finished by then
+
+    @property
+    def games_per_second(self) -> float | None:
+        """Games played per second of playing, start-up left out."""
+        playing = self.seconds - self.startup_seconds
+        return self.played / playing if self.played and playing > 0 else None
 
 
 def _batches(jobs: list[GameJob], workers: int, max_batch: int = 25) -> list[list[GameJob]]:
@@ -381,43 +485,98 @@ def run(
     workers: int | None = None,
     ray_address: str | None = None,
     progress: Progress | None = None,
+    on_result: OnResult | None = None,
+    previous: Sequence[GameResult] = (),
 ) -> RunOutcome:
-    """Play every game of `spec`; results come back in plan order whatever the backend."""
-    jobs = plan_jobs(spec)
+    """Play every game of `spec`; results come back in plan order whatever the backend.
+
+    `previous` are games already finished (read back from a results file): they are not played
+    again, and the outcome holds them with the new ones. `on_result` sees every new game as its
+    result reaches this process (a worker returns a batch of up to 25 at once). Ctrl-C stops the
+    run: the outcome then holds the games finished so far and `interrupted` is set.
+    """
+    done = {(r.variant, r.index) for r in previous}
+    jobs = [j for j in plan_jobs(spec) if (j.variant, j.index) not in done]
     setup = worker_setup(spec.game)
     workers = max(1, workers or available_cores())
     started = time.perf_counter()
-    startup = 0.0
-    if ray_address is not None:
-        results, workers, startup = _run_ray(jobs, setup, ray_address, workers, progress)
+    results: list[GameResult] = []
+    clock = {"startup": 0.0}
+
+    def finished(batch: list[GameResult]) -> None:
+        results.extend(batch)
+        if on_result:
+            for result in batch:
+                on_result(result)
+        if progress:
+            progress(len(batch))
+
+    if not jobs:
+        backend, workers = "in-process", 1
+    elif ray_address is not None:
         backend = "ray-local" if ray_address == "local" else f"ray {ray_address}"
     elif workers == 1 or len(jobs) <= 1:
-        results = []
-        for job in jobs:
-            results.extend(play_batch([job], setup))
-            if progress:
-                progress(1)
         backend, workers = "in-process", 1
     else:
-        results = _run_pool(jobs, setup, workers, progress)
         backend = "processes"
-    results.sort(key=lambda r: (r.variant, r.index))
-    return RunOutcome(spec, results, time.perf_counter() - started, backend, workers, startup)
+    interrupted = False
+    try:
+        if not jobs:
+            pass
+        elif ray_address is not None:
+            workers = _run_ray(jobs, setup, ray_address, workers, finished, clock)
+        elif backend == "in-process":
+            for job in jobs:
+                finished(play_batch([job], setup))
+        else:
+            _run_pool(jobs, setup, workers, finished, clock)
+    except KeyboardInterrupt:
+        interrupted = True
+    everything = [*previous, *results]
+    everything.sort(key=lambda r: (r.variant, r.index))
+    return RunOutcome(
+        spec,
+        everything,
+        time.perf_counter() - started,
+        backend,
+        workers,
+        clock["startup"],
+        played=len(results),
+        loaded=len(previous),
+        interrupted=interrupted,
+    )
 
 
-def _run_pool(jobs, setup, workers, progress) -> list[GameResult]:
+def _run_pool(jobs, setup, workers, finished, clock) -> None:
     # spawn, not fork: the parent may hold threads (the progress bar, Ray) that fork would copy
     # in a broken state, and spawn behaves the same on Linux, macOS and Windows.
     context = multiprocessing.get_context("spawn")
     batches = _batches(jobs, workers)
-    results: list[GameResult] = []
-    with context.Pool(processes=min(workers, len(batches))) as pool:
+    processes = min(workers, len(batches))
+    began = time.perf_counter()
+    with context.Pool(processes=processes, initializer=_init_worker, initargs=(setup,)) as pool:
+        # Start-up: every worker imports robotable and the game and parses its content once;
+        # timed apart so that games per second measure playing only.
+        pool.map(_warm_up, [jobs[0]] * processes, chunksize=1)
+        clock["startup"] = time.perf_counter() - began
         tasks = [(batch, setup) for batch in batches]
         for done in pool.imap_unordered(_play_batch_star, tasks):
-            results.extend(done)
-            if progress:
-                progress(len(done))
-    return results
+            finished(done)
+
+
+def _init_worker(setup: WorkerSetup) -> None:
+    # Ctrl-C is the parent's to handle: it keeps the finished games and stops the pool. Workers
+    # that also caught it would print a traceback each.
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _prepare(setup)
+
+
+def _warm_up(job: GameJob) -> None:
+    from .. import agents  # noqa: F401 - imported here so the first game does not pay for it
+
+    _cached_game(job.game, job.num_players, job.options)
 
 
 def _play_batch_star(task: tuple[list[GameJob], WorkerSetup]) -> list[GameResult]:
@@ -441,7 +600,7 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
         ) from None
 
 
-def _run_ray(jobs, setup, address, workers, progress) -> tuple[list[GameResult], int, float]:
+def _run_ray(jobs, setup, address, workers, finished, clock) -> int:
     try:
         import ray
     except ImportError:
@@ -469,19 +628,22 @@ def _run_ray(jobs, setup, address, workers, progress) -> tuple[list[GameResult],
             raise OptionError(
                 f"simulate --ray {address}: cannot start or reach Ray ({first})"
             ) from None
-    startup = time.perf_counter() - began
+    clock["startup"] = time.perf_counter() - began
+    pending: list = []
     try:
         cpus = int(ray.cluster_resources().get("CPU", workers)) or 1
         remote = ray.remote(num_cpus=1)(play_batch)
         pending = [remote.remote(batch, setup) for batch in _batches(jobs, cpus)]
-        results: list[GameResult] = []
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            batch_results = ray.get(done[0])
-            results.extend(batch_results)
-            if progress:
-                progress(len(batch_results))
-        return results, cpus, startup
+            finished(ray.get(done[0]))
+        return cpus
+    except KeyboardInterrupt:
+        for ref in pending:
+            # A task that already finished cannot be cancelled; that is fine.
+            with contextlib.suppress(Exception):
+                ray.cancel(ref, force=True)
+        raise
     finally:
         if started_here:
             ray.shutdown()

@@ -1,0 +1,177 @@
+"""Results files: one JSON line per finished game, so a long run survives being stopped.
+
+`simulate --out-jsonl FILE` writes a header line describing the run, then one line per game as
+its result reaches the parent process, flushed at once. `simulate --resume FILE` reads the file
+back, checks that it was written by the same run (same game, seats, agents, seed, variants,
+games, quality settings), plays only the games that are missing, appends them to the file, and
+summarises everything. A game is identified by its variant and index; its seed and seat
+arrangement come from the plan, so a resumed run gives exactly the summary of an uninterrupted
+one (apart from timing).
+
+File format (format 1):
+    {"kind": "run", "format": 1, "game": ..., "num_players": ..., "agents": [...], ...}
+    {"kind": "game", "variant": 0, "index": 0, "seed": ..., "returns": [...], ...}
+    ...
+A last line cut short (the process was killed while writing it) is ignored and overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from .runner import GameResult, RunSpec, plan_jobs
+
+FORMAT = 1
+# The header fields that must match for a file to be resumed by a run.
+CHECKED = (
+    "game",
+    "num_players",
+    "agents",
+    "games",
+    "seed",
+    "variants",
+    "fixed_seats",
+    "max_actions",
+    "track_cards",
+    "quality",
+    "quality_every",
+)
+
+
+class ResultsFileError(ValueError):
+    """A results file that cannot be resumed by this run (said in one line)."""
+
+
+def _plain(value: Any) -> Any:
+    """What a value becomes after a JSON round trip (tuples become lists)."""
+    return json.loads(json.dumps(value, default=str))
+
+
+def run_header(spec: RunSpec) -> dict[str, Any]:
+    return _plain(
+        {
+            "kind": "run",
+            "format": FORMAT,
+            "game": spec.game,
+            "num_players": spec.num_players,
+            "agents": list(spec.agents),
+            "games": spec.games,
+            "seed": spec.seed,
+            "variants": [
+                {"index": v.index, "label": v.label, "options": [list(o) for o in v.options]}
+                for v in spec.variants
+            ],
+            "fixed_seats": spec.fixed_seats,
+            "max_actions": spec.max_actions,
+            "track_cards": spec.track_cards,
+            "quality": spec.quality,
+            "quality_every": spec.quality_every if spec.quality else None,
+        }
+    )
+
+
+def _line(data: dict[str, Any]) -> str:
+    return json.dumps(data, default=str, separators=(",", ":")) + "\n"
+
+
+class ResultsWriter:
+    """Appends one flushed line per finished game."""
+
+    def __init__(self, path: str | Path, spec: RunSpec, resume: bool = False) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if resume and self.path.exists():
+            _cut_partial_last_line(self.path)
+            self._file: IO[str] = self.path.open("a", encoding="utf-8")
+        else:
+            self._file = self.path.open("w", encoding="utf-8")
+            self._file.write(_line(run_header(spec)))
+            self._file.flush()
+
+    def write(self, result: GameResult) -> None:
+        self._file.write(_line({"kind": "game", **result.to_json()}))
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> ResultsWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _cut_partial_last_line(path: Path) -> None:
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("r+b") as fh:
+            fh.truncate(data.rfind(b"\n") + 1)
+
+
+def write_results(path: str | Path, spec: RunSpec, results: Sequence[GameResult]) -> Path:
+    """A whole results file at once (used to save the games of an interrupted run)."""
+    with ResultsWriter(path, spec) as writer:
+        for result in results:
+            writer.write(result)
+    return Path(path)
+
+
+def read_results(path: str | Path, spec: RunSpec) -> tuple[list[GameResult], list[str]]:
+    """The finished games in `path`, checked against `spec`; and notes worth telling the user
+    (a cut-short last line, repeated games). Raises ResultsFileError for another run's file."""
+    path = Path(path)
+    where = f"--resume {path}"
+    if not path.is_file():
+        raise ResultsFileError(f"{where}: no such file (write one with --out-jsonl)")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    complete, last = lines[:-1], lines[-1]
+    notes: list[str] = []
+    if last.strip():
+        notes.append(f"{where}: the last line was cut short and is ignored")
+    if not complete:
+        raise ResultsFileError(f"{where}: the file is empty (no run header)")
+    try:
+        header = json.loads(complete[0])
+    except json.JSONDecodeError:
+        raise ResultsFileError(f"{where}: the first line is not a run header") from None
+    if not isinstance(header, dict) or header.get("kind") != "run":
+        raise ResultsFileError(f"{where}: the first line is not a run header")
+    if header.get("format") != FORMAT:
+        raise ResultsFileError(f"{where}: unknown format {header.get('format')!r}")
+    expected = run_header(spec)
+    differ = [k for k in CHECKED if header.get(k) != expected.get(k)]
+    if differ:
+        shown = "; ".join(f"{k}: {header.get(k)!r} there, {expected.get(k)!r} here" for k in differ)
+        raise ResultsFileError(
+            f"{where}: the file was written by a different run ({shown}); repeat the "
+            "original command with --resume"
+        )
+    plan = {(j.variant, j.index): j for j in plan_jobs(spec)}
+    results: dict[tuple[int, int], GameResult] = {}
+    repeated = 0
+    for number, text in enumerate(complete[1:], start=2):
+        if not text.strip():
+            continue
+        try:
+            data = json.loads(text)
+            result = GameResult.from_json(data)
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise ResultsFileError(f"{where}, line {number}: not a game result ({exc})") from None
+        key = (result.variant, result.index)
+        job = plan.get(key)
+        if job is None or job.seed != result.seed or job.arrangement != result.arrangement:
+            raise ResultsFileError(
+                f"{where}, line {number}: game {result.index} of variant {result.variant} is "
+                "not a game of this run"
+            )
+        if key in results:
+            repeated += 1
+            continue
+        results[key] = result
+    if repeated:
+        notes.append(f"{where}: {repeated} games appear twice; the first copy of each is used")
+    return sorted(results.values(), key=lambda r: (r.variant, r.index)), notes
