@@ -248,3 +248,10 @@ class Target(Action):
 def test_a_choice_of_seats_stays_a_list_of_names() -> None:
     choices = menu(_Words(), [Target(s) for s in range(6)])
     assert len(choices) == 6 and all(c.action is not None for c in choices)
+
+
+def test_a_long_list_of_choices_is_grouped_by_kind() -> None:
+    legal = [Target(0), Pass(), Target(1), *[Target(s) for s in range(2, 8)], Pass()]
+    choices = menu(_Words(), legal)
+    groups = [c.group for c in choices]
+    assert groups == sorted(groups, key=lambda g: g != "target")  # each kind kept together

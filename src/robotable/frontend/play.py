@@ -36,6 +36,8 @@ HELP = (
 _SEAT_WORD = re.compile(r"\bSeat (\d+)\b")
 # Choices of one kind with a single whole-number field, this many or more, are asked as a number.
 NUMBER_ENTRY_AT = 6
+# Lists longer than this get a heading per kind of decision.
+GROUP_AT = 8
 
 
 @dataclass
@@ -243,6 +245,7 @@ class Choice:
 
     text: str
     action: Action | None = None
+    group: str = ""  # the kind of decision, a heading when the list is long
     field_name: str = ""
     by_value: dict[int, Action] = field(default_factory=dict)
 
@@ -260,7 +263,9 @@ def menu(state: State, legal: list[Action]) -> list[Choice]:
             numeric[kind] = name
     choices: list[Choice] = []
     done: set[str] = set()
-    for action in legal:
+    # Grouped by kind (in the order kinds first appear), so a long list reads by heading.
+    order = {kind: i for i, kind in enumerate(kinds)}
+    for action in sorted(legal, key=lambda a: order[a.kind]):
         if action.kind in numeric:
             if action.kind in done:
                 continue
@@ -271,9 +276,10 @@ def menu(state: State, legal: list[Action]) -> list[Choice]:
             gaps = "" if len(values) == high - low + 1 else ", not every number"
             what = action.kind.replace("_", " ")
             text = f"{what}: type the {name.replace('_', ' ')}, {low} to {high}{gaps}"
-            choices.append(Choice(text, field_name=name, by_value=values))
+            choices.append(Choice(text, group=what, field_name=name, by_value=values))
         else:
-            choices.append(Choice(state.describe_action(action), action))
+            group = action.kind.replace("_", " ")
+            choices.append(Choice(state.describe_action(action), action, group=group))
     return choices
 
 
@@ -303,7 +309,12 @@ def ask_human(table: Table, seat: int, input_fn) -> bool:
     if prompt and prompt not in board:
         console.print(f"[bold]{prompt}[/bold]", highlight=False)
     choices = menu(state, state.legal_actions())
+    headed = len(choices) > GROUP_AT and len({c.group for c in choices}) > 1
+    group = None
     for number, choice in enumerate(choices, start=1):
+        if headed and choice.group != group:
+            group = choice.group
+            console.print(f"  [dim]{group}[/dim]", highlight=False)
         console.print(f"  [bold]{number:3d}[/bold]  {choice.text}", highlight=False)
     while True:
         try:

@@ -258,15 +258,16 @@ function renderStatus(view, youDecide) {
     return;
   }
   const who = seatName(view.current_player);
+  // The prompt is addressed to the deciding seat ("discard a card"): only that seat reads it.
   const why = view.prompt ? `: ${view.prompt}` : "";
   if (youDecide) {
     status.textContent = `Your decision${why}`;
     status.classList.add("yours");
   } else if (page.thinking !== null && page.thinking !== undefined) {
-    status.textContent = `${who} is thinking${why}`;
+    status.textContent = `${who} is thinking…`;
     status.classList.add("thinking");
   } else {
-    status.textContent = `Waiting for ${who}${why}`;
+    status.textContent = `Waiting for ${who} to decide`;
   }
   if (page.table.ai_error) status.textContent += ` — ${page.table.ai_error}`;
 }
