@@ -77,3 +77,50 @@ def test_mcts_time_budget_stops_the_search() -> None:
     agent = make_agent("mcts:time=0.05", seed=1)
     agent.act(game.new_initial_state(seed=3))
     assert agent.last_iterations > 0
+
+
+BUNDLED = robotable.core.registry.bundled_game_names()
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
+def test_every_named_strength_is_an_agent_in_every_game(level: str) -> None:
+    from robotable.agents import concrete_spec
+
+    for name in BUNDLED:
+        spec = concrete_spec(level, name)
+        make_agent(spec)  # the concrete agent parses
+        game = robotable.load_game(name)
+        state = game.new_initial_state(seed=1)
+        if level in ("easy", "medium"):  # the searching levels are timed by the next test
+            assert make_agent(level, seed=1).act(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+@pytest.mark.parametrize("name", BUNDLED)
+def test_fixed_budget_levels_play_the_same_under_a_seed(level: str, name: str) -> None:
+    game = robotable.load_game(name)
+
+    def opening(seed: int) -> list:
+        state = game.new_initial_state(seed=3)
+        agents = [make_agent(level, seed=seed + s) for s in range(game.num_players)]
+        moves = []
+        while not state.is_terminal() and len(moves) < 40:
+            action = agents[state.current_player()].act(state)
+            moves.append(action)
+            state.apply_action(action)
+        return moves
+
+    assert opening(11) == opening(11)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_medium_beats_random_in_every_game(name: str) -> None:
+    """A small strength check, seats rotated: Medium wins most of 20 games against Random."""
+    game = robotable.load_game(name)
+    score = 0.0
+    for i in range(20):
+        medium_seat = i % game.num_players
+        agents = [make_agent("random", seed=i * 7 + s) for s in range(game.num_players)]
+        agents[medium_seat] = make_agent("medium", seed=i)
+        score += play(game, agents, seed=100 + i)[medium_seat]
+    assert score >= 14, f"{name}: medium scored {score} of 20 against random"

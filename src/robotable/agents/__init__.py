@@ -28,7 +28,7 @@ AGENT_KINDS: dict[str, type[Agent]] = {
 _PARAMS: dict[str, dict[str, type]] = {
     "random": {},
     "greedy": {"noise": float},
-    "mcts": {"iterations": int, "time": float, "c": float, "rollout": int},
+    "mcts": {"iterations": int, "time": float, "c": float, "rollout": int, "prior": float},
 }
 _POSITIONAL = {"mcts": "iterations"}
 
@@ -69,7 +69,7 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
             ) from None
         if not math.isfinite(number):
             raise OptionError(f"agent spec '{spec}': parameter '{key}' must be a finite number")
-        if number <= 0 and key not in ("rollout", "noise") or number < 0:
+        if number <= 0 and key not in ("rollout", "noise", "prior") or number < 0:
             raise OptionError(f"agent spec '{spec}': parameter '{key}' must be positive")
         if key == "noise" and number > 1:
             raise OptionError(f"agent spec '{spec}': parameter 'noise' must be at most 1")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import time
 
+from ..core.errors import IllegalAction
 from ..core.protocol import Action, State
 from .base import Agent
 
@@ -37,6 +38,7 @@ class MCTSAgent(Agent):
         time: float | None = None,
         c: float = 0.7,
         rollout: int = 4,
+        prior: float = 0.0,
     ) -> None:
         super().__init__(seed)
         if iterations is None and time is None:
@@ -45,12 +47,18 @@ class MCTSAgent(Agent):
         self.time_budget = time
         self.c = c
         self.rollout_depth = rollout
+        # Root choices start with `prior` virtual visits worth the heuristic's value of the
+        # position after them (0: off): a wide root with few iterations is searched from the
+        # heuristic's favourites first instead of uniformly.
+        self.prior = prior
         self.last_iterations = 0
         parts = []
         if iterations is not None:
             parts.append(f"iterations={iterations}")
         if time is not None:
             parts.append(f"time={time}")
+        if prior:
+            parts.append(f"prior={prior}")
         self.name = "mcts:" + ",".join(parts)
 
     def act(self, state: State) -> Action:
@@ -80,6 +88,8 @@ class MCTSAgent(Agent):
         log = math.log
         sqrt = math.sqrt
         root = _Edge()
+        if self.prior > 0:
+            self._seed_root(root, state, seat)
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         limit = self.iterations
         done = 0
@@ -135,3 +145,18 @@ class MCTSAgent(Agent):
                 edge.total += values[mover]
         self.last_iterations = done
         return root
+
+    def _seed_root(self, root: _Edge, state: State, seat: int) -> None:
+        """Give each root choice `prior` visits at the heuristic's value for every seat."""
+        game = state.game
+        sample = state.determinize(seat, self.rng)
+        for action in state.legal_actions():
+            after = sample.clone()
+            try:
+                after.apply_action(action)
+            except IllegalAction:  # not legal in this sample (hidden information differs)
+                continue
+            values = after.returns() if after.is_terminal() else game.evaluate_all(after)
+            edge = root.children[action] = _Edge()
+            edge.visits = self.prior
+            edge.total = self.prior * values[seat]
