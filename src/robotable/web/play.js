@@ -68,6 +68,15 @@ function seatName(i) {
   return `${s.name}${you}`;
 }
 
+// A game's own text (its prompt) says "Seat 2"; the table knows that seat's name.
+function named(text) {
+  if (!page.table) return text;
+  return String(text).replace(/\bSeat (\d+)\b/g, (whole, n) => {
+    const s = page.table.seats[Number(n) - 1];
+    return s ? s.name : whole;
+  });
+}
+
 function toast(message) {
   const el = document.getElementById("toast");
   el.textContent = message;
@@ -259,7 +268,7 @@ function renderStatus(view, youDecide) {
   }
   const who = seatName(view.current_player);
   // The prompt is addressed to the deciding seat ("discard a card"): only that seat reads it.
-  const why = view.prompt ? `: ${view.prompt}` : "";
+  const why = view.prompt ? `: ${named(view.prompt)}` : "";
   if (youDecide) {
     status.textContent = `Your decision${why}`;
     status.classList.add("yours");
@@ -282,7 +291,7 @@ function renderLeftoverActions(ctx) {
     if (!groups.has(kind)) groups.set(kind, []);
     groups.get(kind).push(a);
   }
-  box.appendChild(h("div", { class: "actions-title" }, page.view.prompt || "Choose"));
+  box.appendChild(h("div", { class: "actions-title" }, named(page.view.prompt || "Choose")));
   for (const [kind, actions] of groups) {
     const row = h("div", { class: "action-group" }, h("span", { class: "action-kind" }, humanize(kind)));
     for (const a of actions) {
