@@ -215,7 +215,7 @@ def test_option_values_keep_their_json_types(client):
 def test_a_watcher_that_does_not_read_is_dropped_not_waited_for():
     import asyncio
 
-    from robotable.server.rooms import OUTBOX_LIMIT, Watcher
+    from robotable.server.connections import OUTBOX_LIMIT, Watcher
 
     async def scenario() -> list[str]:
         sent: list[str] = []

@@ -16,7 +16,7 @@ import pytest
 
 from robotable import load_game
 from robotable.core.registry import bundled_game_names
-from robotable.server.rooms import seat_events
+from robotable.server.table import seat_events
 
 MAX_STEPS = 4000
 

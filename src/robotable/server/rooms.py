@@ -1,11 +1,9 @@
-"""Live tables: the authoritative game state, its seats, its watchers and its AI seats.
+"""The table registry: every live table of one server, backed by the store.
 
-Every change to a table happens under its lock: check the seat, apply the action (the game alone
-decides legality), commit it to the store, and only then acknowledge and tell every watcher what
-they may see. A watcher holding a seat receives `view(seat)` and `visible_events(events, seat)`;
-spectators receive the public view. The label of an action (which may name a hidden card, and is
-worded for the seat that chose it) is shown only to that seat; everyone reads what happened in
-the game's own narration, worded for them (core/narration.py).
+Every change to a table happens here, under its lock: check the seat, apply the action (the game
+alone decides legality), commit it to the store, and only then acknowledge and tell every watcher
+what they may see. A live table and what each seat sees is `table.Table`; client connections
+are `connections.Watcher`; AI seats and clocks are `turns.Turns`.
 """
 
 from __future__ import annotations
@@ -16,256 +14,27 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import IllegalAction, RecordError, RobotableError
-from ..core.events import Event, visible_events
-from ..core.options import no_content_files
-from ..core.protocol import Action, Game, State
-from ..core.records import make_record, reseed_chance, reseeds_by_step
-from ..core.registry import load_game
+from ..core.protocol import Action, Game
+from ..core.records import make_record
 from .ai import AiFailed, AiRunner, agent_seed, check_agent_spec
-from .clocks import TIMEOUT_AGENT, Clock
+from .clocks import Clock
+from .connections import Watcher
 from .errors import Refused
 from .limits import ServerLimits, TooMany
 from .store import CHAT_KEPT, SeatRow, Store, StoreError, TableRow, hash_token
+from .table import Step, Table, _label, _replay, load_table_game, seat_events
+from .turns import Turns
 from .wire import dumps as _dumps
 
 log = logging.getLogger("robotable.server")
 
 DEFAULT_AI = "medium"  # an AI seat created without a strength
 CHAT_LINES, CHAT_WINDOW = 5, 10.0  # chat lines one connection may send in that many seconds
-OUTBOX_LIMIT = 256  # frames queued for one slow watcher before it is dropped (it can resync)
 
-
-@dataclass(slots=True)
-class Step:
-    """One accepted action and what it caused."""
-
-    seat: int
-    action: Action
-    events: list[Event]
-    timed_out: bool = False  # played for a person whose clock ran out
-    label: str = ""  # the choice as its seat read it when choosing (State.describe_action)
-
-
-@dataclass(eq=False, slots=True)
-class Watcher:
-    """One websocket connection watching a table, as a seat or a spectator (seat None)."""
-
-    seat: int | None
-    send: Callable[[str], Any]  # async callable taking a text frame
-    outbox: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
-    task: asyncio.Task | None = None
-    dropped: bool = False
-    said: list[float] = field(default_factory=list)  # when it last chatted (a rate limit)
-
-    def push(self, frame: str) -> None:
-        if self.dropped:
-            return
-        try:
-            self.outbox.put_nowait(frame)
-        except asyncio.QueueFull:
-            # A client that does not read its frames must not hold the table up: forget what is
-            # queued and tell the pump to stop (the connection is closed; a new one resyncs).
-            self.dropped = True
-            while not self.outbox.empty():
-                self.outbox.get_nowait()
-            self.outbox.put_nowait(None)
-
-    async def pump(self) -> None:
-        while True:
-            frame = await self.outbox.get()
-            if frame is None:
-                return
-            await self.send(frame)
-
-
-class Table:
-    def __init__(self, row: TableRow, game: Game, state: State, steps: list[Step]) -> None:
-        self.row = row
-        self.id = row.id
-        self.game = game
-        self.state = state
-        self.steps = steps
-        self.lock = asyncio.Lock()
-        self.watchers: set[Watcher] = set()
-        self.generation = 0  # bumped by undo so AI moves computed for an older position are dropped
-        self.ai_task: asyncio.Task | None = None
-        self.ai_error: str | None = None
-        self.clock = Clock.from_json(row.clock)
-        self.clock_task: asyncio.Task | None = None
-        self.clock_position: tuple[int, int] | None = None  # (steps, generation) it runs for
-        self.decision_started: float | None = None  # loop time the timed decision began
-        self.hinting = False  # a hint is being worked out (one at a time per table)
-        self._opening: list[Event] | None = None
-
-    # -- what each seat sees ------------------------------------------------------------------
-    @property
-    def finished(self) -> bool:
-        return self.state.is_terminal()
-
-    def meta(self, connected: dict[int | None, int] | None = None) -> dict[str, Any]:
-        seats = []
-        for i, s in enumerate(self.row.seats):
-            seat = {"seat": i, "kind": s.kind, "name": s.name, "ai": s.ai, "open": s.open}
-            if connected is not None:
-                seat["connected"] = connected.get(i, 0)
-            seats.append(seat)
-        return {
-            "id": self.id,
-            "game": self.game.name,
-            "title": self.game.title or self.game.name,
-            "num_players": self.game.num_players,
-            "options": self.row.options,
-            "seats": seats,
-            "step": len(self.steps),
-            "hints": self.row.hints,
-            "finished": self.finished,
-            "result": {"returns": self.state.returns()} if self.finished else None,
-            "record_url": f"/api/tables/{self.id}/record" if self.finished else None,
-            "ai_error": self.ai_error,
-            "abandoned": self.row.abandoned is not None,
-            "rematch": self.row.rematch,
-            "spectators": connected.get(None, 0) if connected is not None else None,
-        }
-
-    def connected(self) -> dict[int | None, int]:
-        counts: dict[int | None, int] = {}
-        for w in self.watchers:
-            counts[w.seat] = counts.get(w.seat, 0) + 1
-        return counts
-
-    def entry(self, number: int, step: Step, seat: int | None) -> dict[str, Any]:
-        own = seat is not None and seat == step.seat
-        events = seat_events(step.events, seat)
-        return {
-            "step": number,
-            "seat": step.seat,
-            "label": (step.label or str(step.action)) if own else None,
-            "lines": self.game.narrate(events, seat, self.names),
-            "events": events,
-            "timeout": step.timed_out,
-        }
-
-    @property
-    def opening(self) -> list[Event]:
-        """What happened while the table was set (a first roll), worked out when first asked."""
-        if self._opening is None:
-            self._opening = self.game.new_initial_state(seed=self.row.seed).opening_events()
-        return self._opening
-
-    @property
-    def names(self) -> list[str]:
-        return [s.name for s in self.row.seats]
-
-    def timed_seat(self) -> int | None:
-        """The person deciding now if the table has a clock (AI seats have none)."""
-        if self.clock is None or self.finished or self.row.abandoned is not None:
-            return None
-        seat = self.state.current_player()
-        return seat if self.row.seats[seat].kind == "human" else None
-
-    def clock_view(self) -> dict[str, Any] | None:
-        if self.clock is None:
-            return None
-        elapsed = 0.0
-        if self.decision_started is not None:
-            elapsed = asyncio.get_running_loop().time() - self.decision_started
-        return self.clock.view(self.timed_seat(), elapsed)
-
-    def full_frame(self, seat: int | None) -> dict[str, Any]:
-        return {
-            "type": "state",
-            "table": self.meta(self.connected()),
-            "you": seat,
-            "step": len(self.steps),
-            "view": self.state.view(seat),
-            "log": [self.entry(i, s, seat) for i, s in enumerate(self.steps, start=1)],
-            "opening": self.game.narrate(self.opening, seat, self.names),
-            "can_undo": self.undo_point(seat) is not None,
-            "thinking": self.ai_thinking(),
-            "chat": self.row.chat,
-            "clock": self.clock_view(),
-        }
-
-    def refuse_if_abandoned(self) -> None:
-        if self.row.abandoned is not None:
-            raise Refused("this table was given up after a long time without a move")
-
-    def ai_thinking(self) -> int | None:
-        if self.finished or self.row.abandoned is not None:
-            return None
-        seat = self.state.current_player()
-        return seat if self.row.seats[seat].kind == "ai" else None
-
-    def seat_for_token(self, token: str | None) -> int | None:
-        """The seat a token holds; None for no token. An unknown token is refused."""
-        if token is None:
-            return None
-        digest = hash_token(token)
-        for i, s in enumerate(self.row.seats):
-            if s.token_hash is not None and secrets.compare_digest(s.token_hash, digest):
-                return i
-        raise Refused("this seat link is not valid for this table")
-
-    # -- undo ---------------------------------------------------------------------------------
-    def undo_point(self, seat: int | None) -> int | None:
-        """How many actions to keep to take back `seat`'s last decision, or None if not allowed.
-
-        Allowed only to a human seat whose every opponent is an AI seat, before the game ends,
-        and not past anything revealed privately to that seat since (a card drawn, a hand seen):
-        taking back a move must not be a way to peek.
-        """
-        if seat is None or self.finished or self.row.seats[seat].kind != "human":
-            return None
-        if any(s.kind != "ai" for i, s in enumerate(self.row.seats) if i != seat):
-            return None
-        for index in range(len(self.steps) - 1, -1, -1):
-            step = self.steps[index]
-            if any("to" in e and _sent_to(e, seat) for e in step.events):
-                return None
-            if step.seat == seat:
-                return index
-        return None
-
-    # -- broadcasting -------------------------------------------------------------------------
-    def broadcast_step(self, number: int, step: Step) -> None:
-        by_seat: dict[int | None, str] = {}
-        thinking = self.ai_thinking()
-        clock = self.clock_view()
-        for w in self.watchers:
-            frame = by_seat.get(w.seat)
-            if frame is None:
-                frame = by_seat[w.seat] = _dumps(
-                    {
-                        "type": "update",
-                        "step": number,
-                        "view": self.state.view(w.seat),
-                        "entry": self.entry(number, step, w.seat),
-                        "can_undo": self.undo_point(w.seat) is not None,
-                        "thinking": thinking,
-                        "clock": clock,
-                        "table": self.meta() if self.finished else None,
-                    }
-                )
-            w.push(frame)
-        if self.finished:
-            # The full log with every label is everyone's once the game is over.
-            self.broadcast_state()
-
-    def broadcast_state(self) -> None:
-        frames: dict[int | None, str] = {}
-        for w in self.watchers:
-            if w.seat not in frames:
-                frames[w.seat] = _dumps(self.full_frame(w.seat))
-            w.push(frames[w.seat])
-
-    def broadcast_presence(self) -> None:
-        frame = _dumps({"type": "seats", "table": self.meta(self.connected())})
-        for w in self.watchers:
-            w.push(frame)
+__all__ = ["Refused", "Table", "Tables", "Watcher", "seat_events"]
 
 
 class Tables:
@@ -287,6 +56,7 @@ class Tables:
         self._creating = asyncio.Lock()  # the open-table count is checked and raised as one step
         self.live: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future] = {}
+        self.turns = Turns(ai, ai_delay, self._commit)
 
     # -- lifecycle ----------------------------------------------------------------------------
     def resume_all_load(self) -> list[Table]:
@@ -659,91 +429,9 @@ class Tables:
         self.schedule_ai(table)
         return keep
 
-    # -- AI seats -----------------------------------------------------------------------------
     def schedule_ai(self, table: Table) -> None:
-        """Set the table going after any change: its AI seat thinks, or a person's clock runs."""
-        self._schedule_clock(table)
-        if table.ai_task is not None and not table.ai_task.done():
-            return
-        if table.finished or table.ai_thinking() is None or table.ai_error is not None:
-            return
-        table.ai_task = asyncio.ensure_future(self._ai_turn(table))
-
-    # -- clocks -------------------------------------------------------------------------------
-    def _schedule_clock(self, table: Table) -> None:
-        """Start the deciding person's clock, once per position (not again for each watcher)."""
-        position = (len(table.steps), table.generation)
-        if table.clock_position == position and table.clock_task is not None:
-            return
-        if table.clock_task is not None:
-            table.clock_task.cancel()
-            table.clock_task = None
-        table.clock_position = position
-        seat = table.timed_seat()
-        if seat is None:
-            table.decision_started = None
-            return
-        table.decision_started = asyncio.get_running_loop().time()
-        allowance = table.clock.allowance(seat)
-        table.clock_task = asyncio.ensure_future(self._time_out(table, position, allowance))
-
-    async def _time_out(self, table: Table, position: tuple[int, int], allowance: float) -> None:
-        await asyncio.sleep(allowance)
-        async with table.lock:
-            if (len(table.steps), table.generation) != position or table.timed_seat() is None:
-                return
-            seat = table.state.current_player()
-            seed = agent_seed(table.row.seed, seat, len(table.steps))
-            action = await asyncio.to_thread(_timeout_choice, table.state.clone(), seed)
-            table.clock_task = None  # this task is ending; the next position gets a new one
-            try:
-                await self._commit(table, seat, action, timed_out=True)
-            except (Refused, StoreError) as exc:
-                log.error(
-                    "table %s: the move for seat %d out of time failed: %s", table.id, seat, exc
-                )
-                return
-        self.schedule_ai(table)
-
-    async def _ai_turn(self, table: Table) -> None:
-        while not table.finished:
-            seat = table.ai_thinking()
-            if seat is None:
-                return
-            generation, number = table.generation, len(table.steps)
-            if self.ai_delay > 0:
-                await asyncio.sleep(self.ai_delay)  # let people follow the AI's moves
-            spec = table.row.seats[seat].ai or "random"
-            try:
-                action = await self.ai.choose(
-                    table.game,
-                    table.state.clone(),
-                    spec,
-                    agent_seed(table.row.seed, seat, number),
-                )
-            except asyncio.CancelledError:
-                raise
-            except AiFailed as exc:
-                log.error("table %s: AI seat %d (%s) failed: %s", table.id, seat, spec, exc)
-                name = table.row.seats[seat].name
-                table.ai_error = f"{name} (AI) could not choose a move: {exc}"
-                table.broadcast_presence()
-                return
-            except Exception:
-                log.exception("table %s: AI seat %d (%s) failed", table.id, seat, spec)
-                table.ai_error = f"{table.row.seats[seat].name} (AI) failed to choose a move"
-                table.broadcast_presence()
-                return
-            async with table.lock:
-                if table.generation != generation or len(table.steps) != number:
-                    continue  # an undo moved the table; think again about the new position
-                try:
-                    await self._commit(table, seat, action)
-                except (Refused, StoreError) as exc:
-                    log.error("table %s: AI seat %d move refused: %s", table.id, seat, exc)
-                    table.ai_error = f"AI seat {seat + 1} could not move"
-                    table.broadcast_presence()
-                    return
+        """Set the table going after any change (see turns.Turns)."""
+        self.turns.schedule(table)
 
     # -- watchers -----------------------------------------------------------------------------
     async def attach(self, table: Table, watcher: Watcher) -> None:
@@ -773,67 +461,3 @@ class Tables:
             "result": row.result,
             **({"reseeds": row.reseeds} if row.reseeds else {}),
         }
-
-
-def _replay(game: Game, row: TableRow, actions: list[Action]) -> tuple[State, list[Step]]:
-    """The table's state after `actions` from its seed, with its reseeds applied where they fall
-    (the same replay as `robotable.core.records.replay_record`)."""
-    state = game.new_initial_state(seed=row.seed)
-    reseeds = reseeds_by_step(row.reseeds)
-    steps = []
-    for number, action in enumerate(actions):
-        if number in reseeds:
-            state = reseed_chance(state, *reseeds[number])
-        seat = state.current_player()
-        try:
-            label = _label(state, action)
-            steps.append(Step(seat, action, state.apply_action(action), label=label))
-        except IllegalAction as exc:
-            raise RecordError(f"step {number + 1} does not replay: {exc}") from None
-    if len(actions) in reseeds:
-        state = reseed_chance(state, *reseeds[len(actions)])
-    return state, steps
-
-
-def _label(state: State, action: Action) -> str:
-    """The choice in the words its seat read (worded only for a legal action: the game's
-    wording may assume it); a wording that fails must not stop a move."""
-    if action not in state.legal_actions():
-        return ""
-    try:
-        return state.describe_action(action)
-    except Exception:
-        log.exception("%s: wording %s failed", state.game.name, action)
-        return str(action)
-
-
-def _timeout_choice(state: State, seed: int) -> Action:
-    """What the table plays for a person whose time ran out (see server/clocks.py)."""
-    from ..agents import make_agent
-
-    return make_agent(TIMEOUT_AGENT, seed=seed).act(state)
-
-
-def load_table_game(name: str, num_players: int, options: dict[str, Any]) -> Game:
-    """A game configured from a request or a stored table. Content options take bundled names
-    and inline content only: nothing a client sends can make the server open a file."""
-    with no_content_files():
-        return load_game(name, num_players=num_players, **options)
-
-
-def _sent_to(event: Event, seat: int) -> bool:
-    to = event["to"]
-    return isinstance(to, list | tuple) and seat in to
-
-
-def seat_events(events: list[Event], seat: int | None) -> list[Event]:
-    """`visible_events`, failing closed: an event whose "to" is not a list of seats (a game that
-    used "to" for something else) is shown to nobody rather than guessed at."""
-    if all("to" not in e or isinstance(e["to"], list | tuple) for e in events):
-        return visible_events(events, seat)
-    return [
-        e
-        for e in events
-        if "to" not in e
-        or (isinstance(e["to"], list | tuple) and seat is not None and seat in e["to"])
-    ]
