@@ -11,7 +11,8 @@ import typer
 from typer.testing import CliRunner
 
 import robotable
-from robotable.sim.commands import register, split_agents
+from robotable.sim.commands import register
+from robotable.sim.options import split_agents
 
 from .test_sim_game import TinyGame  # noqa: F401 - registers the "simtiny" game
 
@@ -202,7 +203,7 @@ def test_cards_on_a_game_without_a_content_option(invoke, tmp_path):
 
 
 def test_every_bundled_game_names_its_content_option():
-    from robotable.sim.commands import content_option
+    from robotable.sim.options import content_option
 
     for name in ("stakbots", "rumblebots", "iotabots", "betabotz", "breadwinner"):
         if name in robotable.game_names():

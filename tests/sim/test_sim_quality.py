@@ -449,7 +449,7 @@ def test_variant_comparisons_are_against_the_first_variant_and_holm_adjusted(tmp
 
 def test_report_leads_with_first_mover_and_game_quality(tmp_path):
     spec = RunSpec("simscript", 2, ("random",), games=4, quality=True, error_dir=str(tmp_path))
-    from robotable.sim.commands import json_safe
+    from robotable.sim.text import json_safe
 
     text = render_html(json_safe(summarize(run(spec, workers=1))))
     headings = [part.split("</h2>")[0] for part in text.split("<h2>")[1:]]

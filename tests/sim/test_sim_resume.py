@@ -226,9 +226,9 @@ def test_resume_command_replaces_the_results_file_arguments():
 def test_a_run_stopped_before_any_game_still_summarises(tmp_path):
     from rich.console import Console
 
-    from robotable.sim.commands import json_safe, print_summary
     from robotable.sim.report import render_html
     from robotable.sim.runner import RunOutcome
+    from robotable.sim.text import json_safe, print_summary
 
     spec = _spec(tmp_path, games=5)
     summary = json_safe(summarize(RunOutcome(spec, [], 0.1, "in-process", 1, interrupted=True)))

@@ -1,17 +1,16 @@
 """`robotable simulate` and `robotable ladder`: the balance lab on the command line.
 
-Everything a run does is decided here before the first game (game, seats, agents, variants);
-any bad input stops with one line on stderr and exit code 2 before anything is played.
+Everything a run does is decided before the first game (sim/options.py checks the game, seats,
+agents and variants); any bad input stops with one line on stderr and exit code 2 before anything
+is played. What a run found is printed by sim/text.py.
 """
 
 from __future__ import annotations
 
-import json
-import math
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -23,12 +22,20 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
 
 from ..core.errors import RobotableError
-from ..core.options import OptionSpec
 from ..core.registry import game_class, load_game
 from .analysis import summarize
+from .options import (
+    UsageProblem,
+    build_variants,
+    check_agents,
+    check_ray,
+    default_players,
+    split_agents,
+    time_budget_warnings,
+    worker_count,
+)
 from .results_file import ResultsFileError, ResultsWriter, read_results, write_results
 from .runner import (
     DEFAULT_MAX_ACTIONS,
@@ -36,178 +43,9 @@ from .runner import (
     OnResult,
     RunOutcome,
     RunSpec,
-    Variant,
-    available_cores,
-    check_reachable,
     run,
 )
-
-# Names a game may give its content option, most specific first (see content_option()).
-CONTENT_OPTION_NAMES = ("cards", "card_file", "cards_file", "deck", "content")
-
-
-class UsageProblem(Exception):
-    """Bad input found while preparing a run: printed as one line, exit code 2."""
-
-
-# -- parsing ----------------------------------------------------------------------------------
-
-
-def split_agents(text: str) -> list[str]:
-    """'mcts:200,greedy,random' -> three specs. A piece holding '=' but no ':' continues the
-    previous spec, so 'mcts:iterations=200,time=0.5,random' is two agents. ';' also separates."""
-    if ";" in text:
-        pieces = [p.strip() for p in text.split(";")]
-        specs = [p for p in pieces if p]
-    else:
-        specs = []
-        for piece in (p.strip() for p in text.split(",")):
-            if not piece:
-                continue
-            if specs and "=" in piece and ":" not in piece:
-                specs[-1] = f"{specs[-1]},{piece}"
-            else:
-                specs.append(piece)
-    if not specs:
-        raise UsageProblem("--agents: give at least one agent, e.g. --agents mcts:200,random")
-    return specs
-
-
-def check_agents(specs: list[str]) -> None:
-    from ..agents import make_agent
-
-    for spec in specs:
-        make_agent(spec, seed=0)  # raises OptionError naming the spec
-
-
-def content_option(game: str) -> OptionSpec | None:
-    """The option through which `game` takes a user's content file, if it has one."""
-    specs = game_class(game).option_specs
-    by_name = {s.name: s for s in specs}
-    for name in CONTENT_OPTION_NAMES:
-        if name in by_name:
-            return by_name[name]
-    for spec in specs:
-        if spec.type is str and "card" in spec.name:
-            return spec
-    for spec in specs:
-        text = spec.help.lower()
-        if spec.type is str and ("file" in text or ".toml" in text):
-            return spec
-    return None
-
-
-def parse_sweeps(game: str, num_players: int, texts: list[str]) -> dict[str, list[Any]]:
-    """'--option stak_size=5,9,12' -> {'stak_size': [5, 9, 12]}; values are checked with the
-    game's own option specs. For a list-valued option the variants are separated by ';'."""
-    specs = {s.name: s for s in game_class(game).option_specs}
-    sweeps: dict[str, list[Any]] = {}
-    for text in texts:
-        name, eq, values = text.partition("=")
-        name = name.strip()
-        if not eq or not name:
-            raise UsageProblem(f"--option {text!r}: expected NAME=VALUE[,VALUE...]")
-        if name not in specs:
-            known = ", ".join(sorted(specs)) or "none"
-            raise UsageProblem(f"game {game}: unknown option '{name}' (known options: {known})")
-        spec = specs[name]
-        separator = ";" if spec.type in (tuple, list) else ","
-        raw = [v.strip() for v in values.split(separator) if v.strip()]
-        if not raw:
-            raise UsageProblem(f"--option {text!r}: no value given for '{name}'")
-        if name in sweeps:
-            raise UsageProblem(f"--option: '{name}' given twice; list all its values once")
-        coerced = []
-        for value in raw:
-            coerced_value = spec.coerce(game, value)
-            if coerced_value not in coerced:
-                coerced.append(coerced_value)
-        sweeps[name] = coerced
-    return sweeps
-
-
-def build_variants(
-    game: str, num_players: int, option_texts: list[str], card_files: list[str]
-) -> tuple[Variant, ...]:
-    """Every combination of the option sweeps, times the bundled content and each --cards file."""
-    import itertools
-
-    sweeps = parse_sweeps(game, num_players, option_texts)
-    content: OptionSpec | None = None
-    labels: dict[tuple[str, Any], str] = {}
-    if card_files:
-        content = content_option(game)
-        if content is None:
-            names = ", ".join(s.name for s in game_class(game).option_specs) or "none"
-            raise UsageProblem(
-                f"--cards: game {game} takes no content file (it has no card option; "
-                f"its options: {names})"
-            )
-        if content.name in sweeps:
-            raise UsageProblem(f"--cards and --option {content.name}=... both set the content file")
-        files = []
-        for name in card_files:
-            path = Path(name).expanduser()
-            if not path.is_file():
-                raise UsageProblem(f"--cards {name}: no such file")
-            files.append(str(path.resolve()))
-            labels[(content.name, files[-1])] = path.name
-        # The bundled set is the reference every user's file is compared with.
-        sweeps[content.name] = [None, *files]
-        labels[(content.name, None)] = "bundled"
-    names = list(sweeps)
-    variants = []
-    for index, combo in enumerate(itertools.product(*(sweeps[n] for n in names))):
-        options = {n: v for n, v in zip(names, combo) if v is not None}
-        # Only what varies names a variant; options with one value hold for every variant.
-        shown = [
-            f"{n}={labels.get((n, v), _show(v))}"
-            for n, v in zip(names, combo)
-            if len(sweeps[n]) > 1
-        ]
-        fixed = [f"{n}={labels.get((n, v), _show(v))}" for n, v in zip(names, combo)]
-        label = ", ".join(shown or fixed) or "default"
-        variants.append(Variant(index, label, tuple(options.items())))
-        try:
-            load_game(game, num_players=num_players, **options)
-        except RobotableError as exc:
-            raise UsageProblem(str(exc)) from None
-        except Exception as exc:  # noqa: BLE001 - a game's content loader may raise anything
-            raise UsageProblem(
-                f"game {game}, variant {label}: {type(exc).__name__}: {exc}"
-            ) from None
-    return tuple(variants) or (Variant(0, "default", ()),)
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, tuple | list):
-        return "[" + ",".join(map(str, value)) + "]"
-    return str(value)
-
-
-def default_players(game: str, agents: int, given: int | None) -> int:
-    if given is not None:
-        return given
-    cls = game_class(game)
-    return agents if cls.min_players <= agents <= cls.max_players else cls.min_players
-
-
-def json_safe(value: Any) -> Any:
-    """NaN and infinities are not JSON: they become null."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {str(k): json_safe(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [json_safe(v) for v in value]
-    return value
-
-
-def dump_json(data: dict[str, Any]) -> str:
-    return json.dumps(json_safe(data), indent=1, allow_nan=False)
-
-
-# -- running with a progress bar -------------------------------------------------------------
+from .text import dump_json, json_safe, print_ladder, print_summary
 
 
 def _run_with_progress(
@@ -299,218 +137,6 @@ def _prepare(
 
 # -- output -----------------------------------------------------------------------------------
 
-
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
-
-
-def _ci(ci) -> str:
-    return f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]" if ci else ""
-
-
-def _p(p: float | None) -> str:
-    return "n/a" if p is None or (isinstance(p, float) and math.isnan(p)) else f"{p:.3g}"
-
-
-def _points(x: float | None) -> str:
-    return "n/a" if x is None else f"{100 * x:+.1f} pts"
-
-
-def _adv(row: dict[str, Any]) -> str:
-    if row.get("advantage") is None:
-        return "n/a"
-    return f"{100 * row['advantage']:+.1f} pts {_ci(row['advantage_ci'])}"
-
-
-def print_summary(summary: dict[str, Any], out: Console) -> None:
-    """The text summary: the first mover and game quality first, then seats, agents, variants,
-    cards and the headline sentences."""
-    from .report import QUALITY_EXPLAINED, headline, quality_cells, timing_line, who_moved_first
-
-    def say(text: str) -> None:
-        out.print(text, markup=False, highlight=False, soft_wrap=True)
-
-    title = (
-        f"{summary['game']}: {summary['games']} games, {summary['num_players']} seats, "
-        f"agents {', '.join(summary['agents'])}"
-    )
-    if summary.get("interrupted"):
-        title += f" (INTERRUPTED: {summary['games']} of {summary['games_planned']} games)"
-    say(title)
-    variants = summary["variants"]
-    groups = variants if len(variants) > 1 else [{**summary, "label": "all games"}]
-
-    first = Table(
-        title="first mover (the seat that took the first real turn)", title_justify="left"
-    )
-    for column in ("variant", "games", "won", "win rate", "95% interval", "advantage", "p"):
-        if column == "variant":
-            first.add_column(column, overflow="fold")
-        else:
-            first.add_column(column, justify="right")
-    for g in groups:
-        f = g["first_mover"]
-        first.add_row(
-            g["label"],
-            str(f["games"]),
-            str(f["wins"]),
-            _pct(f["win_rate"]),
-            _ci(f["ci"]),
-            _points(f.get("advantage")),
-            _p(f["p_value"]),
-        )
-    out.print(first)
-    for g in groups:
-        prefix = f"{g['label']}: " if len(groups) > 1 else ""
-        say(f"  {prefix}who moved first: {who_moved_first(g['first_mover'])}")
-    for g in groups:
-        positions = g["first_mover"].get("positions") or []
-        if not positions:
-            continue
-        table = Table(title=f"turn-order positions ({g['label']})", title_justify="left")
-        for column in ("moves", "games", "win rate", "95% interval", "advantage", "p", "p Holm"):
-            table.add_column(column, justify="left" if column == "moves" else "right")
-        for p in positions:
-            table.add_row(
-                f"#{p['position'] + 1}",
-                str(p["games"]),
-                _pct(p["win_rate"]),
-                _ci(p["ci"]),
-                _adv(p),
-                _p(p["p_value"]),
-                _p(p["p_adjusted"]),
-            )
-        out.print(table)
-
-    quality = Table(title="game quality", title_justify="left")
-    quality.add_column("measure")
-    for g in groups:
-        quality.add_column(g["label"])
-    cells = [quality_cells(g["quality"]) for g in groups]
-    for name in QUALITY_EXPLAINED:
-        quality.add_row(name, *(c[name] for c in cells))
-    out.print(quality)
-
-    seats = Table(title="seats (seat 1 is the first listed seat)", title_justify="left")
-    for column in ("seat", "wins", "win rate", "95% interval", "advantage", "p", "p Holm"):
-        seats.add_column(column, justify="right" if column != "seat" else "left")
-    tests = summary.get("seat_tests") or [{} for _ in summary["wins"]]
-    for s, wins in enumerate(summary["wins"]):
-        seats.add_row(
-            f"seat {s + 1}",
-            str(wins),
-            _pct(summary["win_rate"][s]),
-            _ci(summary["win_rate_ci"][s]),
-            _adv(tests[s]),
-            _p(tests[s].get("p_value")),
-            _p(tests[s].get("p_adjusted")),
-        )
-    seats.add_row("draws", str(summary["draws"]), _pct(summary["draw_rate"]), "", "", "", "")
-    out.print(seats)
-    stats = summary["agent_stats"]
-    if len(stats) > 1:
-        table = Table(title="agents (per seat-game)", title_justify="left")
-        for column in ("agent", "seat-games", "wins", "win rate", "95% interval"):
-            table.add_column(column, justify="left" if column == "agent" else "right")
-        for name, a in stats.items():
-            table.add_row(
-                name, str(a["seat_games"]), str(a["wins"]), _pct(a["win_rate"]), _ci(a["ci"])
-            )
-        out.print(table)
-    if len(variants) > 1:
-        table = Table(title="variants", title_justify="left")
-        for column in (
-            "variant",
-            "games",
-            "errors",
-            "win rate by seat",
-            "first mover",
-            "p",
-            "median turns",
-        ):
-            table.add_column(column, justify="left" if column == "variant" else "right")
-        for v in variants:
-            fm = v["first_mover"]
-            table.add_row(
-                v["label"],
-                str(v["completed"]),
-                str(v["errors"]),
-                " / ".join(_pct(r) for r in v["win_rate"]),
-                f"{100 * (fm['advantage'] or 0):+.1f} pts",
-                _p(fm["p_value"]),
-                f"{v['lengths']['turns']['median'] or 0:.0f}",
-            )
-        out.print(table)
-        comparisons = summary.get("variant_comparisons", [])
-        if comparisons:
-            from .report import _diff
-
-            table = Table(
-                title=f"variants against {variants[0]['label']} (Holm-adjusted p)",
-                title_justify="left",
-            )
-            for column in ("variant", "measure", "difference", "p", "p Holm"):
-                table.add_column(
-                    column, justify="left" if column in ("variant", "measure") else "right"
-                )
-            for c in comparisons:
-                table.add_row(
-                    c["variant"],
-                    c["metric"].replace("_", " "),
-                    _diff(c),
-                    _p(c["p_value"]),
-                    _p(c["p_adjusted"]),
-                )
-            out.print(table)
-    shifts = summary.get("card_shifts", [])
-    if shifts:
-        table = Table(title="card impact by variant (largest movements)", title_justify="left")
-        table.add_column("card")
-        table.add_column("event")
-        for v in variants:
-            table.add_column(v["label"], justify="right")
-        for row in shifts[:6]:
-            cells_ = [
-                "-" if c is None else f"{100 * c['difference']:+.1f} {_ci(c['difference_ci'])}"
-                for c in row["by_variant"]
-            ]
-            table.add_row(row["card"], row["event"], *cells_)
-        out.print(table)
-    cards = summary["cards"]
-    if cards:
-        table = Table(
-            title="card impact (largest differences; association, not cause)", title_justify="left"
-        )
-        for column in (
-            "card",
-            "event",
-            "with",
-            "win rate with",
-            "win rate without",
-            "difference",
-            "95% interval",
-            "p Holm",
-        ):
-            table.add_column(column, justify="left" if column in ("card", "event") else "right")
-        shown = cards[:5] + [r for r in cards[-5:] if r not in cards[:5]]
-        for r in shown:
-            table.add_row(
-                r["card"],
-                r["event"],
-                str(r["seat_games_with"]),
-                _pct(r["win_rate_with"]),
-                _pct(r["win_rate_without"]),
-                f"{100 * r['difference']:+.1f} pts",
-                _ci(r["difference_ci"]),
-                _p(r.get("p_adjusted")),
-            )
-        out.print(table)
-    for line in headline(summary)[1:]:
-        say(f"- {line}")
-    say(timing_line(summary))
-
-
-# -- commands ---------------------------------------------------------------------------------
 
 AGENTS_HELP = (
     "Agents, comma separated: random, greedy, mcts:200, mcts:iterations=200,time=0.5 "
@@ -669,7 +295,7 @@ def register(app: typer.Typer) -> None:
 
         writer: ResultsWriter | None = None
         try:
-            workers = _workers(workers)
+            workers = worker_count(workers)
             spec = _prepare(
                 game,
                 agents,
@@ -684,7 +310,7 @@ def register(app: typer.Typer) -> None:
                 quality=quality,
                 quality_every=quality_every,
             )
-            _check_ray(ray)
+            check_ray(ray)
             if resume is not None and out_jsonl is not None and _same_file(resume, out_jsonl):
                 out_jsonl = None
             if resume is not None and out_jsonl is not None:
@@ -792,7 +418,7 @@ def register(app: typer.Typer) -> None:
 
         err = Console(stderr=True)
         try:
-            workers = _workers(workers)
+            workers = worker_count(workers)
             if players is None:
                 players = game_class(game).min_players
             spec = _prepare(
@@ -819,7 +445,7 @@ def register(app: typer.Typer) -> None:
                     markup=False,
                     highlight=False,
                 )
-            _check_ray(ray)
+            check_ray(ray)
             show = not json_stdout or err.is_terminal
             outcome = _run_with_progress(spec, workers, ray, show, err)
         except (RobotableError, UsageProblem) as exc:
@@ -855,27 +481,6 @@ def register(app: typer.Typer) -> None:
             )
 
 
-def time_budget_warnings(game: str, specs: list[str]) -> list[str]:
-    """A warning when any agent stops thinking on a clock (`time=`, or a named strength that
-    resolves to one in this game): its moves then depend on the machine's speed and load."""
-    from ..agents import concrete_spec, parse_agent_spec
-
-    timed = []
-    for spec in specs:
-        concrete = concrete_spec(spec, game)
-        _, params = parse_agent_spec(concrete)
-        if params.get("time") is not None:
-            timed.append(spec if concrete == spec else f"{spec} ({concrete})")
-    if not timed:
-        return []
-    return [
-        f"agents with a time budget per move ({'; '.join(timed)}): their play depends on the "
-        "machine's speed and load, so these results are not reproducible (the same seed can give "
-        "other games, and a resumed run other numbers); give an iteration count instead (e.g. "
-        "mcts:1000) for a reproducible run"
-    ]
-
-
 def resume_command(argv: list[str], path: Path) -> str:
     """The command that finishes an interrupted run: the same arguments with --resume PATH."""
     kept: list[str] = []
@@ -905,55 +510,4 @@ def _free_path(path: Path) -> Path:
     return candidate
 
 
-def _check_ray(address: str | None) -> None:
-    """Before the progress bar: Ray installed, and a cluster address that answers."""
-    if address is None:
-        return
-    try:
-        import ray  # noqa: F401
-    except ImportError:
-        raise UsageProblem("--ray: Ray is not installed (pip install 'robotable[sim]')") from None
-    if address != "local":
-        check_reachable(address)
-
-
-def _workers(given: int | None) -> int:
-    if given is None:
-        return available_cores()
-    if given < 1:
-        raise UsageProblem(f"--workers must be at least 1, got {given}")
-    return given
-
-
-def print_ladder(result: dict[str, Any], labels: list[str], out: Console) -> None:
-    level = int(round(result["level"] * 100))
-    table = Table(
-        title=f"{result['game']} ladder: {result['games']} games, {result['num_players']} seats, "
-        f"Bradley-Terry on the Elo scale, {level}% bootstrap intervals",
-        title_justify="left",
-    )
-    for column in ("rank", "agent", "elo", "interval", "pairwise score", "pair games"):
-        table.add_column(column, justify="left" if column == "agent" else "right")
-    for r in result["ratings"]:
-        low, high = r["ci"]
-        interval = "" if low is None else f"[{low:.0f}, {high:.0f}]"
-        table.add_row(
-            str(r["rank"]),
-            r["agent"],
-            f"{r['elo']:.0f}",
-            interval,
-            _pct(r["score"]),
-            str(r["pair_games"]),
-        )
-    out.print(table)
-    matrix = Table(title="pairwise score (row against column)", title_justify="left")
-    matrix.add_column("")
-    for name in labels:
-        matrix.add_column(name, justify="right")
-    for a, name in enumerate(labels):
-        row = result["pairwise_score"][a]
-        matrix.add_row(name, *(_pct(v) if v is not None else "-" for v in row))
-    out.print(matrix)
-
-
-__all__ = ["register"]
+__all__ = ["json_safe", "print_summary", "register", "resume_command", "time_budget_warnings"]
