@@ -177,3 +177,24 @@ def serve_process(db: Path, *extra: str) -> tuple[subprocess.Popen, str]:
             return proc, line.split()[1].rstrip("/")
     proc.kill()
     raise AssertionError("robotable serve exited before listening")
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """A throw-away PostgreSQL cluster for the whole session (skipped, saying why, when
+    PostgreSQL or psycopg is not installed)."""
+    pytest.importorskip("psycopg", reason="psycopg is not installed (the [postgres] extra)")
+    from .postgres_cluster import Cluster, find_binaries
+
+    binaries = find_binaries()
+    if binaries is None:
+        pytest.skip("PostgreSQL is not installed (Debian's postgresql package)")
+    cluster = Cluster(binaries)
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster) -> str:
+    """A fresh database in the session's cluster."""
+    return postgres_cluster.new_database()

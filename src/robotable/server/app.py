@@ -91,7 +91,8 @@ def create_app(
     limits: ServerLimits | None = None,
     clock: Callable[[], float] = time.time,
 ) -> Starlette:
-    """The web table over the SQLite database at `db_path` (created when missing).
+    """The web table over the SQLite database at `db_path` (created when missing), or the
+    PostgreSQL database at a `postgresql://` URL.
 
     `tune_gc` (what `robotable serve` does) sets the process's garbage collector for a server;
     it is process-wide, so tests that run the app inside a test process leave it off.

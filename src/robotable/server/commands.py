@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from ..core.errors import RobotableError
+from .database import check_database, shown
 
 
 def default_db_path() -> Path:
@@ -24,9 +28,10 @@ def register(app: typer.Typer) -> None:
             int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")
         ] = 8000,
         db: Annotated[
-            Path | None,
+            str | None,
             typer.Option(
-                help="SQLite database file (default: tables.sqlite3 in the user data dir)."
+                help="SQLite database file (default: tables.sqlite3 in the user data dir), or "
+                "a PostgreSQL URL: postgresql://user:password@host/dbname."
             ),
         ] = None,
         ai_delay: Annotated[
@@ -98,7 +103,12 @@ def register(app: typer.Typer) -> None:
         from .limits import ServerLimits
         from .schemas import MAX_FRAME
 
-        path = db or default_db_path()
+        path: str | Path = db or default_db_path()
+        try:
+            check_database(path)
+        except RobotableError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            raise typer.Exit(2) from None
         workers = (os.cpu_count() or 1) if ai_workers < 0 else ai_workers
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         config = uvicorn.Config(
@@ -135,7 +145,7 @@ def register(app: typer.Typer) -> None:
             timeout_graceful_shutdown=10,
         )
         server = _AnnouncingServer(config)
-        typer.echo(f"robotable web table, games stored in {path}")
+        typer.echo(f"robotable web table, games stored in {shown(path)}")
         server.run()
 
 

@@ -1,9 +1,10 @@
-"""The web table's SQLite store: a table is its record (game, options, seed, actions) plus seats.
+"""The web table's store: a table is its record (game, options, seed, actions) plus seats, in
+SQLite (the default) or PostgreSQL (database.py holds what differs between the two).
 
 Writes go through one writer thread that commits whatever is queued in a single transaction
 (group commit), so a move is durable before it is acknowledged while hundreds of tables share one
-fsync. Each queued write runs inside its own savepoint: one failing write fails only its caller.
-Reads use short-lived per-thread connections; WAL lets them run beside the writer.
+fsync. If a batch fails, it is redone with a savepoint per write: one failing write fails only its
+caller. Reads use per-thread connections, beside the writer (SQLite's WAL, PostgreSQL's MVCC).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import contextlib
 import hashlib
 import json
 import queue
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -21,50 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    version TEXT NOT NULL,
-    num_players INTEGER NOT NULL,
-    options TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    seats TEXT NOT NULL,
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    result TEXT,
-    abandoned REAL,
-    rematch TEXT,
-    clock TEXT,
-    hints INTEGER
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    step INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (table_id, step)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS tables_by_result ON tables(result IS NULL, updated);
--- Chance drawn afresh at an undo (see robotable.core.records): after `after_step` actions,
--- everything `seat` cannot see was sampled again from `secret`.
-CREATE TABLE IF NOT EXISTS reseeds (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    after_step INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    secret INTEGER NOT NULL,
-    PRIMARY KEY (table_id, after_step)
-) WITHOUT ROWID;
--- What the seats said at a table; kept with the table, never in the game record.
-CREATE TABLE IF NOT EXISTS chat (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    at REAL NOT NULL,
-    seat INTEGER NOT NULL,
-    text TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS chat_by_table ON chat(table_id, at);
-"""
-
+from .database import PostgreSQL, SQLite, is_postgres_url
 
 CHAT_KEPT = 50  # chat lines a table sends a newcomer
 
@@ -131,26 +88,20 @@ class Store:
     def __init__(
         self, path: str | Path, synchronous: str = "FULL", clock: Callable[[], float] = time.time
     ) -> None:
-        self.path = str(path)
+        """`path`: an SQLite file, or a `postgresql://` URL."""
+        self.dialect: Any = PostgreSQL(path) if is_postgres_url(path) else SQLite(path, synchronous)
+        self.errors = self.dialect.errors
         self.clock = clock  # when tables were last played (idle expiry reads it)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self.synchronous = synchronous
         self._local = threading.local()
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._writer_conn = self._connect()
-        self._writer_conn.executescript(SCHEMA)
-        _migrate(self._writer_conn)
+        self.dialect.prepare(self._writer_conn)
         self._thread = threading.Thread(target=self._write_loop, name="robotable-db", daemon=True)
         self._thread.start()
         self.commits = 0  # transactions committed (for the load benchmark)
 
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute(f"PRAGMA synchronous={self.synchronous}")
-        conn.execute("PRAGMA busy_timeout=5000")
-        return conn
+    def _connect(self) -> Any:
+        return self.dialect.connect()
 
     def close(self) -> None:
         self._queue.put(None)
@@ -175,46 +126,46 @@ class Store:
             if stop:
                 return
 
-    def _commit_batch(self, conn: sqlite3.Connection, batch: list) -> None:
+    def _commit_batch(self, conn: Any, batch: list) -> None:
         # Writes almost never fail, so first try the whole batch plainly (no savepoints: three
         # statements fewer per write); only if one fails, redo it with a savepoint per write so
         # that the failing write fails alone.
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(self.dialect.begin)
             for fn, _ in batch:
                 fn(conn)
             conn.execute("COMMIT")
             self.commits += 1
-        except sqlite3.Error:
-            if conn.in_transaction:
+        except self.errors:
+            if self.dialect.in_transaction(conn):
                 conn.execute("ROLLBACK")
             self._commit_each(conn, batch)
             return
         _settle_all([(waiter, None) for _, waiter in batch])
 
-    def _commit_each(self, conn: sqlite3.Connection, batch: list) -> None:
+    def _commit_each(self, conn: Any, batch: list) -> None:
         outcomes: list[tuple[tuple, BaseException | None]] = []
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(self.dialect.begin)
             for fn, done in batch:
                 conn.execute("SAVEPOINT item")
                 try:
                     fn(conn)
                     conn.execute("RELEASE item")
                     outcomes.append((done, None))
-                except sqlite3.Error as exc:
+                except self.errors as exc:
                     conn.execute("ROLLBACK TO item")
                     conn.execute("RELEASE item")
                     outcomes.append((done, StoreError(f"database write refused: {exc}")))
             conn.execute("COMMIT")
             self.commits += 1
-        except sqlite3.Error as exc:
-            if conn.in_transaction:
+        except self.errors as exc:
+            if self.dialect.in_transaction(conn):
                 conn.execute("ROLLBACK")
             outcomes = [(done, StoreError(f"database commit failed: {exc}")) for _, done in batch]
         _settle_all(outcomes)
 
-    async def _submit(self, fn: Callable[[sqlite3.Connection], None]) -> None:
+    async def _submit(self, fn: Callable[[Any], None]) -> None:
         """Queue a write; returns once it is committed (raises StoreError if it was refused)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future = loop.create_future()
@@ -224,7 +175,7 @@ class Store:
     async def create_table(self, row: TableRow, rematch_of: str | None = None) -> None:
         """Store a new table; `rematch_of`: the finished table whose seats it continues."""
 
-        def write(conn: sqlite3.Connection) -> None:
+        def write(conn: Any) -> None:
             _insert_table(conn, row)
             if rematch_of is not None:
                 conn.execute("UPDATE tables SET rematch = ? WHERE id = ?", (row.id, rematch_of))
@@ -260,7 +211,7 @@ class Store:
         clock_text = None if clock is None else json.dumps(clock)
         now = self.clock()
 
-        def write(conn: sqlite3.Connection) -> None:
+        def write(conn: Any) -> None:
             conn.execute(
                 "INSERT INTO actions (table_id, step, seat, action) VALUES (?, ?, ?, ?)",
                 (table_id, step, seat, text),
@@ -277,7 +228,7 @@ class Store:
         afresh there for `reseed` = (seat, secret)."""
         seat, secret = reseed
 
-        def write(conn: sqlite3.Connection) -> None:
+        def write(conn: Any) -> None:
             conn.execute("DELETE FROM actions WHERE table_id = ? AND step > ?", (table_id, keep))
             conn.execute(
                 "DELETE FROM reseeds WHERE table_id = ? AND after_step >= ?", (table_id, keep)
@@ -294,7 +245,7 @@ class Store:
         await self._submit(write)
 
     # -- reads --------------------------------------------------------------------------------
-    def _reader(self) -> sqlite3.Connection:
+    def _reader(self) -> Any:
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = self._local.conn = self._connect()
@@ -350,7 +301,7 @@ class Store:
         """Mark unfinished tables without a move since `cutoff` abandoned; returns their ids."""
         ids: list[str] = []
 
-        def write(conn: sqlite3.Connection) -> None:
+        def write(conn: Any) -> None:
             ids.extend(
                 row[0]
                 for row in conn.execute(
@@ -382,19 +333,6 @@ _SELECT = (
 )
 
 
-def _migrate(conn: sqlite3.Connection) -> None:
-    """Bring a database made by an earlier robotable up to this schema, in place."""
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
-    if "abandoned" not in columns:
-        conn.execute("ALTER TABLE tables ADD COLUMN abandoned REAL")
-    if "rematch" not in columns:
-        conn.execute("ALTER TABLE tables ADD COLUMN rematch TEXT")
-    if "clock" not in columns:
-        conn.execute("ALTER TABLE tables ADD COLUMN clock TEXT")
-    if "hints" not in columns:
-        conn.execute("ALTER TABLE tables ADD COLUMN hints INTEGER")
-
-
 def _settle_all(outcomes: list[tuple[tuple, BaseException | None]]) -> None:
     """Wake the writers of a batch: one wake-up per event loop, not one per write."""
     by_loop: dict[asyncio.AbstractEventLoop, list] = {}
@@ -416,7 +354,7 @@ def _settle(settled: list[tuple[asyncio.Future, BaseException | None]]) -> None:
             future.set_exception(error)
 
 
-def _insert_table(conn: sqlite3.Connection, row: TableRow) -> None:
+def _insert_table(conn: Any, row: TableRow) -> None:
     conn.execute(
         "INSERT INTO tables (id, game, version, num_players, options, seed, seats, created,"
         " updated, result, clock, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
