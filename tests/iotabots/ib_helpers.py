@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import robotable
 from robotable.games.iotabots.actions import ChooseOrder, Mulligan
-from robotable.games.iotabots.rules import new_bot
+from robotable.games.iotabots.board import new_bot
 from robotable.games.iotabots.state import IotabotsState
 
 

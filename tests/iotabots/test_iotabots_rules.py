@@ -16,7 +16,8 @@ from robotable.games.iotabots.actions import (
     PlayBuzz,
     Summon,
 )
-from robotable.games.iotabots.rules import DRAW, end_duel
+from robotable.games.iotabots.board import end_duel
+from robotable.games.iotabots.state import DRAW
 
 from .ib_helpers import blank, field_names, game, give, idx, labels, names, put, start
 

@@ -23,14 +23,12 @@ from robotable.games.rumblebots.actions import (
     UseContraption,
 )
 from robotable.games.rumblebots.content import FACTIONS, Keyword
-from robotable.games.rumblebots.effects import (
+from robotable.games.rumblebots.effects import challenger_winning, clash_numbers, gang_totals
+from robotable.games.rumblebots.state import (
     P_ATTACK_WINDOW,
     P_DEFEND_WINDOW,
     P_FACTION,
     P_TARGET_DEFEAT,
-    challenger_winning,
-    clash_numbers,
-    gang_totals,
 )
 
 from .rb_helpers import battle, battle_zone_ids, game, ids_of, names

@@ -13,8 +13,7 @@ from typing import Any
 
 import robotable
 from robotable.games.stakbots.content import Bot
-from robotable.games.stakbots.rules import HIDDEN, UP
-from robotable.games.stakbots.state import StakBotsState
+from robotable.games.stakbots.state import HIDDEN, UP, StakBotsState
 
 RULES_DECK = str(Path(__file__).with_name("rules_deck.toml"))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from robotable import visible_events
-from robotable.games.stakbots.rules import HIDDEN, KNOWN
+from robotable.games.stakbots.state import HIDDEN, KNOWN
 
 from .sbkit import card_of, do, game, play, position
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from robotable import IllegalAction, visible_events
-from robotable.games.stakbots.rules import HIDDEN, UP
+from robotable.games.stakbots.state import HIDDEN, UP
 
 from .sbkit import game
 

@@ -6,7 +6,8 @@ import pytest
 
 from robotable import ContentError
 from robotable.games.stakbots.content import Bot
-from robotable.games.stakbots.rules import HIDDEN, KNOWN, MAX_TURN_ACTIONS, MAX_TURN_EFFECTS, UP
+from robotable.games.stakbots.rules import MAX_TURN_ACTIONS, MAX_TURN_EFFECTS
+from robotable.games.stakbots.state import HIDDEN, KNOWN, UP
 
 from .sbkit import card_of, do, find, game, play, position, random_game, stak_names
 
@@ -320,7 +321,7 @@ def test_sb_4_4_returned_attacker_cannot_attack_after_replay():
     st = position([["Core:2", "Core:7"], ["Core:3", "Core:4", "Core:2"]])
     do(st, "attack", target=1)
     attacker = card_of(st, 0)
-    from robotable.games.stakbots.rules import return_to_hand
+    from robotable.games.stakbots.effects import return_to_hand
 
     return_to_hand(st, 0, attacker, [])
     st._legal = None
@@ -382,7 +383,7 @@ def test_sb_5_5_damage_moves_with_the_card_and_clears_when_it_leaves():
     trip = card_of(st, 0)
     do(st, "target", seat=0, depth=0)  # Trip chooses itself: drops below the Core:5
     assert card_of(st, 0) == mine and st.staks[0][-2] == trip and st.dmg[mine] == 2
-    from robotable.games.stakbots.rules import return_to_hand
+    from robotable.games.stakbots.effects import return_to_hand
 
     return_to_hand(st, 0, mine, [])
     assert st.dmg[mine] == 0 and mine not in st.damaged
@@ -630,7 +631,7 @@ def test_sb_8_9_sidekick_drops_one_place():
 
 def test_sb_8_10_leader_power_is_its_face_up_run():
     st = position([["Core:2", "?Core:3", "Core:4", "Leader", "Core:5"], ["Core:6"]])
-    from robotable.games.stakbots.rules import power
+    from robotable.games.stakbots.board import power
 
     leader = st.staks[0][3]
     assert power(st, leader) == 3
@@ -671,7 +672,7 @@ def test_sb_8_13_tranq_resets_another_face_up_card():
     assert (0, 0) not in targets and (0, 2) in targets and (1, 0) in targets
     do(st, "target", seat=0, depth=2)  # the Core:4 below the Leader
     assert st.vis[four] == KNOWN
-    from robotable.games.stakbots.rules import power
+    from robotable.games.stakbots.board import power
 
     assert power(st, leader) == 2
     # A reset top card turns straight back up and fires again.

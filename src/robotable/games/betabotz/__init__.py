@@ -3,6 +3,9 @@
 Bid for a Betabot, bid for components or draw Code cards, then attempt ten missions alone or in
 negotiated teams while Code cards fly; most Bitz after the end-game bonuses wins.
 Rules: docs/rules/betabotz.md (BZ-x.y). Bundled cards are robotable's own designs.
+
+Imports flow one way: data (actions, content, state) -> rules (effects, rules) -> presentation
+(view, narration, render, heuristic, encoding) -> this module, which wires the Game object.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from robotable.core.narration import Voice
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Action, Game, State
 
-from . import encoding, narration
+from . import encoding, heuristic, narration, render, rules, view
 from .actions import ACTION_CLASSES
 from .content import Content, load_content
 from .rules import LAYOUT, new_state
@@ -56,6 +59,11 @@ class BetabotzGame(Game):
         ),
     )
     action_classes = ACTION_CLASSES
+    # BetabotzState reaches the forward model, the view and the words through these (state.py
+    # imports none of them, so the package has no import circle).
+    rules = rules
+    view = view
+    narration = narration
 
     def __init__(self, num_players: int | None = None, **options: Any) -> None:
         super().__init__(num_players, **options)
@@ -69,14 +77,10 @@ class BetabotzGame(Game):
         return BetabotzState.from_json(self, data)
 
     def evaluate(self, state: State, seat: int) -> float:
-        from .heuristic import evaluate
-
-        return evaluate(state, seat)  # type: ignore[arg-type]
+        return heuristic.evaluate(state, seat)  # type: ignore[arg-type]
 
     def render(self, state: State, seat: int | None) -> str:
-        from .render import render
-
-        return render(state, seat)  # type: ignore[arg-type]
+        return render.render(state, seat)  # type: ignore[arg-type]
 
     def narrate_event(self, event: dict[str, Any], voice: Voice) -> str | None:
         return narration.narrate_event(event, voice)

@@ -33,6 +33,8 @@ from .actions import (
     TakeBreach,
 )
 from .content import ATTRS, CodeOp
+from .effects import mission_value, unit_values
+from .rules import lot_min, team_split
 from .state import COMPONENT_LIMIT, HAND_LIMIT, PK_CODE_ATTR, PK_CODE_SEAT
 
 if TYPE_CHECKING:
@@ -579,8 +581,6 @@ def _mission(s: BetabotzState):
 
 
 def _required_values(s: BetabotzState, members: list[int]) -> tuple[dict, dict]:
-    from .effects import unit_values
-
     mission = _mission(s)
     values = unit_values(s, sorted(members))
     require = {ATTRS[a]: n for a, n in enumerate(mission.require) if n}
@@ -589,9 +589,6 @@ def _required_values(s: BetabotzState, members: list[int]) -> tuple[dict, dict]:
 
 def describe_action(s: BetabotzState, action: Any) -> str:
     """The choice in words for the seat deciding now (see `State.describe_action`)."""
-    from .effects import mission_value
-    from .rules import lot_min, team_split
-
     c = s.content
     me = s.current_player()
     voice = _choice_voice(s)

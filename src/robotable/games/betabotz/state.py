@@ -1,6 +1,9 @@
-"""Betabotz state: plain data (ids, ints, small lists), hand-written clone, JSON, view, determinize.
+"""Betabotz state: plain data (ids, ints, small lists), hand-written clone, JSON, determinize.
 
-The forward model lives in rules.py and effects.py; this module only holds and shows the data.
+The forward model lives in rules.py and effects.py, the view and the words in view.py and
+narration.py; this module only holds the data and imports none of them. The protocol methods
+that need them go through the Game object (`self.game.rules`, `.view`, `.narration`), which
+`__init__.py` wires, so imports flow one way: data -> rules -> presentation -> the Game.
 Visibility model (one for view, events and determinize, BZ-10): every seat's Code hand is secret
 to the others (counts are public); the orders of the Betabot, Component, Code and Mission decks
 are secret to all (the grounds of the mission stack are public). Everything else is public.
@@ -132,27 +135,29 @@ class BetabotzState(State):
     def returns(self) -> list[float]:
         if self.stage != ST_OVER:
             return [0.0] * self.n
-        won = _rules.winners(self)
+        won = self.game.rules.winners(self)
         return [1.0 if s in won else 0.0 for s in range(self.n)]
 
     def turn_number(self) -> int:
         return self.turn
 
+    # The Game holds the rules module so this file need not import it: on the hot paths that
+    # costs one attribute lookup more than the module global it replaces, and no import.
     def _legal_actions(self) -> list[Action]:
-        return _rules.legal_actions(self)
+        return self.game.rules.legal_actions(self)
 
     def _apply(self, action: Action) -> list[dict]:
-        return _rules.apply_action(self, action)
+        return self.game.rules.apply_action(self, action)
 
     def prompt(self) -> str:
-        return _rules.prompt(self)
+        return self.game.view.prompt(self)
 
     def stats(self) -> dict[str, Any]:
-        return _rules.stats(self)
+        return self.game.view.stats(self)
 
     def describe_action(self, action: Action) -> str:
         """The choice in words for the deciding seat (narration.py; front ends only)."""
-        return _narration.describe_action(self, action)
+        return self.game.narration.describe_action(self, action)
 
     # -- clone / JSON -------------------------------------------------------------------------
     def clone(self) -> BetabotzState:
@@ -268,7 +273,7 @@ class BetabotzState(State):
 
     # -- views --------------------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
-        return _rules.view(self, seat)
+        return self.game.view.view(self, seat)
 
     def determinize(self, seat: int, rng: random.Random | Any) -> BetabotzState:
         """Resample what `seat` cannot see: other hands, deck orders, future mission identities."""
@@ -357,7 +362,3 @@ def _check_ranges(s: BetabotzState) -> None:
 
 
 __all__ = ["ATTRS", "GROUNDS", "BetabotzState"]
-
-# The forward model imports this module's constants; importing it last breaks the cycle.
-from . import narration as _narration  # noqa: E402
-from . import rules as _rules  # noqa: E402

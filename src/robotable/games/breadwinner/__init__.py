@@ -1,5 +1,9 @@
 """Bread Winner (seed 003): two rival companies deploy dice bots on a six-tile map to plant, harvest
-and deliver crops until one holds all twelve loaves. Rules: docs/rules/breadwinner.md."""
+and deliver crops until one holds all twelve loaves. Rules: docs/rules/breadwinner.md.
+
+Imports run one way: board, actions, content and state (data) <- rules (forward model) <-
+narration, render, heuristic, encoding (they only read) <- this Game, which wires them.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from robotable.core.narration import Voice
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Action, Game, State
 
-from . import encoding, heuristic, narration, render
+from . import encoding, heuristic, narration, render, rules
 from .actions import ACTION_CLASSES
 from .content import check_crop_values, load_crop_values
 from .state import BreadWinnerState
@@ -70,6 +74,10 @@ class BreadWinnerGame(Game):
         ),
     )
     action_classes = ACTION_CLASSES
+    # The state's protocol methods reach the forward model and the words through these:
+    # state.py is the data layer below rules.py and narration.py, so it cannot import them.
+    rules = rules
+    narration = narration
 
     def __init__(self, num_players: int | None = None, **options: Any) -> None:
         super().__init__(num_players, **options)

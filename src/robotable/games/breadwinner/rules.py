@@ -1,4 +1,5 @@
-"""The Bread Winner forward model: legal actions and their effects, as functions over the state.
+"""The Bread Winner forward model: setup, legal actions and their effects, as functions over the
+state.
 
 No I/O. Rule numbers (BW-x.y) refer to docs/rules/breadwinner.md. After every action `advance`
 moves the turn past steps that offer nothing to decide (an empty step is a skipped step, BW-4.2)
@@ -7,7 +8,6 @@ and leaves the next decision's legal actions in the state's cache.
 
 from __future__ import annotations
 
-from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from .actions import (
@@ -46,51 +46,42 @@ from .board import (
     TILE_NAMES,
     die_name,
 )
+from .state import (
+    NUM_TALLY,
+    P_BUILD,
+    P_DEACT,
+    P_DEPLOY,
+    P_FOLLOW,
+    P_MAP,
+    P_OVER,
+    T_ABSORBED,
+    T_BUILT,
+    T_DEACT,
+    T_DELIVERIES,
+    T_HARVESTS,
+    T_LOAVES,
+    T_MELTDOWNS,
+    T_PLANTS,
+    T_POISONS,
+    T_PULSES,
+    T_RESEARCH,
+    T_RESTORES,
+    T_STEALS,
+    T_TAKEN,
+    BreadWinnerState,
+)
+
+# The turn steps and tally slots are the state's fields, so state.py defines them; `Phase` stays
+# importable from here, where it used to be defined (tests import rules.Phase).
+from .state import Phase as Phase
 
 DIE_NAMES = tuple(die_name(d) for d in range(16))
 
 if TYPE_CHECKING:
     from robotable.core.protocol import Action
 
-    from .state import BreadWinnerState
-
 DRONE, HARVESTER, LOCUST, SOLDIER, SHIELD, RND = 1, 2, 3, 4, 5, 6
 FIRST_FACTORY, LAST_FACTORY = FACTORY_LOC0 + 1, FACTORY_LOC0 + 4
-
-
-class Phase(IntEnum):
-    MAP = 0  # step 1: each map bot moves one step or acts
-    FOLLOW = 1  # pending decision: the bot that just moved may take an offensive action / unload
-    DEPLOY = 2  # step 2: factory bots move onto the map
-    BUILD = 3  # step 3: the roll is made; place bots on empty factories
-    DEACT = 4  # step 4: return own bots to the pile
-    OVER = 5
-
-
-# Plain ints for the hot path (an enum member lookup costs more than a module global).
-P_MAP, P_FOLLOW, P_DEPLOY, P_BUILD, P_DEACT, P_OVER = 0, 1, 2, 3, 4, 5
-
-# Tally slots (per seat) for State.stats().
-TALLY = (
-    "deliveries",
-    "loaves_delivered",
-    "loaves_taken_from_rival",
-    "plants",
-    "restores",
-    "harvests",
-    "steals",
-    "poisons",
-    "meltdowns",
-    "pulses",
-    "pulses_absorbed",
-    "bots_built",
-    "research_builds",
-    "deactivations",
-)
-TALLY_INDEX = {name: i for i, name in enumerate(TALLY)}
-T_DELIVERIES, T_LOAVES, T_TAKEN, T_PLANTS, T_RESTORES, T_HARVESTS, T_STEALS = range(7)
-T_POISONS, T_MELTDOWNS, T_PULSES, T_ABSORBED, T_BUILT, T_RESEARCH, T_DEACT = range(7, 14)
-NUM_TALLY = len(TALLY)
 
 
 # -- occupancy and movement (BW-5.1, BW-5.2, BW-6) ---------------------------------------------
@@ -339,6 +330,15 @@ def legal_actions(st: BreadWinnerState) -> list[Action]:
 
 
 # -- turn flow (BW-4) --------------------------------------------------------------------------
+def setup(st: BreadWinnerState) -> list[dict[str, Any]]:
+    """A fresh table (BW-3.1, every die in its pile) -> the first player's opening roll (BW-5.3)
+    and the first decision; returns the events of the roll."""
+    events: list[dict[str, Any]] = []
+    enter_build(st, events)
+    advance(st, events)
+    return events
+
+
 def advance(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
     """Skip steps with nothing to decide (BW-4.2) and cache the next decision's legal actions."""
     while True:

@@ -1,5 +1,10 @@
-"""Bread Winner state: plain data (small int lists), a hand-written clone, JSON, views and the
-visibility model.
+"""Bread Winner state: plain data (small int lists, the turn steps and the tally slots), a
+hand-written clone, JSON, views and the visibility model.
+
+This is the package's data layer: of the game's own modules it imports only board.py (and the
+Game class, for types only). The forward model (rules.py) and the words (narration.py) import
+it, so the state reaches them through its game (`self.game.rules`, `self.game.narration`, set
+on the Game class in __init__.py) and never imports them.
 
 Visibility model (BW-8, one place for view, events and determinize): every die, the loaves, the
 poison chips, the Discarded Harvest and every face-up (carried, or dropped after being seen) crop
@@ -12,14 +17,15 @@ chip ids again at random over the pile and the face-down tiles.
 from __future__ import annotations
 
 import random
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from robotable.core.errors import RecordError
 from robotable.core.protocol import TERMINAL, Action, State
 from robotable.core.rng import GameRng
 
-from . import narration, rules
 from .board import (
+    ADJACENT,
     BOT_ABILITIES,
     BOT_NAMES,
     DELIVERY,
@@ -33,13 +39,50 @@ from .board import (
     NUM_TILES,
     SEAT_LETTERS,
     TILE_NAMES,
+    Face,
     die_name,
     where_name,
 )
-from .rules import NUM_TALLY, P_OVER, TALLY, Phase
 
 if TYPE_CHECKING:
     from . import BreadWinnerGame
+
+
+class Phase(IntEnum):
+    """The step of the turn a state stands at (BW-4), saved by name in the JSON."""
+
+    MAP = 0  # step 1: each map bot moves one step or acts
+    FOLLOW = 1  # pending decision: the bot that just moved may take an offensive action / unload
+    DEPLOY = 2  # step 2: factory bots move onto the map
+    BUILD = 3  # step 3: the roll is made; place bots on empty factories
+    DEACT = 4  # step 4: return own bots to the pile
+    OVER = 5
+
+
+# Plain ints for the hot path (an enum member lookup costs more than a module global).
+P_MAP, P_FOLLOW, P_DEPLOY, P_BUILD, P_DEACT, P_OVER = 0, 1, 2, 3, 4, 5
+
+# Tally slots (per seat) for State.stats(); rules.py counts into them.
+TALLY = (
+    "deliveries",
+    "loaves_delivered",
+    "loaves_taken_from_rival",
+    "plants",
+    "restores",
+    "harvests",
+    "steals",
+    "poisons",
+    "meltdowns",
+    "pulses",
+    "pulses_absorbed",
+    "bots_built",
+    "research_builds",
+    "deactivations",
+)
+TALLY_INDEX = {name: i for i, name in enumerate(TALLY)}
+T_DELIVERIES, T_LOAVES, T_TAKEN, T_PLANTS, T_RESTORES, T_HARVESTS, T_STEALS = range(7)
+T_POISONS, T_MELTDOWNS, T_PULSES, T_ABSORBED, T_BUILT, T_RESEARCH, T_DEACT = range(7, 14)
+NUM_TALLY = len(TALLY)
 
 PHASE_NAMES = {p: p.name.lower() for p in Phase}
 PHASE_BY_NAME = {name: p for p, name in PHASE_NAMES.items()}
@@ -109,18 +152,17 @@ class BreadWinnerState(State):
         self.reason = ""
         self.tally = [0] * (2 * NUM_TALLY)
         self._legal: list[Action] | None = None
-        events: list[dict[str, Any]] = []
-        rules.enter_build(self, events)
-        rules.advance(self, events)
-        # The first player's opening roll, for the front ends' log (never cloned nor saved).
-        self._opening = events
+        # The rules make the first player's opening roll and the first decision. Its events are
+        # kept for the front ends' log (never cloned nor saved).
+        self._opening = game.rules.setup(self)
 
     # -- protocol -----------------------------------------------------------------------------
+    # Through the game, not an import: rules.py imports this module (one attribute lookup more).
     def _legal_actions(self) -> list[Action]:
-        return rules.legal_actions(self)
+        return self.game.rules.legal_actions(self)
 
     def _apply(self, action: Action) -> list[dict[str, Any]]:
-        return rules.apply(self, action)
+        return self.game.rules.apply(self, action)
 
     def current_player(self) -> int:
         return TERMINAL if self.phase == P_OVER else self.seat
@@ -202,7 +244,7 @@ class BreadWinnerState(State):
         return f"{who}, {STEP_TEXT[self.phase]}"
 
     def describe_action(self, action: Action) -> str:
-        return narration.describe_action(self, action)
+        return self.game.narration.describe_action(self, action)
 
     def stats(self) -> dict[str, Any]:
         per_seat = {
@@ -299,7 +341,7 @@ class BreadWinnerState(State):
             "max_turns": self.game.max_turns,
             "tiles": tiles,
             "adjacency": {
-                TILE_NAMES[t]: [TILE_NAMES[n] for n in rules.ADJACENT[t]] for t in range(NUM_TILES)
+                TILE_NAMES[t]: [TILE_NAMES[n] for n in ADJACENT[t]] for t in range(NUM_TILES)
             },
             "seats": seats,
             "loaves_centre": self.centre,
@@ -457,7 +499,7 @@ class _StateReader:
                     "loc",
                     f"die {die_name(die)}: a die shows a face (1-5) exactly when off the pile",
                 )
-            if st.carry[die] >= 0 and (face != rules.HARVESTER or not 0 <= loc < NUM_TILES):
+            if st.carry[die] >= 0 and (face != Face.HARVESTER or not 0 <= loc < NUM_TILES):
                 raise self.fail("carry", f"die {die_name(die)}: only map Harvesters carry")
         for t in range(NUM_TILES):
             if sum(1 for d in range(NUM_DICE) if st.loc[d] == t) > 2:

@@ -1,10 +1,15 @@
 """Iotabots Trading Card Game: a match of up to three duels between two 33-card decks.
 
 Rules: docs/rules/iotabots.md (IB-x.y). Cards and decks are data in `data/`.
+
+The package reads one way: data (`actions`, `content`, `state`) -> rules (`board`, `effects`,
+`rules`) -> presentation (`render`, `narration`, `heuristic`, `encoding`) -> this Game, which
+wires them: the state finds the rules and the words as `game.rules` and `game.narration`.
 """
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any, ClassVar
 
 from robotable.core.errors import OptionError
@@ -12,7 +17,7 @@ from robotable.core.narration import Voice
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Action, Game, State
 
-from . import encoding, heuristic, narration, render
+from . import encoding, heuristic, narration, render, rules
 from .actions import (
     ACTION_CLASSES,
     Activate,
@@ -27,8 +32,10 @@ from .actions import (
     PlayBuzz,
     Summon,
 )
+from .board import setup_match
 from .content import (
     BUNDLED_DECKS,
+    ZONE_SIZE,
     CardType,
     EffectKind,
     Op,
@@ -38,7 +45,6 @@ from .content import (
     load_deck,
     load_pool,
 )
-from .rules import ZONE_SIZE, setup_match
 from .state import IotabotsState
 
 DEFAULT_DECKS = ("assembly_line", "heavy_metal")
@@ -101,6 +107,10 @@ class IotabotsGame(Game):
         ),
     )
     action_classes: ClassVar[tuple[type[Action], ...]] = ACTION_CLASSES
+    # The forward model and the words, for the state (which sits below them and cannot import
+    # them): `state.game.rules.apply(state, action)`.
+    rules: ClassVar[ModuleType] = rules
+    narration: ClassVar[ModuleType] = narration
 
     def __init__(self, num_players: int | None = None, **options: Any) -> None:
         super().__init__(num_players, **options)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import rules  # the flow functions (draw, end of duel); a cycle resolved at call time
 from .actions import ChooseBot, ChooseCard
+from .board import check_life, draw, end_duel, leave_hand, new_bot, remove_bot
 from .content import (
     CHOSEN_TARGETS,
     ZONE_SIZE,
@@ -305,19 +305,6 @@ def resume(state: IotabotsState, action, events: list[dict]) -> None:
 # -- operations (IB-8.6) ----------------------------------------------------------------------
 
 
-def remove_bot(state: IotabotsState, seat: int, slot: int, to_hand: bool = False) -> Bot:
-    """Take a Bot off the field: a card goes to its OWNER's Junk Zone (or hand), a token leaves
-    the game (IB-7.3, IB-8.7)."""
-    bot = state.field[seat].pop(slot)
-    if state.game.cards[bot.card].type != CardType.TOKEN:
-        if to_hand:
-            state.hand[bot.owner].append(bot.card)
-            state.known[bot.owner].append(bot.card)  # IB-11.1: a public return to the hand
-        else:
-            state.junk[bot.owner].append(bot.card)
-    return bot
-
-
 def do_step(
     state: IotabotsState,
     step: Step,
@@ -365,7 +352,7 @@ def do_step(
             )
     elif op == Op.COST_DISCARD or op == Op.DISCARD:
         c = g.by_name[chosen.card]
-        rules.leave_hand(state, ctrl, c)
+        leave_hand(state, ctrl, c)
         state.junk[ctrl].append(c)
         events.append(
             {
@@ -378,7 +365,7 @@ def do_step(
         )
     elif op == Op.DRAW:
         events.append({"type": "effect_draw", "seat": ctrl, "card": name, "count": step.n})
-        rules.draw(state, ctrl, step.n, events, by=name)
+        draw(state, ctrl, step.n, events, by=name)
     elif op == Op.HEAL:
         state.life[ctrl] += step.n
         events.append(
@@ -401,7 +388,7 @@ def do_step(
                 "life": state.life[1 - ctrl],
             }
         )
-        rules.check_life(state, "life points", events)
+        check_life(state, "life points", events)
     elif op == Op.ADD_MANA:
         state.mana[ctrl] += step.n  # IB-4.2 ruling: effects may exceed the cap of 6
         events.append(
@@ -449,7 +436,7 @@ def do_step(
         for _ in range(step.n):
             if len(state.field[ctrl]) >= ZONE_SIZE:
                 break  # IB-7.2: tokens count toward the 5-Bot limit
-            bot = rules.new_bot(state, step.token, ctrl)
+            bot = new_bot(state, step.token, ctrl)
             state.field[ctrl].append(bot)
             made += 1
         if bot is not None:  # the tokens' stats as they arrive (all alike)
@@ -521,7 +508,7 @@ def do_step(
                     "counters": state.field[seat][slot].counters,
                 }
             )
-            rules.end_duel(state, ctrl, f"win condition ({name})", events)
+            end_duel(state, ctrl, f"win condition ({name})", events)
     else:  # pragma: no cover - content validation keeps continuous ops out of frames
         raise AssertionError(f"op {op.name} cannot resolve")
 

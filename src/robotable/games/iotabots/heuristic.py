@@ -9,7 +9,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from . import effects
-from .rules import DRAW, MULLIGAN, ORDER
+from .state import DRAW, MULLIGAN, ORDER
 
 if TYPE_CHECKING:
     from .state import IotabotsState

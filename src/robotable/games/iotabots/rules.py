@@ -1,13 +1,15 @@
-"""The Iotabots forward model: match, duel, turn flow, battle (IB-1 .. IB-7), and the view.
+"""The Iotabots forward model: duels, turn flow, battle (IB-1 .. IB-7), legal actions, apply,
+the prompt and the view.
 
 Functions over the plain data of `state.IotabotsState`; no I/O. Card effects are interpreted by
-`effects.py`. Rule numbers refer to docs/rules/iotabots.md.
+`effects.py`; the moves both share (draw, a duel's end, Bots in and out) are in `board.py`.
+`IotabotsGame.rules` is this module: the state reaches it there. Rule numbers refer to
+docs/rules/iotabots.md.
 """
 
 from __future__ import annotations
 
-import enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from robotable.core.protocol import Action
 
@@ -25,43 +27,30 @@ from .actions import (
     PlayBuzz,
     Summon,
 )
+from .board import check_life, draw, end_duel, leave_hand, new_bot, remove_bot
 from .content import ZONE_SIZE, CardType, When
-
-if TYPE_CHECKING:
-    from .state import Bot, IotabotsState
+from .state import (
+    BATTLE,
+    DRAW,
+    END,
+    MAIN1,
+    MAIN2,
+    MULLIGAN,
+    ORDER,
+    OVER,
+    Bot,
+    IotabotsState,
+    mulligan_seat,
+)
 
 START_LIFE = 20
 HAND_SIZE = 3
 HAND_LIMIT = 5
 MANA_CAP = 6
 MAX_MULLIGANS = 2
-DRAW = 2  # a drawn duel in state.results
 
 
-class Phase(enum.IntEnum):
-    ORDER = 0  # IB-1.3: a seat chooses to go first or second
-    MULLIGAN = 1  # IB-3.2
-    MAIN1 = 2
-    BATTLE = 3
-    MAIN2 = 4
-    END = 5  # IB-4.6: discarding down to 5
-    OVER = 6  # the match is over
-
-
-ORDER, MULLIGAN, MAIN1, BATTLE, MAIN2, END, OVER = tuple(Phase)
-
-
-# -- match (IB-1) -----------------------------------------------------------------------------
-
-
-def setup_match(state: IotabotsState, events: list[dict] | None = None) -> None:
-    """IB-1.3: a coin toss decides who chooses to go first or second."""
-    state.chooser = state.rng.below(2)
-    state.phase = ORDER
-    if events is not None:
-        events.append(
-            {"type": "coin_toss", "winner": state.chooser, "duel": len(state.results) + 1}
-        )
+# -- duel (IB-3) ------------------------------------------------------------------------------
 
 
 def start_duel(state: IotabotsState, first: int, events: list[dict]) -> None:
@@ -92,105 +81,6 @@ def start_duel(state: IotabotsState, first: int, events: list[dict]) -> None:
     for s in (0, 1):
         draw(state, s, HAND_SIZE, events)
     state.phase = MULLIGAN
-
-
-def mulligan_seat(state: IotabotsState) -> int:
-    """IB-3.2: the starting player decides first, then the other player."""
-    return state.first if not state.kept[state.first] else 1 - state.first
-
-
-def end_duel(state: IotabotsState, result: int, reason: str, events: list[dict]) -> None:
-    """IB-1.1/1.2: record the duel; end the match or prepare the next duel's first-player pick."""
-    state.results.append(result)
-    state.reasons.append(reason)
-    state.frames = []
-    state.choice = None
-    if state.resolving >= 0:
-        state.junk[state.active].append(state.resolving)
-        state.resolving = -1
-    events.append(
-        {
-            "type": "duel_end",
-            "duel": len(state.results),
-            "winner": None if result == DRAW else result,
-            "reason": reason,
-            "life": state.life[:],
-            "wins": [state.results.count(0), state.results.count(1)],
-        }
-    )
-    wins = (state.results.count(0), state.results.count(1))
-    if max(wins) >= 2 or len(state.results) == 3:
-        state.phase = OVER
-        events.append(
-            {
-                "type": "match_end",
-                "returns": state.returns(),
-                "wins": list(wins),
-                "draws": state.results.count(DRAW),
-            }
-        )
-        return
-    if result == DRAW:
-        setup_match(state, events)  # IB-1.3: a re-toss after a drawn duel
-    else:
-        state.chooser = 1 - result  # IB-1.3: the loser of the previous duel picks
-        state.phase = ORDER
-
-
-def check_life(state: IotabotsState, reason: str, events: list[dict]) -> bool:
-    """IB-1.1: 0 or less Life Points loses; both at once is a drawn duel. True if it ended."""
-    dead0 = state.life[0] <= 0
-    dead1 = state.life[1] <= 0
-    if not (dead0 or dead1):
-        return False
-    if dead0 and dead1:
-        end_duel(state, DRAW, reason + " (both at 0)", events)
-    else:
-        end_duel(state, 1 if dead0 else 0, reason, events)
-    return True
-
-
-def draw(
-    state: IotabotsState, seat: int, n: int, events: list[dict], by: str | None = None
-) -> bool:
-    """Draw n cards; IB-4.1: a player who must draw from an empty deck loses. True if all drawn.
-    `by` names the card whose effect draws (for the narration)."""
-    deck = state.deck[seat]
-    hand = state.hand[seat]
-    names = state.game.names
-    drawn = []
-    for _ in range(n):
-        if not deck:
-            if drawn:
-                events.append({"type": "drew", "seat": seat, "cards": drawn, "to": [seat]})
-            end_duel(state, 1 - seat, "deck out", events)
-            return False
-        c = deck.pop()
-        hand.append(c)
-        drawn.append(names[c])
-    event = {"type": "draw", "seat": seat, "count": n, "deck_count": len(deck)}
-    if by is not None:
-        event["by"] = by
-    events.append(event)
-    events.append({"type": "drew", "seat": seat, "cards": drawn, "to": [seat]})
-    return True
-
-
-def leave_hand(state: IotabotsState, seat: int, card: int) -> None:
-    """A card leaves the hand face up (summoned, activated, discarded): it is no longer a
-    publicly known card of that hand (IB-11.1)."""
-    state.hand[seat].remove(card)
-    known = state.known[seat]
-    if card in known:
-        known.remove(card)
-
-
-def new_bot(state: IotabotsState, card: int, seat: int) -> Bot:
-    from .state import Bot
-
-    bot = Bot(state.next_uid, card, seat, state.turn)
-    state.next_uid += 1
-    return bot
 
 
 # -- turn flow (IB-4) -------------------------------------------------------------------------
@@ -549,7 +439,7 @@ def battle(state: IotabotsState, slot: int, target: int, events: list[dict]) -> 
     if d_att <= 0:
         destroyed.append((a, attacker))
     for seat, bot in destroyed:
-        effects.remove_bot(state, seat, state.field[seat].index(bot))
+        remove_bot(state, seat, state.field[seat].index(bot))
         events.append(
             {
                 "type": "destroyed_in_battle",

@@ -1,8 +1,9 @@
-"""Iotabots match state: plain data (ids, ints, small lists), hand-written clone, JSON, views.
+"""Iotabots match state: plain data (ids, ints, small lists), its clone, JSON and `determinize`.
 
-The forward model lives in `rules.py` and `effects.py`; this module holds the data, the one
-visibility model (IB-11) that drives `view`, the events' "to" lists and `determinize`, and the
-exact JSON round trip.
+The bottom of the package: of its siblings it imports only `content` (and `IotabotsGame`, for
+type hints). The forward model (`rules.py`, `effects.py`) and the words (`narration.py`) sit
+above it; the protocol methods that need them reach them as `self.game.rules` and
+`self.game.narration`, which `IotabotsGame` wires.
 """
 
 from __future__ import annotations
@@ -15,11 +16,26 @@ from robotable.core.errors import RecordError
 from robotable.core.protocol import TERMINAL, Action, State
 from robotable.core.rng import GameRng
 
-from . import narration, rules
-from .rules import Phase
+from .content import ZONE_SIZE
 
 if TYPE_CHECKING:
     from . import IotabotsGame
+
+DRAW = 2  # a drawn duel in state.results (the seats are 0 and 1)
+
+
+class Phase(enum.IntEnum):
+    ORDER = 0  # IB-1.3: a seat chooses to go first or second
+    MULLIGAN = 1  # IB-3.2
+    MAIN1 = 2
+    BATTLE = 3
+    MAIN2 = 4
+    END = 5  # IB-4.6: discarding down to 5
+    OVER = 6  # the match is over
+
+
+# the phases as plain names: the rules test them on every call, and a global beats Phase.X
+ORDER, MULLIGAN, MAIN1, BATTLE, MAIN2, END, OVER = tuple(Phase)
 
 
 class Choice(enum.IntEnum):
@@ -105,6 +121,11 @@ class Bot:
         return b
 
 
+def mulligan_seat(state: IotabotsState) -> int:
+    """IB-3.2: the starting player decides first, then the other player."""
+    return state.first if not state.kept[state.first] else 1 - state.first
+
+
 _LIST_FIELDS = ("deck", "hand", "junk")
 _SEAT_INT_FIELDS = ("life", "mana", "mana_max", "mulligans")
 
@@ -183,7 +204,7 @@ class IotabotsState(State):
         if phase == Phase.ORDER:
             return self.chooser
         if phase == Phase.MULLIGAN:
-            return rules.mulligan_seat(self)
+            return mulligan_seat(self)
         return self.active
 
     def is_terminal(self) -> bool:
@@ -201,21 +222,23 @@ class IotabotsState(State):
             return [0.0, 1.0]
         return [0.5, 0.5]
 
+    # The rules sit above this module: the game hands them over (one attribute lookup more
+    # than a module global, and no import back up).
     def _legal_actions(self) -> list[Action]:
-        return rules.legal_actions(self)
+        return self.game.rules.legal_actions(self)
 
     def _apply(self, action: Action) -> list[dict]:
-        return rules.apply(self, action)
+        return self.game.rules.apply(self, action)
 
     def turn_number(self) -> int:
         return self.total_turns
 
     def prompt(self) -> str:
-        return rules.prompt(self)
+        return self.game.rules.prompt(self)
 
     def describe_action(self, action: Action) -> str:
         """The choice in words for the deciding seat (cards by name, never by slot)."""
-        return narration.describe_action(self, action)
+        return self.game.narration.describe_action(self, action)
 
     def stats(self) -> dict[str, Any]:
         return {
@@ -263,7 +286,7 @@ class IotabotsState(State):
 
     # -- visibility (IB-11): hands and deck order are secret; everything else is public ----------
     def view(self, seat: int | None) -> dict[str, Any]:
-        return rules.view(self, seat)
+        return self.game.rules.view(self, seat)
 
     def determinize(self, seat: int, rng: random.Random | Any) -> IotabotsState:
         """IB-11.2: resample what `seat` cannot see. The opponent's hand and deck are pooled and
@@ -399,8 +422,8 @@ class IotabotsState(State):
             for i in range(2)
         ]
         for i in range(2):
-            if len(s.field[i]) > rules.ZONE_SIZE:
-                raise fail("field", f"seat {i} has more than {rules.ZONE_SIZE} Bots")
+            if len(s.field[i]) > ZONE_SIZE:
+                raise fail("field", f"seat {i} has more than {ZONE_SIZE} Bots")
             for b in s.field[i]:
                 if b.card not in game.in_play or b.owner not in (0, 1):
                     raise fail("field", f"seat {i} holds a Bot of no deck, or a bad owner")

@@ -3,10 +3,15 @@
 Rules: docs/rules/rumblebots.md (RB-x.y). The Build Phase follows the rulebook (seed 001); the
 Battle Phase, crystals, the Showdown and victory follow the team's rules notes and rulings, each
 ruling a named option below.
+
+The package reads one way: data (actions, content, state) -> rules (effects, rules) ->
+presentation (render, narration, heuristic, encoding) -> this Game class, which wires them: a
+state reaches the rules and the views through the module attributes below.
 """
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any, ClassVar
 
 from robotable.core.errors import OptionError
@@ -15,7 +20,7 @@ from robotable.core.narration import Voice
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Action, Game, State
 
-from . import encoding, heuristic, narration, render
+from . import encoding, heuristic, narration, render, rules
 from .actions import ACTION_CLASSES
 from .content import Content, load_content
 from .state import RumbleState
@@ -32,6 +37,12 @@ class RumblebotsGame(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     action_classes: ClassVar[tuple[type[Action], ...]] = ACTION_CLASSES
+    # RumbleState's protocol methods call these (`self.game.rules.apply(self, action)`):
+    # state.py is the data layer and imports none of them. Class attributes, so a pickled game
+    # carries no module.
+    rules: ClassVar[ModuleType] = rules  # forward model: setup, legal_actions, apply
+    views: ClassVar[ModuleType] = render  # view, prompt, battle_log
+    narration: ClassVar[ModuleType] = narration  # describe_action
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "cards",
@@ -105,11 +116,11 @@ class RumblebotsGame(Game):
         self.content: Content = load_content(self.options["cards"])
         if len(self.content.starters[0]) < self.num_players:
             raise OptionError("game rumblebots: not enough starter copies for the seats")
-        self._encoding = encoding.Encoding(self)
+        self._encoding = encoding.Encoding(self.content)
 
     def new_initial_state(self, seed: int = 0) -> RumbleState:
         state = RumbleState(self)
-        state.setup(seed)
+        rules.setup(state, seed)
         return state
 
     def state_from_json(self, data: dict[str, Any]) -> RumbleState:

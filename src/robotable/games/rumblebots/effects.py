@@ -1,30 +1,15 @@
-"""Card abilities in battle: gang totals with continuous abilities, and reveal effects (RB-8).
+"""Card abilities and what they set off in battle: gang totals with continuous abilities, reveal
+effects and targets, Reboot (RB-8), an empty defense gang refilled (RB-5.3), Creating Crystals
+and the victories it can bring (RB-8.7, RB-10).
 
-Functions here read and change a `RumbleState` (duck-typed to keep the import graph one-way).
+Functions here read and change a `RumbleState`. rules.py imports this module, never the other way
+round: what both need lives here or in state.py.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .content import Effect, Keyword
-
-if TYPE_CHECKING:
-    from .state import RumbleState
-
-# Pending decision kinds (the stack entries are (kind, seat, source card id, flag)).
-P_FACTION = 0
-P_ATTACK_WINDOW = 1
-P_DEFEND_WINDOW = 2
-P_TARGET_DEFEAT = 3
-P_TARGET_REVIVE = 4
-PENDING_NAMES = ("faction", "attack_window", "defense_window", "target_defeat", "target_revive")
-
-# flag of a target decision: where its source is (an Enter bot in the gang, a Reboot bot
-# already under its owner's deck, or a Contraption); informational, for views and logs
-SRC_BOT = 0
-SRC_REBOOT = 1
-SRC_CONTRAPTION = 2
+from .state import OVER, P_TARGET_DEFEAT, P_TARGET_REVIVE, SHOWDOWN, RumbleState
 
 _CONTINUOUS = (Keyword.SWARM, Keyword.FINALE, Keyword.ENERGIZED, Keyword.BUDDY)
 
@@ -120,8 +105,8 @@ def reveal_effect(
         s.bar_mod += amount
     elif effect is Effect.CREATE_CRYSTALS:
         s.add_log("ability", seat, source, card.text)
-        s.create_crystals(seat, amount, ev, card.name)
-        if s.phase == 2:  # a Dominance Victory ended the game
+        create_crystals(s, seat, amount, ev, card.name)
+        if s.phase == OVER:  # a Dominance Victory ended the game
             return
     elif effect is Effect.DEFEAT_DEFENDER or effect is Effect.REVIVE:
         zone = s.defense if effect is Effect.DEFEAT_DEFENDER else s.discard[seat]
@@ -174,7 +159,7 @@ def resolve_target(
             {"type": "bot_defeated", "seat": seat, "card": src, "target": name, "owner": s.champion}
         )
         if not s.defense:
-            s.refill_defense(ev)
+            refill_defense(s, ev)
     else:
         pile = s.discard[seat]
         target = next(c for c in reversed(pile) if cards[c].name == name)
@@ -194,3 +179,81 @@ def reboot(s: RumbleState, seat: int, source: int, ev: list) -> None:
     s.reboots += 1
     s.add_log("reboot", seat, source)
     ev.append({"type": "rebooted", "seat": seat, "card": s.game.content.cards[source].name})
+
+
+def refill_defense(s: RumbleState, ev: list) -> None:
+    """Ruling RB-5.3: an empty defense gang is refilled from the top of the Champion's
+    deck (no Enter); with an empty deck the Champion falls to the current Challenger."""
+    champ = s.champion
+    if s.bdeck[champ]:
+        cid = s.draw_top(champ)
+        d = s.game.content.cards[cid]
+        s.defense = [cid]
+        s.add_log("defense", champ, cid)
+        ev.append(
+            {
+                "type": "defense_revealed",
+                "seat": champ,
+                "card": d.name,
+                "defense": d.defense,
+                "barriers": d.barriers,
+            }
+        )
+    else:
+        s.forced = True
+        s.add_log("undefended", champ)
+        ev.append({"type": "undefended", "seat": champ})
+
+
+def create_crystals(s: RumbleState, seat: int, amount: int, ev: list, card: str) -> None:
+    """RB-8.7 Creating Crystals: from the supply into Storage, capped by the supply."""
+    take = min(amount, s.supply)
+    if take:
+        s.supply -= take
+        s.storage[seat] += take
+        s.add_log("crystals", seat, take)
+        ev.append(
+            {
+                "type": "crystals_gained",
+                "seat": seat,
+                "card": card,
+                "count": take,
+                "from": "supply",
+                "total": s.storage[seat] + s.reactor[seat] + s.cryo[seat],
+            }
+        )
+    check_dominance(s, ev)
+
+
+def check_dominance(s: RumbleState, ev: list) -> bool:
+    """RB-10.1: before the Showdown, 6+ crystals more than every other player wins now."""
+    if s.phase == OVER:
+        return True
+    if s.round >= SHOWDOWN:
+        return False
+    n = s.game.num_players
+    totals = [s.storage[p] + s.reactor[p] + s.cryo[p] for p in range(n)]
+    margin = s.game.options["dominance_margin"]
+    for p in range(n):
+        if all(totals[p] - totals[q] >= margin for q in range(n) if q != p):
+            finish(s, p, "dominance", ev)
+            return True
+    return False
+
+
+def finish(s: RumbleState, winner: int, reason: str, ev: list) -> None:
+    """The game ends: `winner` wins by `reason` ("dominance" or "showdown", RB-10)."""
+    s.phase = OVER
+    s.winner = winner
+    s.end_reason = reason
+    s.pending = []
+    s.add_log("game_won", winner, reason)
+    n = s.game.num_players
+    ev.append(
+        {
+            "type": "game_over",
+            "winner": winner,
+            "reason": reason,
+            "crystals": [s.storage[p] + s.reactor[p] + s.cryo[p] for p in range(n)],
+        }
+    )

@@ -6,15 +6,13 @@ documented in docs/rules/rumblebots.md, section "Encodings".
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from robotable.core.errors import IllegalAction
 from robotable.core.protocol import Action
 
-from .content import FACTIONS
-
-if TYPE_CHECKING:
-    from . import RumblebotsGame
+from .content import FACTIONS, Content
+from .state import PENDING_NAMES
 
 MAX_SEATS = 4
 _FIXED = {"end_turn": 0, "upgrade": 1, "energize_scrap": 2, "energize_cryo": 3}
@@ -24,13 +22,12 @@ _PASS = 24
 _FACTION = 25  # + faction index
 _BLOCKS = 31  # then four blocks of D: build_scanned, recycle, use_contraption, choose_target
 _BLOCK_KINDS = ("build_scanned", "recycle", "use_contraption", "choose_target")
-_PENDING = ("faction", "attack_window", "defense_window", "target_defeat", "target_revive")
 _SEAT_FIXED = 11
 
 
 class Encoding:
-    def __init__(self, game: RumblebotsGame) -> None:
-        designs = game.content.designs
+    def __init__(self, content: Content) -> None:
+        designs = content.designs
         self.d = len(designs)
         self.index = {d.name: d.index for d in designs}
         self.num_actions = _BLOCKS + 4 * self.d
@@ -117,5 +114,5 @@ class Encoding:
             ]
         at += 4
         pending = view["pending"]
-        out[at + (_PENDING.index(pending["kind"]) + 1 if pending else 0)] = 1.0
+        out[at + (PENDING_NAMES.index(pending["kind"]) + 1 if pending else 0)] = 1.0
         return out

@@ -9,12 +9,9 @@ Hidden things (deck order, another seat's scanned hand) are never read.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from .content import Keyword
-
-if TYPE_CHECKING:
-    from .state import RumbleState
+from .state import BUILD, SHOWDOWN, RumbleState
 
 _TEMPERATURE = 2.5
 _ACTIVE = (Keyword.ENTER, Keyword.REBOOT, Keyword.CRYSTALS, Keyword.TRANSFORMATION)
@@ -37,8 +34,8 @@ def bot_power(d) -> float:  # type: ignore[no-untyped-def]
 def seat_scores(s: RumbleState, seat: int) -> list[float]:
     cards = s.game.content.cards
     n = s.game.num_players
-    showdown = s.round >= 6
-    builder = s.order[s.turn_pos] if s.phase == 0 and not s.pending else -1
+    showdown = s.round >= SHOWDOWN
+    builder = s.order[s.turn_pos] if s.phase == BUILD and not s.pending else -1
     scores = []
     for p in range(n):
         owned = s.collection[p]

@@ -16,18 +16,15 @@ from typing import TYPE_CHECKING, Any
 from robotable.core.narration import Line, Voice, join_words, narrate_with, plural, sentence
 
 from .content import FACTION_BIT, Keyword
-from .effects import P_FACTION, P_TARGET_DEFEAT, gang_totals
+from .effects import gang_totals
+from .rules import SCAN_SIZE, UPGRADE_COST
+from .state import P_FACTION, P_TARGET_DEFEAT, SHOWDOWN, RumbleState
 
 if TYPE_CHECKING:
     from robotable.core.events import Event
     from robotable.core.protocol import Action
 
     from .content import CardDef
-    from .state import RumbleState
-
-SHOWDOWN = 6
-UPGRADE_COST = 3
-SCAN_SIZE = 2
 
 
 # -- small pieces of wording -------------------------------------------------------------------

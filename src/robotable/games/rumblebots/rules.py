@@ -2,13 +2,14 @@
 
 Rule numbers (RB-x.y) refer to docs/rules/rumblebots.md. The battle runs by itself inside
 `advance_battle` and stops only at a pending decision (faction, Contraption, target) or its end.
+Card abilities and the helpers they share with this module are in effects.py. A state reaches
+`legal_actions` and `apply` through its game (`RumblebotsGame.rules`): state.py cannot import this.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from robotable.core.protocol import Action
+from robotable.core.rng import GameRng
 
 from .actions import (
     BuildLab,
@@ -33,32 +34,38 @@ from .content import (
     Keyword,
 )
 from .effects import (
+    beats,
+    check_dominance,
+    clash_numbers,
+    create_crystals,
+    distinct_names,
+    finish,
+    reboot,
+    refill_defense,
+    resolve_target,
+    reveal_effect,
+)
+from .state import (
+    BATTLE,
+    BUILD,
+    OVER,
     P_ATTACK_WINDOW,
     P_DEFEND_WINDOW,
     P_FACTION,
     P_TARGET_DEFEAT,
+    ROW_SIZE,
+    SHOWDOWN,
     SRC_BOT,
     SRC_CONTRAPTION,
     SRC_REBOOT,
-    beats,
-    clash_numbers,
-    distinct_names,
-    reboot,
-    resolve_target,
-    reveal_effect,
+    RumbleState,
 )
 
-if TYPE_CHECKING:
-    from .state import RumbleState
-
-BUILD, BATTLE, OVER = 0, 1, 2
-SHOWDOWN = 6
 UPGRADE_COST = 3
 MAX_TIER = 4
-ROW_SIZE = 4
 SCAN_SIZE = 2
 
-# Battle steps (where the automaton resumes after a decision).
+# Battle steps (the `bstep` field: where the automaton resumes after a decision).
 BS_NEXT, BS_REVEAL, BS_CHECK, BS_ATTACK, BS_DEFEND, BS_WIN = range(6)
 
 _END_TURN = EndTurn()
@@ -90,6 +97,35 @@ def lab_action(tier: int, slot: int, name: str) -> Action:
 
 
 # ----------------------------------------------------------------------------- setup / rounds
+def setup(s: RumbleState, seed: int) -> list:
+    """RB-2: starters dealt, tier decks shuffled, crystals on the round spaces, the Champion
+    token drawn (or given), the tier 1 row revealed; then round 1 begins. Returns the events."""
+    game = s.game
+    content = game.content
+    opts = game.options
+    n = game.num_players
+    s.rng = GameRng(seed)
+    first = opts["first_champion"]
+    s.champion = s.rng.below(n) if first < 0 else first
+    for copies in content.starters:
+        for i, cid in enumerate(copies):
+            if i < n:
+                s.collection[i].append(cid)
+            else:
+                s.reserve.append(cid)
+    for t in range(1, 5):
+        deck = list(content.tier_decks[t])
+        s.rng.shuffle(deck)
+        s.decks[t] = deck
+    s.transform_deck = list(content.transformation)
+    s.spaces = list(opts["round_crystals"])
+    s.supply = opts["total_crystals"] - sum(s.spaces)
+    ev: list = []
+    reveal_row(s, 1, ev)
+    start_round(s, ev)
+    return ev
+
+
 def start_round(s: RumbleState, ev: list) -> None:
     """RB-3.1/3.2: the Champion-token holder starts; odd rounds clockwise, even counter."""
     s.direction = 1 if s.round % 2 == 1 else -1
@@ -347,7 +383,7 @@ def start_battle(s: RumbleState, ev: list) -> None:
     s.reveals = 0
     s.forced = False
     ev.append({"type": "battle_started", "round": s.round, "champion": s.champion})
-    s.refill_defense(ev)
+    refill_defense(s, ev)
     s.bstep = BS_NEXT
     advance_battle(s, ev)
 
@@ -399,7 +435,7 @@ def advance_battle(s: RumbleState, ev: list) -> None:
                 s.challenger = -1
                 continue
             if not s.defense:
-                s.refill_defense(ev)  # may set forced: the Champion cannot defend
+                refill_defense(s, ev)  # may set forced: the Champion cannot defend
             s.bstep = BS_REVEAL
         elif step == BS_REVEAL:
             ch = s.challenger
@@ -517,7 +553,7 @@ def challenger_wins(s: RumbleState, ev: list) -> None:
         d = cards[cid]
         if d.keyword is Keyword.CRYSTALS:
             s.add_log("ability", ch, cid, d.text)
-            s.create_crystals(ch, d.amount, ev, d.name)
+            create_crystals(s, ch, d.amount, ev, d.name)
             if s.phase == OVER:
                 return
         elif d.keyword is Keyword.TRANSFORMATION:
@@ -604,10 +640,10 @@ def end_battle(s: RumbleState, ev: list) -> None:
                     "total": crystals_of(s, winner),
                 }
             )
-            if s.check_dominance(ev):
+            if check_dominance(s, ev):
                 return
     if s.round == SHOWDOWN:
-        s.finish(winner, "showdown", ev)
+        finish(s, winner, "showdown", ev)
         return
     # RB-6.4: Reactor crystals go to the Cryo-cell; zones return to their owners
     n = s.game.num_players
@@ -622,7 +658,7 @@ def end_battle(s: RumbleState, ev: list) -> None:
         s.used[p] = []
     s.defense = []
     s.attack = []
-    if s.check_dominance(ev):
+    if check_dominance(s, ev):
         return
     s.round += 1
     start_round(s, ev)

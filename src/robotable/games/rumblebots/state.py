@@ -1,4 +1,8 @@
-"""Rumblebots state: plain data (ids and small lists), hand-written clone, JSON, view, determinize.
+"""Rumblebots state: plain data (ids and small lists), its constants, clone, JSON, determinize.
+
+This is the data layer: it imports nothing from the rules or the views. The protocol methods that
+need them (`_legal_actions`, `_apply`, `view`, `prompt`, `describe_action`) reach them through
+the game, whose class (in `__init__.py`) holds the modules.
 
 Visibility model (one place, RB-9): everything is public except (a) the order of every tier deck
 and of every battle deck (hidden from everybody; cards put on top or under a battle deck face
@@ -16,15 +20,25 @@ from robotable.core.errors import RecordError
 from robotable.core.protocol import TERMINAL, Action, State
 from robotable.core.rng import GameRng
 
-from . import narration, rules
-from .effects import (
-    P_ATTACK_WINDOW,
-    P_DEFEND_WINDOW,
-    P_FACTION,
-    P_TARGET_DEFEAT,
-    PENDING_NAMES,
-    clash_numbers,
-)
+# Phases (the `phase` field) and the round of the Showdown (the `round` field runs 1-6).
+BUILD, BATTLE, OVER = 0, 1, 2
+SHOWDOWN = 6
+ROW_SIZE = 4  # Laboratory slots per tier row (the `lab` field)
+
+# Pending decision kinds (the `pending` stack entries are (kind, seat, source card id, flag)).
+P_FACTION = 0
+P_ATTACK_WINDOW = 1
+P_DEFEND_WINDOW = 2
+P_TARGET_DEFEAT = 3
+P_TARGET_REVIVE = 4
+PENDING_NAMES = ("faction", "attack_window", "defense_window", "target_defeat", "target_revive")
+
+# flag of a target decision: where its source is (an Enter bot in the gang, a Reboot bot
+# already under its owner's deck, or a Contraption); informational, for views and logs
+SRC_BOT = 0
+SRC_REBOOT = 1
+SRC_CONTRAPTION = 2
+
 
 _LIST_FIELDS = (
     "scraps", "tier", "storage", "reactor", "cryo", "active", "known_top", "known_bottom",
@@ -58,7 +72,7 @@ class RumbleState(State):
         self._legal: list[Action] | None = None
         self.rng = GameRng(0)
         self.round = 1
-        self.phase = rules.BUILD
+        self.phase = BUILD
         self.champion = 0
         self.direction = 1
         self.order: list[int] = list(range(n))
@@ -73,7 +87,7 @@ class RumbleState(State):
         self.hand: list[list[int]] = [[] for _ in range(n)]
         self.builds = self.upgrades = self.energizes = 0
         self.decks: list[list[int]] = [[] for _ in range(5)]
-        self.lab: list[list[int]] = [[-1] * rules.ROW_SIZE for _ in range(5)]
+        self.lab: list[list[int]] = [[-1] * ROW_SIZE for _ in range(5)]
         self.lab_open = [False] * 5
         self.transform_deck: list[int] = []
         self.recycled: list[int] = []
@@ -104,34 +118,7 @@ class RumbleState(State):
         self.battle_no = 0
         self.clashes = 0
 
-    # ------------------------------------------------------------------ setup (RB-2)
-    def setup(self, seed: int) -> list:
-        game = self.game
-        content = game.content
-        opts = game.options
-        n = game.num_players
-        self.rng = GameRng(seed)
-        first = opts["first_champion"]
-        self.champion = self.rng.below(n) if first < 0 else first
-        for copies in content.starters:
-            for i, cid in enumerate(copies):
-                if i < n:
-                    self.collection[i].append(cid)
-                else:
-                    self.reserve.append(cid)
-        for t in range(1, 5):
-            deck = list(content.tier_decks[t])
-            self.rng.shuffle(deck)
-            self.decks[t] = deck
-        self.transform_deck = list(content.transformation)
-        self.spaces = list(opts["round_crystals"])
-        self.supply = opts["total_crystals"] - sum(self.spaces)
-        ev: list = []
-        rules.reveal_row(self, 1, ev)
-        rules.start_round(self, ev)
-        return ev
-
-    # ------------------------------------------------------------------ helpers used by rules
+    # ------------------------------------------------------------------ log and battle deck
     def add_log(self, *entry: Any) -> None:
         self.log = (self.log, entry)
 
@@ -145,6 +132,8 @@ class RumbleState(State):
         return out
 
     def draw_top(self, seat: int) -> int:
+        """Take the top card of `seat`'s battle deck, keeping the known top and bottom counts
+        (what `view` and `determinize` treat as seen) true."""
         deck = self.bdeck[seat]
         cid = deck.pop()
         if self.known_top[seat]:
@@ -153,99 +142,38 @@ class RumbleState(State):
             self.known_bottom[seat] = len(deck)
         return cid
 
+    # The rules' helpers that tests and tools call on a state; the rules themselves live in
+    # effects.py (imported by rules.py), reached here through the game.
     def refill_defense(self, ev: list) -> None:
-        """Ruling RB-5.3: an empty defense gang is refilled from the top of the Champion's
-        deck (no Enter); with an empty deck the Champion falls to the current Challenger."""
-        champ = self.champion
-        if self.bdeck[champ]:
-            cid = self.draw_top(champ)
-            d = self.game.content.cards[cid]
-            self.defense = [cid]
-            self.add_log("defense", champ, cid)
-            ev.append(
-                {
-                    "type": "defense_revealed",
-                    "seat": champ,
-                    "card": d.name,
-                    "defense": d.defense,
-                    "barriers": d.barriers,
-                }
-            )
-        else:
-            self.forced = True
-            self.add_log("undefended", champ)
-            ev.append({"type": "undefended", "seat": champ})
+        """Ruling RB-5.3 (effects.refill_defense)."""
+        self.game.rules.refill_defense(self, ev)
 
     def create_crystals(self, seat: int, amount: int, ev: list, card: str) -> None:
-        """RB-8.7 Creating Crystals: from the supply into Storage, capped by the supply."""
-        take = min(amount, self.supply)
-        if take:
-            self.supply -= take
-            self.storage[seat] += take
-            self.add_log("crystals", seat, take)
-            ev.append(
-                {
-                    "type": "crystals_gained",
-                    "seat": seat,
-                    "card": card,
-                    "count": take,
-                    "from": "supply",
-                    "total": self.storage[seat] + self.reactor[seat] + self.cryo[seat],
-                }
-            )
-        self.check_dominance(ev)
-
-    def check_dominance(self, ev: list) -> bool:
-        """RB-10.1: before the Showdown, 6+ crystals more than every other player wins now."""
-        if self.phase == rules.OVER:
-            return True
-        if self.round >= rules.SHOWDOWN:
-            return False
-        n = self.game.num_players
-        totals = [self.storage[p] + self.reactor[p] + self.cryo[p] for p in range(n)]
-        margin = self.game.options["dominance_margin"]
-        for p in range(n):
-            if all(totals[p] - totals[q] >= margin for q in range(n) if q != p):
-                self.finish(p, "dominance", ev)
-                return True
-        return False
-
-    def finish(self, winner: int, reason: str, ev: list) -> None:
-        self.phase = rules.OVER
-        self.winner = winner
-        self.end_reason = reason
-        self.pending = []
-        self.add_log("game_won", winner, reason)
-        n = self.game.num_players
-        ev.append(
-            {
-                "type": "game_over",
-                "winner": winner,
-                "reason": reason,
-                "crystals": [self.storage[p] + self.reactor[p] + self.cryo[p] for p in range(n)],
-            }
-        )
+        """RB-8.7 (effects.create_crystals)."""
+        self.game.rules.create_crystals(self, seat, amount, ev, card)
 
     # ------------------------------------------------------------------ protocol
+    # The forward model is rules.py, reached through the game (one attribute lookup): this module
+    # sits below the rules and must not import them.
     def _legal_actions(self) -> list[Action]:
-        return rules.legal_actions(self)
+        return self.game.rules.legal_actions(self)
 
     def _apply(self, action: Action) -> list:
-        return rules.apply(self, action)
+        return self.game.rules.apply(self, action)
 
     def current_player(self) -> int:
-        if self.phase == rules.OVER:
+        if self.phase == OVER:
             return TERMINAL
         if self.pending:
             return self.pending[-1][1]
         return self.order[self.turn_pos]
 
     def is_terminal(self) -> bool:
-        return self.phase == rules.OVER
+        return self.phase == OVER
 
     def returns(self) -> list[float]:
         n = self.game.num_players
-        if self.phase != rules.OVER:
+        if self.phase != OVER:
             return [0.0] * n
         return [1.0 if p == self.winner else 0.0 for p in range(n)]
 
@@ -442,245 +370,29 @@ class RumbleState(State):
                 f"{where}: field 'collection' and the other card zones must hold every card "
                 "id exactly once"
             )
-        if s.phase not in (rules.BUILD, rules.BATTLE, rules.OVER):
+        if s.phase not in (BUILD, BATTLE, OVER):
             raise RecordError(f"{where}: field 'phase' must be 0, 1 or 2, got {s.phase}")
-        if not 1 <= s.round <= rules.SHOWDOWN:
+        if not 1 <= s.round <= SHOWDOWN:
             raise RecordError(f"{where}: field 'round' must be 1-6, got {s.round}")
-        if s.phase != rules.OVER and not s.pending and not 0 <= s.turn_pos < len(s.order):
+        if s.phase != OVER and not s.pending and not 0 <= s.turn_pos < len(s.order):
             raise RecordError(f"{where}: field 'turn_pos' is out of range")
         return s
 
-    # ------------------------------------------------------------------ views
-    def _card(self, cid: int) -> dict[str, Any]:
-        return self.game.content.cards[cid].as_json()
-
+    # ------------------------------------------------------------------ views (render.py)
     def view(self, seat: int | None) -> dict[str, Any]:
-        content = self.game.content
-        cards = content.cards
-        n = self.game.num_players
-        player = self.current_player()
-        showdown = self.round == rules.SHOWDOWN
-        seats = []
-        for p in range(n):
-            building = self.phase == rules.BUILD and not self.pending and p == player
-            info: dict[str, Any] = {
-                "seat": p,
-                "workshop_tier": self.tier[p],
-                "scraps": self.scraps[p],
-                "crystals": {
-                    "storage": self.storage[p],
-                    "reactor": self.reactor[p],
-                    "cryo_cell": self.cryo[p],
-                    "total": self.storage[p] + self.reactor[p] + self.cryo[p],
-                },
-                "champion": p == self.champion,
-                "bots": [self._card(c) for c in self.collection[p] if not cards[c].contraption],
-                "contraptions": [
-                    {**self._card(c), "upright": c not in self.used[p]}
-                    for c in self.collection[p]
-                    if cards[c].contraption
-                ],
-                "built_this_phase": [self._card(c) for c in self.fresh[p]],
-                "hand_count": len(self.hand[p]),
-                "hand_tiers": sorted(cards[c].tier for c in self.hand[p]),
-            }
-            if seat == p:
-                info["hand"] = [self._card(c) for c in self.hand[p]]
-            if building:
-                info["actions_used"] = {
-                    "builds": self.builds,
-                    "build_limit": 3 if showdown else 2,
-                    "upgrades": self.upgrades,
-                    "upgrade_limit": None if showdown else 1,
-                    "energized": self.energizes,
-                    "energize_limit": None if showdown else 3,
-                }
-            if self.phase == rules.BATTLE:
-                deck = self.bdeck[p]
-                kb, kt = self.known_bottom[p], self.known_top[p]
-                info["battle"] = {
-                    "active": self.active[p],
-                    "deck_count": len(deck),
-                    "deck_contents": sorted(cards[c].name for c in deck),
-                    "deck_top_known": [cards[c].name for c in reversed(deck[len(deck) - kt :])],
-                    "deck_bottom_known": [cards[c].name for c in deck[:kb]],
-                    "discard": [self._card(c) for c in self.discard[p]],
-                }
-            seats.append(info)
-        rows = []
-        for t in range(1, 5):
-            rows.append(
-                {
-                    "tier": t,
-                    "open": self.lab_open[t],
-                    "deck_count": len(self.decks[t]),
-                    "slots": [self._card(c) if c >= 0 else None for c in self.lab[t]]
-                    if self.lab_open[t]
-                    else [],
-                }
-            )
-        battle = None
-        if self.phase == rules.BATTLE:
-            atk, crit, dfn, bar, thr = clash_numbers(self)
-            battle = {
-                "champion": self.champion,
-                "challenger": self.challenger if self.challenger >= 0 else None,
-                "defense_gang": [self._card(c) for c in self.defense],
-                "attack_gang": [self._card(c) for c in self.attack],
-                "attack": atk,
-                "crits": crit,
-                "defense": dfn,
-                "barriers": bar,
-                "crits_needed": thr,
-                "modifiers": {
-                    "attack": self.atk_mod,
-                    "crits": self.crit_mod,
-                    "defense": self.def_mod,
-                    "barriers": self.bar_mod,
-                },
-            }
-        pending = None
-        if self.pending:
-            kind, pseat, source, _ = self.pending[-1]
-            pending = {
-                "kind": PENDING_NAMES[kind],
-                "seat": pseat,
-                "source": cards[source].name if source >= 0 else None,
-            }
-        return {
-            "game": self.game.name,
-            "seat": seat,
-            "current_player": player,
-            "turn": self.turns,
-            "prompt": self.prompt(),
-            "terminal": self.is_terminal(),
-            "returns": self.returns() if self.is_terminal() else None,
-            "legal_actions": self.legal_action_entries(seat),
-            "round": self.round,
-            "showdown": showdown,
-            "phase": ("build", "battle", "over")[self.phase],
-            "direction": "clockwise" if self.direction == 1 else "counter-clockwise",
-            "turn_order": list(self.order),
-            "champion": self.champion,
-            "crystal_supply": self.supply,
-            "round_spaces": list(self.spaces),
-            "laboratory": {
-                "rows": rows,
-                "transformation_deck": [cards[c].name for c in self.transform_deck],
-                "recycling_area": [cards[c].name for c in self.recycled],
-            },
-            "seats": seats,
-            "battle": battle,
-            "battle_number": self.battle_no,
-            "battle_log": self.battle_log(),
-            "pending": pending,
-            "winner": self.winner if self.phase == rules.OVER else None,
-            "end_reason": self.end_reason or None,
-        }
+        return self.game.views.view(self, seat)
 
     def battle_log(self) -> list[str]:
-        """The current (or last) battle, one readable line per step."""
-        cards = self.game.content.cards
+        """The current (or last) battle, one readable line per step (render.battle_log)."""
+        return self.game.views.battle_log(self)
 
-        def stats(cid: int) -> str:
-            d = cards[cid]
-            text = f" - {d.text}" if d.text else ""
-            return (
-                f"{d.name} [{'/'.join(d.factions)}] ATK {d.attack} crit {d.crits}"
-                f" DEF {d.defense} bar {d.barriers}{text}"
-            )
-
-        def who(seat: int) -> str:  # seats count from 1 for people
-            return f"Seat {seat + 1}"
-
-        lines = []
-        for e in self.log_entries():
-            k = e[0]
-            if k == "battle":
-                lines.append(f"Battle of round {e[1]}: {who(e[2])} holds the Champion token.")
-            elif k == "defense":
-                lines.append(f"{who(e[1])} reveals {stats(e[2])} as the defense gang.")
-            elif k == "undefended":
-                lines.append(f"{who(e[1])} has no bot left to defend with.")
-            elif k == "clash":
-                lines.append(f"Clash: {who(e[1])} challenges Champion {who(e[2])}.")
-            elif k == "reveal":
-                lines.append(f"  {who(e[1])} reveals {stats(e[2])}")
-            elif k == "totals":
-                lines.append(f"    attack {e[1]} vs defense {e[3]}; crits {e[2]} of {e[5]} needed")
-            elif k == "ability":
-                lines.append(f"    {cards[e[2]].name}: {e[3]}")
-            elif k == "reboot":
-                lines.append(f"    {cards[e[2]].name} reboots under {who(e[1])}'s deck")
-            elif k == "defeat":
-                lines.append(f"    {cards[e[2]].name} defeats the defender {cards[e[3]].name}")
-            elif k == "revive":
-                lines.append(
-                    f"    {cards[e[2]].name} puts {cards[e[3]].name} back on top of the deck"
-                )
-            elif k == "fizzle":
-                lines.append(f"    {cards[e[2]].name}: {e[3]}")
-            elif k == "contraption":
-                lines.append(f"    {who(e[1])} uses the Contraption {cards[e[2]].name}")
-            elif k == "won":
-                lines.append(f"  {who(e[1])} breaks {who(e[2])}'s defense!")
-            elif k == "transform":
-                lines.append(f"    {cards[e[2]].name} transforms into {cards[e[3]].name}")
-            elif k == "gang":
-                article = "an" if e[2][:1] in "AEIOU" else "a"
-                what = f"{article} {e[2]} defense gang" if e[2] else "no defense gang"
-                lines.append(f"  {who(e[1])} is the new Champion with {what}")
-            elif k == "failed":
-                lines.append(f"  {who(e[1])} runs out of bots without breaking the defense")
-            elif k == "surrender":
-                lines.append(f"  {who(e[1])} surrenders and leaves the battle")
-            elif k == "crystals":
-                lines.append(f"  {who(e[1])} takes {e[2]} crystal(s) into Storage")
-            elif k == "cap":
-                lines.append(f"  the battle reaches its step limit; {who(e[1])} keeps the title")
-            elif k == "battle_won":
-                lines.append(f"{who(e[1])} is the last Champion standing and wins the battle.")
-            elif k == "game_won":
-                lines.append(f"{who(e[1])} wins the game ({e[2]}).")
-        return lines
+    def prompt(self) -> str:
+        return self.game.views.prompt(self)
 
     def describe_action(self, action: Action) -> str:
         """The choice in words for the deciding seat: bots by name with their numbers, the
         seat's own things as "your" (narration.describe_action)."""
-        return narration.describe_action(self, action)
-
-    def prompt(self) -> str:
-        if self.phase == rules.OVER:
-            how = "Dominance Victory" if self.end_reason == "dominance" else "the Showdown"
-            return f"game over: Seat {self.winner + 1} wins by {how}"
-        if self.pending:
-            kind, seat, source, _ = self.pending[-1]
-            cards = self.game.content.cards
-            atk, crit, dfn, _, thr = clash_numbers(self)
-            score = f"attack {atk} vs defense {dfn}, crits {crit}/{thr}"
-            if kind == P_FACTION:
-                return (
-                    f"Seat {seat + 1} broke the defense: choose the faction of the new defense gang"
-                )
-            if kind == P_ATTACK_WINDOW:
-                return f"Seat {seat + 1} challenges ({score}): use a Contraption?"
-            if kind == P_DEFEND_WINDOW:
-                return f"Seat {seat + 1}'s defense is about to fall ({score}): use a Contraption?"
-            what = (
-                "a defending bot to defeat"
-                if kind == P_TARGET_DEFEAT
-                else "a bot of your discard pile to put on top of your deck"
-            )
-            return f"{cards[source].name} (Seat {seat + 1}): choose {what}"
-        seat = self.order[self.turn_pos]
-        sd = self.round == rules.SHOWDOWN
-        title = "Showdown" if sd else f"round {self.round}"
-        return (
-            f"{title} Build Phase: Seat {seat + 1} builds with {self.scraps[seat]} "
-            f"scrap{'' if self.scraps[seat] == 1 else 's'} "
-            f"(builds {self.builds}/{3 if sd else 2}, upgrades {self.upgrades}/"
-            f"{'any' if sd else 1}, energized {self.energizes}/{'any' if sd else 3})"
-        )
+        return self.game.narration.describe_action(self, action)
 
     def stats(self) -> dict[str, Any]:
         n = self.game.num_players

@@ -1,8 +1,14 @@
 """Stak Bots (DogEared Games, 2013): robots in staks fight top card against top card; the last
-player with cards in their stak wins. Rules: docs/rules/stakbots.md (SB-x.y)."""
+player with cards in their stak wins. Rules: docs/rules/stakbots.md (SB-x.y).
+
+The package's imports run one way: data (actions, content, state) -> rules (board, effects,
+rules) -> presentation (render, narration, heuristic, encoding) -> this Game, which wires the
+rules and the words into the state's protocol methods.
+"""
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any, ClassVar
 
 from robotable.core.errors import ContentError, OptionError
@@ -10,7 +16,7 @@ from robotable.core.narration import Voice
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Action, Game, State
 
-from . import encoding, heuristic, narration, render
+from . import encoding, heuristic, narration, render, rules
 from .actions import ACTION_CLASSES, END_TURN, Attack, ChoosePlayer, Discard, Play, Scrap
 from .content import BUNDLED, Deck, load_deck
 from .rules import setup
@@ -49,6 +55,11 @@ class StakBots(Game):
         ),
     )
     action_classes: ClassVar[tuple[type[Action], ...]] = ACTION_CLASSES
+    # What StakBotsState's protocol methods call (state.py sits below the rules and the words
+    # and imports neither): legal actions, apply and the prompt; the choices in words; the view.
+    rules: ClassVar[ModuleType] = rules
+    narration: ClassVar[ModuleType] = narration
+    build_view = staticmethod(render.build_view)
 
     def __init__(self, num_players: int | None = None, **options: Any) -> None:
         super().__init__(num_players, **options)

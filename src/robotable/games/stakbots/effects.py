@@ -1,4 +1,8 @@
-"""Card abilities (SB-5.4, SB-5.6) and entry effects (SB-6, SB-8).
+"""Atomic moves on the board (scrap, return, reset, damage, draw) and the card abilities
+(SB-5.4, SB-5.6) and entry effects (SB-6, SB-8) made of them.
+
+The moves live here, not in rules.py, because both the effects and the turn flow need them:
+rules.py imports this file and never the other way round.
 
 An entry effect that needs a choice does not resolve here at once: `fire` sets the state's
 `decision` (kind, card, chooser) and the chooser, the owner of the stak the card sits on (SB-6.7),
@@ -9,12 +13,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import rules as R
 from .actions import Target
+from .board import power, power_now, printed, top_owner
 from .content import Bot
+from .state import D_DISCARD, D_FACEUP, D_PLAYER, D_TOP, HIDDEN, KNOWN, UP, StakBotsState
 
 if TYPE_CHECKING:
-    from .state import StakBotsState
+    from robotable.core.rng import GameRng
+
 
 ENTRY = frozenset(
     {
@@ -33,6 +39,178 @@ ENTRY = frozenset(
 TITLES = tuple(b.title for b in Bot)  # "Shot" for Bot.SHOT, read without the enum's lookups
 # Top-card choices; True when the card itself may be chosen ("a top card" vs "another", SB-6.9).
 TOP_CHOICE = {Bot.SHOT: True, Bot.TRIP: True, Bot.PIT: True, Bot.REAPER: False, Bot.BEGONE: False}
+SHOT_DAMAGE = 4  # SB-8.6
+
+
+# -- atomic moves -----------------------------------------------------------------------------
+def shuffle(rng: GameRng, items: list) -> None:
+    """Fisher-Yates driven by the state's GameRng, four 16-bit draws per 64-bit number.
+
+    Unbiased (a draw past the largest multiple of the range is thrown away) and about four
+    times cheaper than one `below()` call per card; setup and reshuffles use it.
+    """
+    bits = 0
+    left = 0
+    next64 = rng.next64
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        limit = 65536 - 65536 % n
+        while True:
+            if not left:
+                bits = next64()
+                left = 4
+            x = bits & 0xFFFF
+            bits >>= 16
+            left -= 1
+            if x < limit:
+                break
+        j = x % n
+        items[i], items[j] = items[j], items[i]
+
+
+def _to_heap(st: StakBotsState, c: int) -> None:
+    st.vis[c] = UP
+    if st.dmg[c]:
+        st.dmg[c] = 0
+        st.damaged.remove(c)
+    st.scrapheap.append(c)
+    st.fed = True  # SB-3.3: any route to the scrapheap feeds it
+    st.counts[2] += 1
+    if c == st.attacker:
+        st.stopped = True  # SB-4.4
+
+
+def uncovered(st: StakBotsState, s: int, event: dict) -> None:
+    """Name the card now on top of `s`'s stak in `event` when it was already face-up (a
+    face-down one is named by its `flipped` event), for the words (narration.py)."""
+    stak = st.staks[s]
+    if stak and st.vis[stak[-1]] == UP:
+        top = stak[-1]
+        event["top_card"] = st.game.names[top]
+        p = st.game.base_power[top]
+        event["top_power"] = p if p >= 0 else power(st, top)
+
+
+def scrap_from_stak(st: StakBotsState, s: int, c: int, events: list, reason: str) -> None:
+    stak = st.staks[s]
+    vis = st.vis
+    was_hidden = vis[c] != UP
+    g = st.game
+    p = g.base_power[c]
+    if p < 0:  # a Leader Bot: its live X while face-up in the stak (SB-8.10)
+        p = "X" if was_hidden else power(st, c)
+    event = {
+        "type": "scrapped",
+        "seat": s,
+        "card": g.names[c],
+        "id": c,
+        "power": p,
+        "from": "stak_face_down" if was_hidden else "stak",
+        "reason": reason,
+    }
+    if stak[-1] == c:
+        stak.pop()
+        if stak and vis[top := stak[-1]] == UP:  # an already face-up card is on top now
+            event["top_card"] = g.names[top]
+            p = g.base_power[top]
+            event["top_power"] = p if p >= 0 else power(st, top)
+    else:
+        stak.remove(c)
+    _to_heap(st, c)
+    events.append(event)
+
+
+def scrap_from_hand(st: StakBotsState, s: int, c: int, events: list, reason: str) -> None:
+    st.hands[s].remove(c)
+    _to_heap(st, c)
+    events.append(
+        {
+            "type": "scrapped",
+            "seat": s,
+            "card": st.game.names[c],
+            "id": c,
+            "power": p if (p := st.game.base_power[c]) >= 0 else "X",
+            "from": "hand",
+            "reason": reason,
+        }
+    )
+
+
+def add_damage(st: StakBotsState, c: int, amount: int) -> None:
+    if amount <= 0:
+        return
+    if not st.dmg[c]:
+        st.damaged.append(c)
+    st.dmg[c] += amount
+
+
+def return_to_hand(st: StakBotsState, s: int, c: int, events: list) -> None:
+    """SB-8.14: the card goes to the hand of its stak's owner; everybody saw which card."""
+    st.staks[s].remove(c)
+    st.hands[s].append(c)
+    st.vis[c] = KNOWN
+    if st.dmg[c]:
+        st.dmg[c] = 0
+        st.damaged.remove(c)
+    if c == st.attacker:
+        st.stopped = True  # SB-4.4
+    event = {"type": "returned", "seat": s, "card": st.game.names[c], "id": c}
+    event["power"] = printed(st, c)
+    uncovered(st, s, event)
+    events.append(event)
+
+
+def reset(st: StakBotsState, s: int, c: int, events: list, by_seat: int = -1, by: int = -1) -> None:
+    """SB-8.13: turned face-down, damage cleared; a waiting effect of it lapses (SB-6.5).
+    `by_seat`'s card `by` (the Tranq Bot) did it."""
+    event = {"type": "reset", "seat": s, "card": st.game.names[c], "id": c}
+    event["power"] = power(st, c)
+    event["damage"] = st.dmg[c]
+    event["top"] = st.staks[s][-1] == c
+    if by >= 0:
+        event["by_seat"] = by_seat
+        event["by_card"] = st.game.names[by]
+    st.vis[c] = KNOWN
+    if st.dmg[c]:
+        st.dmg[c] = 0
+        st.damaged.remove(c)
+    if c == st.attacker:
+        st.stopped = True  # SB-4.4
+    if c in st.pending:
+        st.pending = [p for p in st.pending if p != c]
+    events.append(event)
+
+
+def draw(st: StakBotsState, seat: int, events: list) -> None:
+    """SB-3.1: draw the supply's top card; an empty supply is the reshuffled scrapheap."""
+    if not st.supply:
+        if not st.scrapheap:
+            events.append({"type": "draw_skipped", "seat": seat})
+            return
+        st.supply = st.scrapheap
+        st.scrapheap = []
+        vis = st.vis
+        for c in st.supply:
+            vis[c] = HIDDEN
+        shuffle(st.rng, st.supply)
+        st.counts[4] += 1
+        events.append({"type": "reshuffled", "cards": len(st.supply)})
+    c = st.supply.pop()
+    st.hands[seat].append(c)
+    events.append(
+        {
+            "type": "card_drawn",
+            "seat": seat,
+            "card": st.game.names[c],
+            "id": c,
+            "power": p if (p := st.game.base_power[c]) >= 0 else "X",
+            "to": [seat],
+        }
+    )
+    events.append({"type": "drew", "seat": seat, "hand_size": len(st.hands[seat])})
+
+
+# -- card abilities and entry effects ---------------------------------------------------------
 
 
 def damage_ability(
@@ -78,29 +256,29 @@ def fire(st: StakBotsState, c: int, owner: int, events: list) -> None:
         {"type": "entry_effect", "seat": owner, "card": name, "id": c, "bot": TITLES[bot]}
     )
     if bot == Bot.CLUMSY:  # SB-8.5
-        R.scrap_from_stak(st, owner, st.staks[owner][0], events, "Clumsy Bot")
+        scrap_from_stak(st, owner, st.staks[owner][0], events, "Clumsy Bot")
     elif bot == Bot.SIDEKICK:  # SB-8.9
         stak = st.staks[owner]
         if len(stak) >= 2:
             stak[-1], stak[-2] = stak[-2], stak[-1]
             event = {"type": "moved", "seat": owner, "card": name, "position": "second from top"}
-            R.uncovered(st, owner, event)
+            uncovered(st, owner, event)
             events.append(event)
     elif bot == Bot.BOUNTIFUL:  # SB-8.11
-        R.draw(st, owner, events)
+        draw(st, owner, events)
     elif bot in TOP_CHOICE:
         if TOP_CHOICE[bot] or any(s and s[-1] != c for s in st.staks):
-            st.decision = (R.D_TOP, c, owner)
+            st.decision = (D_TOP, c, owner)
         else:
             events.append(_fizzled(owner, name, bot, "no_target"))
     elif bot == Bot.TRANQ:  # SB-8.13
         vis = st.vis
-        if any(x != c and vis[x] == R.UP for s in st.staks for x in s):
-            st.decision = (R.D_FACEUP, c, owner)
+        if any(x != c and vis[x] == UP for s in st.staks for x in s):
+            st.decision = (D_FACEUP, c, owner)
         else:
             events.append(_fizzled(owner, name, bot, "no_target"))
     elif bot == Bot.EXPEL:  # SB-8.12
-        st.decision = (R.D_PLAYER, c, owner)
+        st.decision = (D_PLAYER, c, owner)
 
 
 def _fizzled(owner: int, name: str, bot: Bot, why: str) -> dict:
@@ -113,20 +291,20 @@ def choices(st: StakBotsState, d: tuple[int, int, int]) -> list:
     g = st.game
     names = g.names
     out: list = []
-    if kind == R.D_TOP:
+    if kind == D_TOP:
         self_ok = TOP_CHOICE[g.bot[c]]
         for s, stak in enumerate(st.staks):
             if stak and (self_ok or stak[-1] != c):
                 out.append(Target(s, 0, names[stak[-1]]))
-    elif kind == R.D_FACEUP:
+    elif kind == D_FACEUP:
         vis = st.vis
         for s, stak in enumerate(st.staks):
             top = len(stak) - 1
             for i in range(top, -1, -1):
                 x = stak[i]
-                if x != c and vis[x] == R.UP:
+                if x != c and vis[x] == UP:
                     out.append(Target(s, top - i, names[x]))
-    elif kind == R.D_PLAYER:
+    elif kind == D_PLAYER:
         out = [g.player_a[s] for s in range(g.num_players) if st.alive[s]]
     else:
         seen = 0
@@ -146,35 +324,35 @@ def resolve_target(
     stak = st.staks[seat]
     x = stak[len(stak) - 1 - depth]
     if bot == Bot.TRANQ:  # SB-8.13
-        R.reset(st, seat, x, events, chooser, c)
+        reset(st, seat, x, events, chooser, c)
         return
     base = {
         "seat": chooser,
         "card": g.names[c],
         "target_seat": seat,
         "target_card": g.names[x],
-        "target_power": R.power_now(st, x),
+        "target_power": power_now(st, x),
     }
     if bot == Bot.SHOT:  # SB-8.6
-        R.add_damage(st, x, R.SHOT_DAMAGE)
-        events.append({"type": "shot", **base, "damage": R.SHOT_DAMAGE, "target_damage": st.dmg[x]})
+        add_damage(st, x, SHOT_DAMAGE)
+        events.append({"type": "shot", **base, "damage": SHOT_DAMAGE, "target_damage": st.dmg[x]})
     elif bot == Bot.REAPER:  # SB-8.7
         events.append({"type": "reaped", **base})
-        R.scrap_from_stak(st, seat, x, events, "Reaper Bot")
+        scrap_from_stak(st, seat, x, events, "Reaper Bot")
     elif bot == Bot.BEGONE:  # SB-8.14
         events.append({"type": "begone", **base})
-        R.return_to_hand(st, seat, x, events)
+        return_to_hand(st, seat, x, events)
     elif bot == Bot.TRIP:  # SB-8.15
         event = {"type": "tripped", **base, "alone": len(stak) < 2}
         if len(stak) >= 2:
             stak[-1], stak[-2] = stak[-2], stak[-1]
-            R.uncovered(st, seat, event)
+            uncovered(st, seat, event)
         events.append(event)
     elif bot == Bot.PIT:  # SB-8.16
         event = {"type": "pitted", **base, "alone": len(stak) < 2}
         if len(stak) >= 2:
             stak.insert(0, stak.pop())
-            R.uncovered(st, seat, event)
+            uncovered(st, seat, event)
         events.append(event)
 
 
@@ -191,7 +369,7 @@ def resolve_player(st: StakBotsState, c: int, chooser: int, seat: int, events: l
         }
     )
     if st.hands[seat]:
-        st.decision = (R.D_DISCARD, c, seat)
+        st.decision = (D_DISCARD, c, seat)
     else:
         event = _fizzled(chooser, g.names[c], Bot.EXPEL, "empty_hand")
         event["target_seat"] = seat
@@ -204,7 +382,7 @@ def describe(st: StakBotsState, d: tuple[int, int, int]) -> str:
     kind, c, chooser = d
     name = st.game.names[c]
     bot = st.game.bot[c]
-    if kind == R.D_TOP:
+    if kind == D_TOP:
         what = {
             Bot.SHOT: "choose a top card to take 4 damage",
             Bot.REAPER: "choose another top card to scrap",
@@ -212,12 +390,12 @@ def describe(st: StakBotsState, d: tuple[int, int, int]) -> str:
             Bot.TRIP: "choose a top card to drop one place",
             Bot.PIT: "choose a top card to move to the bottom of its stak",
         }[bot]
-    elif kind == R.D_FACEUP:
+    elif kind == D_FACEUP:
         what = "choose another face-up card to reset (turn face-down)"
-    elif kind == R.D_PLAYER:
+    elif kind == D_PLAYER:
         what = "choose a player who must discard a hand card"
     else:
-        owner = R.top_owner(st, c)
+        owner = top_owner(st, c)
         by = f"Seat {owner + 1}'s " if owner >= 0 else ""
         return f"Seat {chooser + 1}: {by}{name} expelled you: discard a card from your hand"
     return f"Seat {chooser + 1}: your {name} entered: {what}"

@@ -8,13 +8,9 @@ Each seat still in gets a strength; the value is the seat's share of the table's
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from .board import power
 from .content import Bot
-from .rules import HIDDEN, UP, power
-
-if TYPE_CHECKING:
-    from .state import StakBotsState
+from .state import HIDDEN, UP, StakBotsState
 
 STAK_CARD = 1.0  # every card in a stak is a life
 HAND_CARD = 0.45  # a card in hand is a future play or a free way to feed the scrapheap

@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING, Any
 from robotable.core.narration import Line, Voice, narrate_with, plural, sentence
 
 from .actions import Attack, ChoosePlayer, Discard, EndTurn, Play, Scrap, Target
+from .board import power, top_owner
 from .content import Bot
-from .rules import MAX_TURN_EFFECTS, SHOT_DAMAGE, UP, power, top_owner
+from .effects import SHOT_DAMAGE
+from .rules import MAX_TURN_EFFECTS
+from .state import UP, StakBotsState
 
 if TYPE_CHECKING:
     from robotable.core.events import Event
-
-    from .state import StakBotsState
 
 
 # -- small words ----------------------------------------------------------------------------------

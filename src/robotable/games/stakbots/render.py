@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from robotable.core.narration import plural
 
-from .rules import DECISION_NAMES, HIDDEN, KNOWN, UP, power
+from .board import power
+from .state import DECISION_NAMES, HIDDEN, KNOWN, UP, StakBotsState
 
 if TYPE_CHECKING:
     from .content import CardDef
-    from .state import StakBotsState
 
 
 def static_card_views(cards: tuple[CardDef, ...]) -> list[dict[str, Any]]:

@@ -1,5 +1,8 @@
 """Stak Bots forward model: setup, legal actions, apply. No I/O.
 
+The atomic moves and the card effects it drives are in effects.py, the board's readers (power,
+whose top card) in board.py; both sit below this file.
+
 Each function enforcing a numbered rule of docs/rules/stakbots.md cites it. The board is kept
 valid by `settle` after every atomic step: SB-5.3 (damage check, Leaders re-read) then SB-7.1
 (every top card face-up; a flipped card's entry effect joins the pending stack as one batch in
@@ -9,256 +12,24 @@ turn order from the active seat, SB-6.3). Eliminations (SB-7.2) wait until a cha
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from robotable.core.rng import GameRng
 
 from . import effects
 from .actions import Attack, ChoosePlayer, Discard, EndTurn, Play, Scrap, Target
+from .board import power, stak_of, top_owner
 from .content import Bot
-
-if TYPE_CHECKING:
-    from .state import StakBotsState
-
-# What the table knows of a card (SB-9), per card id in `state.vis`.
-HIDDEN = 0  # face-down in a stak, in the supply (nobody), or in a hand (only its holder)
-UP = 1  # face-up in a stak or on the scrapheap (everybody)
-KNOWN = 2  # face-down in a stak after a reset, or in a hand after Begone: everybody saw it
-
-# Kinds of pending decision (SB-6.7), the first item of `state.decision`.
-D_TOP = 1  # choose a top card (Shot, Reaper, Begone, Trip, Pit)
-D_FACEUP = 2  # choose a face-up card anywhere (Tranq)
-D_PLAYER = 3  # choose a player (Expel)
-D_DISCARD = 4  # the chosen player picks a hand card to scrap (Expel)
-DECISION_NAMES = {D_TOP: "top", D_FACEUP: "face_up", D_PLAYER: "player", D_DISCARD: "discard"}
+from .effects import add_damage, draw, scrap_from_hand, scrap_from_stak, shuffle
+from .state import KNOWN, UP, StakBotsState
 
 # SB-3.6: free actions (play, scrap, attack) a turn may hold before only feeding and ending remain.
 MAX_TURN_ACTIONS = 60
 # SB-6.8: entry effects that may resolve in one turn; later triggers that turn lapse.
 MAX_TURN_EFFECTS = 40
-SHOT_DAMAGE = 4
 
 
-# -- reading the board ------------------------------------------------------------------------
-def printed(st: StakBotsState, c: int) -> int | str:
-    """A card's printed power for events: a number, or "X" for a Leader Bot (SB-8.10)."""
-    p = st.game.base_power[c]
-    return p if p >= 0 else "X"
-
-
-def power_now(st: StakBotsState, c: int) -> int:
-    """`power`, with the common case (a printed number) read without a call."""
-    p = st.game.base_power[c]
-    return p if p >= 0 else power(st, c)
-
-
-def power(st: StakBotsState, c: int) -> int:
-    """A card's current power (SB-1.2); a Leader Bot's X counted live (SB-8.10)."""
-    p = st.game.base_power[c]
-    if p >= 0:
-        return p
-    vis = st.vis
-    for stak in st.staks:
-        if c in stak:
-            if vis[c] != UP:
-                return 0
-            i = stak.index(c)
-            lo = i
-            while lo > 0 and vis[stak[lo - 1]] == UP:
-                lo -= 1
-            hi = i
-            top = len(stak) - 1
-            while hi < top and vis[stak[hi + 1]] == UP:
-                hi += 1
-            return hi - lo + 1
-    return 0
-
-
-def stak_of(st: StakBotsState, c: int) -> int:
-    for s, stak in enumerate(st.staks):
-        if c in stak:
-            return s
-    return -1
-
-
-def top_owner(st: StakBotsState, c: int) -> int:
-    """The seat whose face-up top card `c` is, else -1 (SB-6.5)."""
-    if st.vis[c] != UP:
-        return -1
-    for s, stak in enumerate(st.staks):
-        if stak and stak[-1] == c:
-            return s
-    return -1
-
-
-def shuffle(rng: GameRng, items: list) -> None:
-    """Fisher-Yates driven by the state's GameRng, four 16-bit draws per 64-bit number.
-
-    Unbiased (a draw past the largest multiple of the range is thrown away) and about four
-    times cheaper than one `below()` call per card; setup and reshuffles use it.
-    """
-    bits = 0
-    left = 0
-    next64 = rng.next64
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        limit = 65536 - 65536 % n
-        while True:
-            if not left:
-                bits = next64()
-                left = 4
-            x = bits & 0xFFFF
-            bits >>= 16
-            left -= 1
-            if x < limit:
-                break
-        j = x % n
-        items[i], items[j] = items[j], items[i]
-
-
-# -- atomic moves -----------------------------------------------------------------------------
-def _to_heap(st: StakBotsState, c: int) -> None:
-    st.vis[c] = UP
-    if st.dmg[c]:
-        st.dmg[c] = 0
-        st.damaged.remove(c)
-    st.scrapheap.append(c)
-    st.fed = True  # SB-3.3: any route to the scrapheap feeds it
-    st.counts[2] += 1
-    if c == st.attacker:
-        st.stopped = True  # SB-4.4
-
-
-def uncovered(st: StakBotsState, s: int, event: dict) -> None:
-    """Name the card now on top of `s`'s stak in `event` when it was already face-up (a
-    face-down one is named by its `flipped` event), for the words (narration.py)."""
-    stak = st.staks[s]
-    if stak and st.vis[stak[-1]] == UP:
-        top = stak[-1]
-        event["top_card"] = st.game.names[top]
-        p = st.game.base_power[top]
-        event["top_power"] = p if p >= 0 else power(st, top)
-
-
-def scrap_from_stak(st: StakBotsState, s: int, c: int, events: list, reason: str) -> None:
-    stak = st.staks[s]
-    vis = st.vis
-    was_hidden = vis[c] != UP
-    g = st.game
-    p = g.base_power[c]
-    if p < 0:  # a Leader Bot: its live X while face-up in the stak (SB-8.10)
-        p = "X" if was_hidden else power(st, c)
-    event = {
-        "type": "scrapped",
-        "seat": s,
-        "card": g.names[c],
-        "id": c,
-        "power": p,
-        "from": "stak_face_down" if was_hidden else "stak",
-        "reason": reason,
-    }
-    if stak[-1] == c:
-        stak.pop()
-        if stak and vis[top := stak[-1]] == UP:  # an already face-up card is on top now
-            event["top_card"] = g.names[top]
-            p = g.base_power[top]
-            event["top_power"] = p if p >= 0 else power(st, top)
-    else:
-        stak.remove(c)
-    _to_heap(st, c)
-    events.append(event)
-
-
-def scrap_from_hand(st: StakBotsState, s: int, c: int, events: list, reason: str) -> None:
-    st.hands[s].remove(c)
-    _to_heap(st, c)
-    events.append(
-        {
-            "type": "scrapped",
-            "seat": s,
-            "card": st.game.names[c],
-            "id": c,
-            "power": p if (p := st.game.base_power[c]) >= 0 else "X",
-            "from": "hand",
-            "reason": reason,
-        }
-    )
-
-
-def add_damage(st: StakBotsState, c: int, amount: int) -> None:
-    if amount <= 0:
-        return
-    if not st.dmg[c]:
-        st.damaged.append(c)
-    st.dmg[c] += amount
-
-
-def return_to_hand(st: StakBotsState, s: int, c: int, events: list) -> None:
-    """SB-8.14: the card goes to the hand of its stak's owner; everybody saw which card."""
-    st.staks[s].remove(c)
-    st.hands[s].append(c)
-    st.vis[c] = KNOWN
-    if st.dmg[c]:
-        st.dmg[c] = 0
-        st.damaged.remove(c)
-    if c == st.attacker:
-        st.stopped = True  # SB-4.4
-    event = {"type": "returned", "seat": s, "card": st.game.names[c], "id": c}
-    event["power"] = printed(st, c)
-    uncovered(st, s, event)
-    events.append(event)
-
-
-def reset(st: StakBotsState, s: int, c: int, events: list, by_seat: int = -1, by: int = -1) -> None:
-    """SB-8.13: turned face-down, damage cleared; a waiting effect of it lapses (SB-6.5).
-    `by_seat`'s card `by` (the Tranq Bot) did it."""
-    event = {"type": "reset", "seat": s, "card": st.game.names[c], "id": c}
-    event["power"] = power(st, c)
-    event["damage"] = st.dmg[c]
-    event["top"] = st.staks[s][-1] == c
-    if by >= 0:
-        event["by_seat"] = by_seat
-        event["by_card"] = st.game.names[by]
-    st.vis[c] = KNOWN
-    if st.dmg[c]:
-        st.dmg[c] = 0
-        st.damaged.remove(c)
-    if c == st.attacker:
-        st.stopped = True  # SB-4.4
-    if c in st.pending:
-        st.pending = [p for p in st.pending if p != c]
-    events.append(event)
-
-
-def draw(st: StakBotsState, seat: int, events: list) -> None:
-    """SB-3.1: draw the supply's top card; an empty supply is the reshuffled scrapheap."""
-    if not st.supply:
-        if not st.scrapheap:
-            events.append({"type": "draw_skipped", "seat": seat})
-            return
-        st.supply = st.scrapheap
-        st.scrapheap = []
-        vis = st.vis
-        for c in st.supply:
-            vis[c] = HIDDEN
-        shuffle(st.rng, st.supply)
-        st.counts[4] += 1
-        events.append({"type": "reshuffled", "cards": len(st.supply)})
-    c = st.supply.pop()
-    st.hands[seat].append(c)
-    events.append(
-        {
-            "type": "card_drawn",
-            "seat": seat,
-            "card": st.game.names[c],
-            "id": c,
-            "power": p if (p := st.game.base_power[c]) >= 0 else "X",
-            "to": [seat],
-        }
-    )
-    events.append({"type": "drew", "seat": seat, "hand_size": len(st.hands[seat])})
-
-
+# -- settling the board -----------------------------------------------------------------------
 def settle(st: StakBotsState, events: list) -> None:
     """SB-5.3 then SB-7.1, after every atomic step."""
     dmg = st.dmg

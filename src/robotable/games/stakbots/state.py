@@ -3,7 +3,9 @@
 Zones (SB-1.5): `staks[s]` bottom -> top, `hands[s]`, `supply` (top = last), `scrapheap`
 (top = last). Per card id: `vis` (what the table knows of it, SB-9) and `dmg` (damage this turn).
 Entry effects waiting to resolve are `pending`, a stack of card ids (top = last, SB-6.4); a choice
-an effect is asking for is `decision` = (kind, card, chooser). The forward model is rules.py.
+an effect is asking for is `decision` = (kind, card, chooser). The forward model is rules.py;
+this file imports none of the rules or words: the protocol methods that need them go through
+the Game object (`self.game.rules`, wired in __init__.py), so the package's imports run one way.
 """
 
 from __future__ import annotations
@@ -14,8 +16,17 @@ from typing import Any
 from robotable.core.protocol import TERMINAL, Action, State
 from robotable.core.rng import GameRng
 
-from . import narration, rules
-from .rules import DECISION_NAMES, HIDDEN, KNOWN, UP
+# What the table knows of a card (SB-9), per card id in `state.vis`.
+HIDDEN = 0  # face-down in a stak, in the supply (nobody), or in a hand (only its holder)
+UP = 1  # face-up in a stak or on the scrapheap (everybody)
+KNOWN = 2  # face-down in a stak after a reset, or in a hand after Begone: everybody saw it
+
+# Kinds of pending decision (SB-6.7), the first item of `state.decision`.
+D_TOP = 1  # choose a top card (Shot, Reaper, Begone, Trip, Pit)
+D_FACEUP = 2  # choose a face-up card anywhere (Tranq)
+D_PLAYER = 3  # choose a player (Expel)
+D_DISCARD = 4  # the chosen player picks a hand card to scrap (Expel)
+DECISION_NAMES = {D_TOP: "top", D_FACEUP: "face_up", D_PLAYER: "player", D_DISCARD: "discard"}
 
 _FIELDS = (
     "staks",
@@ -91,17 +102,19 @@ class StakBotsState(State):
     def turn_number(self) -> int:
         return self.turn
 
+    # The rules and the words live above this file; the Game wires them in as attributes
+    # (`rules`, `narration`, `build_view`), one attribute lookup on the hot paths.
     def _legal_actions(self) -> list[Action]:
-        return rules.legal_actions(self)
+        return self.game.rules.legal_actions(self)
 
     def _apply(self, action: Action) -> list[dict]:
-        return rules.apply(self, action)
+        return self.game.rules.apply(self, action)
 
     def prompt(self) -> str:
-        return rules.prompt(self)
+        return self.game.rules.prompt(self)
 
     def describe_action(self, action: Action) -> str:
-        return narration.describe_action(self, action)
+        return self.game.narration.describe_action(self, action)
 
     def stats(self) -> dict[str, Any]:
         return {
@@ -173,9 +186,7 @@ class StakBotsState(State):
         return c
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        from .render import build_view
-
-        return build_view(self, seat)
+        return self.game.build_view(self, seat)
 
     # -- JSON -----------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

@@ -1,0 +1,56 @@
+"""Reading the board: a card's power (SB-1.2, SB-8.10) and where it sits; changes nothing."""
+
+from __future__ import annotations
+
+from .state import UP, StakBotsState
+
+
+def printed(st: StakBotsState, c: int) -> int | str:
+    """A card's printed power for events: a number, or "X" for a Leader Bot (SB-8.10)."""
+    p = st.game.base_power[c]
+    return p if p >= 0 else "X"
+
+
+def power_now(st: StakBotsState, c: int) -> int:
+    """`power`, with the common case (a printed number) read without a call."""
+    p = st.game.base_power[c]
+    return p if p >= 0 else power(st, c)
+
+
+def power(st: StakBotsState, c: int) -> int:
+    """A card's current power (SB-1.2); a Leader Bot's X counted live (SB-8.10)."""
+    p = st.game.base_power[c]
+    if p >= 0:
+        return p
+    vis = st.vis
+    for stak in st.staks:
+        if c in stak:
+            if vis[c] != UP:
+                return 0
+            i = stak.index(c)
+            lo = i
+            while lo > 0 and vis[stak[lo - 1]] == UP:
+                lo -= 1
+            hi = i
+            top = len(stak) - 1
+            while hi < top and vis[stak[hi + 1]] == UP:
+                hi += 1
+            return hi - lo + 1
+    return 0
+
+
+def stak_of(st: StakBotsState, c: int) -> int:
+    for s, stak in enumerate(st.staks):
+        if c in stak:
+            return s
+    return -1
+
+
+def top_owner(st: StakBotsState, c: int) -> int:
+    """The seat whose face-up top card `c` is, else -1 (SB-6.5)."""
+    if st.vis[c] != UP:
+        return -1
+    for s, stak in enumerate(st.staks):
+        if stak and stak[-1] == c:
+            return s
+    return -1
