@@ -3,6 +3,7 @@
 agent = make_agent("mcts:1000", seed=3)        # 1,000 iterations
 agent = make_agent("mcts:time=0.5,c=0.9")       # half a second per move
 agent = make_agent("hard")                      # a named strength (easy, medium, hard, expert)
+agent = make_agent("restricted:greedy,card=Core Bot")   # greedy that never plays a Core Bot
 action = agent.act(state)
 """
 
@@ -16,6 +17,7 @@ from .base import Agent
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
 from .random_agent import RandomAgent
+from .restricted import RestrictedAgent, split_restricted
 from .strengths import STRENGTHS, StrengthAgent, strength_spec
 
 AGENT_KINDS: dict[str, type[Agent]] = {
@@ -34,9 +36,15 @@ _POSITIONAL = {"mcts": "iterations"}
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """'mcts:200' -> ('mcts', {'iterations': 200}); 'mcts:time=0.5,c=1' -> keyword params."""
+    """'mcts:200' -> ('mcts', {'iterations': 200}); 'mcts:time=0.5,c=1' -> keyword params.
+
+    A restricted spec ('restricted:mcts:200,card=Core Bot', agents/restricted.py) reports its
+    base's kind and parameters: what it thinks with, so budget checks apply to the base."""
     if not isinstance(spec, str) or not spec.strip():
         raise OptionError(f"agent spec {spec!r}: expected a name such as random, greedy, mcts:200")
+    restricted = split_restricted(spec)
+    if restricted is not None:
+        return parse_agent_spec(restricted[0])
     kind, _, arg_text = spec.strip().partition(":")
     kind = kind.strip().lower()
     if kind in STRENGTHS:
@@ -44,7 +52,7 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise OptionError(f"agent spec '{spec}': the strength '{kind}' takes no parameters")
         return kind, {}
     if kind not in AGENT_KINDS:
-        known = ", ".join((*AGENT_KINDS, *STRENGTHS))
+        known = ", ".join((*AGENT_KINDS, *STRENGTHS, "restricted:BASE,card=NAME"))
         raise OptionError(f"agent spec '{spec}': unknown agent '{kind}' (known agents: {known})")
     params: dict[str, Any] = {}
     allowed = _PARAMS[kind]
@@ -81,6 +89,12 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 def make_agent(spec: str, seed: int = 0) -> Agent:
     """An agent from its spec string; a bad spec raises OptionError naming what is wrong."""
+    restricted = split_restricted(spec)
+    if restricted is not None:
+        base, cards, kinds = restricted
+        return RestrictedAgent(
+            seed=seed, base=make_agent(base, seed), cards=cards, kinds=kinds, base_spec=base
+        )
     kind, params = parse_agent_spec(spec)
     if kind in STRENGTHS:
         return StrengthAgent(seed=seed, strength=kind)
@@ -88,7 +102,14 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
 
 
 def concrete_spec(spec: str, game: str) -> str:
-    """The spec itself, or what a named strength is in `game` (for limits and reports)."""
+    """The spec itself, or what a named strength is in `game` (for limits and reports); a
+    restricted spec keeps its restriction around its base's concrete spec."""
+    restricted = split_restricted(spec)
+    if restricted is not None:
+        from .restricted import restricted_spec
+
+        base, cards, kinds = restricted
+        return restricted_spec(concrete_spec(base, game), cards, kinds)
     kind, _ = parse_agent_spec(spec)
     return strength_spec(kind, game) if kind in STRENGTHS else spec
 
@@ -99,6 +120,7 @@ __all__ = [
     "GreedyAgent",
     "MCTSAgent",
     "RandomAgent",
+    "RestrictedAgent",
     "STRENGTHS",
     "concrete_spec",
     "make_agent",

@@ -10,6 +10,9 @@
 Modules: `runner` (job plan, one game, local processes or Ray), `analysis` (results to numbers),
 `quality` (first mover, end reasons, margins, lead changes, decision point), `results_file` (the
 `--out-jsonl` / `--resume` files), `stats` (Wilson, Newcombe, binomial and two-proportion tests,
-Welch interval, Holm, Bradley-Terry), `report` (HTML with figures), `ladder` (agent ratings),
-`commands` (the `simulate` and `ladder` commands).
+Welch interval, Holm, Mantel-Haenszel, Bradley-Terry), `report` (HTML with figures), `ladder`
+(agent ratings),
+`impact` (card impact within strata: Mantel-Haenszel), `challenge` (`simulate --restrict` and
+`--depth`: one agent against copies of another), `tune` (numeric options toward targets with
+Optuna), `commands` (the `simulate`, `ladder` and `tune` commands).
 """

@@ -16,6 +16,8 @@ Definitions (also in docs/balancing.md):
   compared with those that did not (difference with Newcombe's interval). This is association,
   not cause: a card played in long games or by a strong agent looks good for those reasons too.
   Its p-value is a pooled two-proportion z-test, Holm-adjusted across the rows shown;
+- **stratified card impact** (`card_impact_stratified`, sim/impact.py): the same comparison
+  within strata of (variant, deck, agent, seat), combined with the Mantel-Haenszel odds ratio;
 - **variant comparisons** (several variants): first-mover win rate, draw rate and turn-cap rate
   (Newcombe intervals, two-proportion tests) and mean length in turns (Welch normal interval) of
   each variant against the first, Holm-adjusted across all the comparisons.
@@ -28,6 +30,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from .impact import stratified_card_impact
 from .quality import quality_summary
 from .runner import GameResult, RunOutcome, RunSpec, Variant
 from .stats import (
@@ -66,6 +69,8 @@ def summarize(
     }
     for key, value in pooled.items():
         out.setdefault(key, value)
+    # Pooled over every variant, each variant its own stratum (sim/impact.py).
+    out["card_impact_stratified"] = stratified_card_impact(spec, results, card_events)
     out["seed"] = spec.seed
     out["games_planned"] = spec.games * len(spec.variants)
     out["interrupted"] = outcome.interrupted

@@ -1,4 +1,4 @@
-"""`robotable simulate` and `robotable ladder`: the balance lab on the command line.
+"""`robotable simulate`, `ladder` and `tune`: the balance lab on the command line.
 
 Everything a run does is decided before the first game (sim/options.py checks the game, seats,
 agents and variants); any bad input stops with one line on stderr and exit code 2 before anything
@@ -10,7 +10,7 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -26,6 +26,14 @@ from rich.progress import (
 from ..core.errors import RobotableError
 from ..core.registry import game_class, load_game
 from .analysis import summarize
+from .challenge import (
+    DEFAULT_DEPTH_ITERATIONS,
+    depth_agents,
+    depth_summary,
+    restrict_agents,
+    restriction_summary,
+    restriction_warnings,
+)
 from .options import (
     UsageProblem,
     build_variants,
@@ -45,7 +53,7 @@ from .runner import (
     RunSpec,
     run,
 )
-from .text import dump_json, json_safe, print_ladder, print_summary
+from .text import dump_json, json_safe, print_ladder, print_summary, print_tune
 
 
 def _run_with_progress(
@@ -199,7 +207,14 @@ def register(app: typer.Typer) -> None:
     def simulate(
         game: GameArg,
         games: Annotated[int, typer.Option("--games", help="Games per variant.")] = 100,
-        agents: AgentsOpt = "random",
+        agents: Annotated[
+            str | None,
+            typer.Option(
+                "--agents",
+                "-a",
+                help=AGENTS_HELP + " Default: random (greedy with --restrict and --depth).",
+            ),
+        ] = None,
         players: Annotated[
             int | None,
             typer.Option(
@@ -278,6 +293,35 @@ def register(app: typer.Typer) -> None:
                 "command with --resume FILE.",
             ),
         ] = None,
+        restrict: Annotated[
+            str | None,
+            typer.Option(
+                "--restrict",
+                help="A card's importance: play the --agents agent (BASE, default greedy) "
+                "barred from playing this card against BASE itself, seats rotated, and report "
+                "how much the unrestricted agent wins more (win rate minus 0.5 with two seats).",
+            ),
+        ] = None,
+        restrict_kind: Annotated[
+            str,
+            typer.Option(
+                "--restrict-kind",
+                help="With --restrict: bar only actions of these JSON types, comma separated "
+                "(e.g. play); default: any action naming the card.",
+            ),
+        ] = "",
+        depth: Annotated[
+            bool,
+            typer.Option(
+                "--depth",
+                help="A game's depth: mcts:N (--depth-iterations) against greedy (or the one "
+                "--agents agent), seats rotated: how much search pays.",
+            ),
+        ] = False,
+        depth_iterations: Annotated[
+            int,
+            typer.Option("--depth-iterations", help="With --depth: MCTS iterations per move."),
+        ] = DEFAULT_DEPTH_ITERATIONS,
     ) -> None:
         """Play many games: first mover, seat win rates, game quality, lengths, card impact.
 
@@ -294,8 +338,19 @@ def register(app: typer.Typer) -> None:
             err.print(text, markup=False, highlight=False, soft_wrap=True)
 
         writer: ResultsWriter | None = None
+        experiment: dict[str, Any] | None = None
         try:
             workers = worker_count(workers)
+            agents, players, experiment = _experiment_agents(
+                game,
+                agents,
+                players,
+                restrict,
+                restrict_kind,
+                depth,
+                depth_iterations,
+                fixed_seats,
+            )
             spec = _prepare(
                 game,
                 agents,
@@ -354,6 +409,22 @@ def register(app: typer.Typer) -> None:
         summary = summarize(outcome, events, warnings)
         if events:
             summary["card_events"] = list(events)
+        if experiment is not None and experiment["kind"] == "restrict":
+            summary["restriction"] = restriction_summary(
+                spec,
+                outcome.results,
+                experiment["base"],
+                experiment["cards"],
+                experiment["kinds"],
+                events,
+            )
+            for warning in restriction_warnings(summary["restriction"]):
+                note(f"warning: {warning}")
+                summary["warnings"].append(warning)
+        elif experiment is not None:
+            summary["depth"] = depth_summary(
+                spec, outcome.results, experiment["iterations"], experiment["base"]
+            )
         command = "robotable " + " ".join(shlex.quote(a) for a in sys.argv[1:])
         if json_out is not None:
             json_out.parent.mkdir(parents=True, exist_ok=True)
@@ -479,6 +550,194 @@ def register(app: typer.Typer) -> None:
             Console().print(
                 f"{result['errors']} games raised an error; records in {errors_dir}", markup=False
             )
+
+    @app.command()
+    def tune(
+        game: GameArg,
+        param: Annotated[
+            list[str],
+            typer.Option(
+                "--param",
+                help="NAME=LOW:HIGH: a numeric (int or float) game option to search, bounds "
+                "included; repeatable.",
+            ),
+        ],
+        target: Annotated[
+            list[str],
+            typer.Option(
+                "--target",
+                help="NAME=V, NAME<=V, NAME>=V or NAME=LOW:HIGH, repeatable; names: "
+                "first_mover, first_seat, draw_rate, turn_cap_rate (rates, 0 to 1), "
+                "median_turns, mean_turns, mean_actions.",
+            ),
+        ],
+        trials: Annotated[int, typer.Option("--trials", help="Settings to try.")] = 20,
+        games_per_trial: Annotated[
+            int, typer.Option("--games-per-trial", help="Games played for each setting.")
+        ] = 100,
+        agents: AgentsOpt = "greedy",
+        players: Annotated[
+            int | None,
+            typer.Option(
+                "--players",
+                help="Seats (default: one per agent when the game allows it, else its minimum).",
+            ),
+        ] = None,
+        seed: Annotated[
+            int,
+            typer.Option(
+                "--seed", help="Seeds the sampler and the games: the same seed, the same trials."
+            ),
+        ] = 0,
+        workers: WorkersOpt = None,
+        option: Annotated[
+            list[str] | None,
+            typer.Option("--option", "-o", help="NAME=VALUE: a game option kept fixed."),
+        ] = None,
+        confirm_games: Annotated[
+            int,
+            typer.Option(
+                "--confirm-games",
+                help="Replay the best setting on this many fresh games (seed + 1): the best "
+                "trial's own numbers flatter it (0: no replay).",
+            ),
+        ] = 0,
+        json_stdout: JsonOpt = False,
+        json_out: JsonOutOpt = None,
+        errors_dir: ErrorsDirOpt = "robotable-errors",
+        max_actions: MaxActionsOpt = DEFAULT_MAX_ACTIONS,
+    ) -> None:
+        """Search numeric game options toward targets (Optuna TPE, seeded, one trial at a time).
+
+        Each trial plays --games-per-trial games on the same seeds and is scored by the sum of
+        squared normalised distances to the targets.
+
+        Example: `robotable tune stakbots --param stak_size=5:12 --target median_turns=10:20
+        --trials 10 --games-per-trial 50 --agents greedy`.
+        """
+        from .tune import parse_param, parse_target
+        from .tune import tune as run_tune
+
+        err = Console(stderr=True)
+
+        def note(text: str) -> None:
+            err.print(text, markup=False, highlight=False, soft_wrap=True)
+
+        try:
+            workers = worker_count(workers)
+            if trials < 1:
+                raise UsageProblem(f"--trials must be at least 1, got {trials}")
+            if confirm_games < 0:
+                raise UsageProblem(f"--confirm-games must be 0 or more, got {confirm_games}")
+            spec = _prepare(
+                game,
+                agents,
+                players,
+                games_per_trial,
+                seed,
+                option or [],
+                [],
+                False,
+                max_actions,
+                errors_dir,
+            )
+            if len(spec.variants) > 1:
+                raise UsageProblem("tune: give each --option a single value (no sweeps)")
+            fixed = spec.variants[0].options_dict()
+            params = [parse_param(text, game, spec.num_players) for text in param]
+            names = [p.name for p in params]
+            if len(set(names)) != len(names):
+                raise UsageProblem("--param: an option given twice")
+            clash = sorted(set(names) & set(fixed))
+            if clash:
+                raise UsageProblem(f"--param and --option both set '{clash[0]}'")
+            targets = [parse_target(text) for text in target]
+            for warning in time_budget_warnings(game, list(spec.agents)):
+                note(f"warning: {warning}")
+
+            def progress(record: dict[str, Any]) -> None:
+                values = ", ".join(
+                    f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+                    for k, v in record["params"].items()
+                )
+                note(
+                    f"trial {record['number'] + 1}/{trials}: {values} -> objective "
+                    f"{record['objective']:.3g}"
+                )
+
+            result = run_tune(
+                game,
+                spec.num_players,
+                spec.agents,
+                params,
+                targets,
+                trials,
+                games_per_trial,
+                seed=seed,
+                workers=workers,
+                fixed=fixed,
+                max_actions=max_actions,
+                error_dir=errors_dir,
+                confirm_games=confirm_games,
+                on_trial=progress if (not json_stdout or err.is_terminal) else None,
+            )
+        except (RobotableError, UsageProblem) as exc:
+            raise _fail(err, str(exc)) from None
+        if json_out is not None:
+            json_out.parent.mkdir(parents=True, exist_ok=True)
+            json_out.write_text(dump_json(result) + "\n", encoding="utf-8")
+        if json_stdout:
+            sys.stdout.write(dump_json(result) + "\n")
+            sys.stdout.flush()
+            return
+        print_tune(json_safe(result), Console())
+
+
+def _experiment_agents(
+    game: str,
+    agents: str | None,
+    players: int | None,
+    restrict: str | None,
+    restrict_kind: str,
+    depth: bool,
+    iterations: int,
+    fixed_seats: bool,
+) -> tuple[str, int | None, dict[str, Any] | None]:
+    """The agents (as one ';'-separated string) and seats of `simulate`, and for --restrict or
+    --depth what the experiment is: one challenger seat against copies of BASE (sim/challenge)."""
+    kinds = tuple(k.strip() for k in restrict_kind.split(",") if k.strip())
+    if restrict is None and not depth:
+        if kinds:
+            raise UsageProblem("--restrict-kind needs --restrict CARD")
+        return agents or "random", players, None
+    if restrict is not None and depth:
+        raise UsageProblem("--restrict and --depth are two experiments; run them one at a time")
+    if fixed_seats:
+        raise UsageProblem("--restrict and --depth rotate the seats; drop --fixed-seats")
+    specs = split_agents(agents or "greedy")
+    if len(specs) != 1:
+        raise UsageProblem(
+            f"--agents: {'--restrict' if restrict is not None else '--depth'} plays one agent "
+            f"against itself changed; give a single agent, got {len(specs)}"
+        )
+    base = specs[0]
+    check_agents([base])
+    game_class(game)
+    seats = default_players(game, 2, players)
+    if restrict is not None:
+        card = restrict.strip()
+        if not card or "," in card or ";" in card:
+            raise UsageProblem(f"--restrict {restrict!r}: give one card name (no ',' or ';')")
+        chosen = restrict_agents(base, [card], kinds, seats)
+        experiment = {"kind": "restrict", "base": base, "cards": [card], "kinds": list(kinds)}
+    else:
+        if kinds:
+            raise UsageProblem("--restrict-kind needs --restrict CARD")
+        if iterations < 1:
+            raise UsageProblem(f"--depth-iterations must be at least 1, got {iterations}")
+        chosen = depth_agents(iterations, base, seats)
+        experiment = {"kind": "depth", "base": base, "iterations": iterations}
+    return ";".join(chosen), seats, experiment
 
 
 def resume_command(argv: list[str], path: Path) -> str:

@@ -422,12 +422,16 @@ def headline(summary: dict[str, Any]) -> list[str]:
         top = cards[0]
         bottom = cards[-1]
         lines.append(
-            f"Cards: {len(significant)} (card, event) pairs differ at the 95% level one by one, "
+            f"Card association (raw): {len(significant)} (card, event) pairs differ at the 95% "
+            "level one by one, "
             f"{len(adjusted)} after Holm's adjustment for testing all {len(cards)} rows. Highest: "
             f"{top['card']} ({top['event']}) {_points(top['difference'])} {_ci(top['difference_ci'])}; "
             f"lowest: {bottom['card']} ({bottom['event']}) {_points(bottom['difference'])} "
             f"{_ci(bottom['difference_ci'])}. Association, not cause: see the note below the table."
         )
+    stratified_line = stratified_sentence(summary.get("card_impact_stratified"))
+    if stratified_line:
+        lines.append(stratified_line)
     if len(variants) > 1:
         longest = max(variants, key=lambda v: v["mean_turns"])
         shortest = min(variants, key=lambda v: v["mean_turns"])
@@ -686,6 +690,7 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
     parts.append("<div class='summary'><ul>")
     parts.extend(f"<li>{_esc(line)}</li>" for line in headline(summary))
     parts.append("</ul></div>")
+    parts.extend(_challenge_section(summary))
 
     completed = summary.get("completed", 0)
     variants = summary.get("variants", [])
@@ -829,7 +834,9 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
 
     cards = summary.get("cards", [])
     parts.append("<h2>Card impact</h2>")
+    parts.extend(_stratified_section(summary.get("card_impact_stratified")))
     if cards:
+        parts.append("<h3>Card association (raw)</h3>")
         parts.append(card_figure(cards))
         parts.append(
             _table(
@@ -861,7 +868,8 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
             )
         )
         parts.append(
-            "<p class='note'>A seat-game 'used' a card for an event type when any event of that type "
+            "<p class='note'>This table is association: it pools every deck, agent and seat. A "
+            "seat-game 'used' a card for an event type when any event of that type "
             "named the seat and the card ('any': any event at all). The difference compares win rates "
             "with and without; it shows association, not cause (a card seen in long games or by the "
             "stronger agent looks better for those reasons). Pairs with fewer than 10 seat-games on "
@@ -895,6 +903,195 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
     parts.append(f"<p class='note'>{_esc(timing_line(summary))}</p>")
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+def _signed_ci(ci) -> str:
+    return f"[{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]" if ci else ""
+
+
+def challenge_sentences(summary: dict[str, Any]) -> list[str]:
+    """What `--restrict` or `--depth` found, in words, with the interval and the test."""
+    lines = []
+    r = summary.get("restriction")
+    if r:
+        decided = r["decided"]
+        if r["seats"] == 2:
+            head = (
+                f"Importance of {r['card']}: {r['base']} wins {_pct(r['unrestricted_win_rate'])} "
+                f"{_ci(r['unrestricted_ci'])} of {decided} decided games against itself barred "
+                f"from playing it"
+            )
+        else:
+            head = (
+                f"Importance of {r['card']}: barred from playing it, {r['base']} wins "
+                f"{_pct(r['restricted_win_rate'])} {_ci(r['restricted_ci'])} of {decided} decided "
+                f"games against a fair share of {_pct(r['fair_share'])}"
+            )
+        verdict = (
+            "the card matters to this agent"
+            if r["p_value"] is not None and r["p_value"] < 0.05 and (r["importance"] or 0) > 0
+            else "barring it helps this agent"
+            if r["p_value"] is not None and r["p_value"] < 0.05
+            else "no evidence that the card matters to this agent"
+        )
+        lines.append(
+            f"{head}: importance {_points(r['importance'])} {_signed_ci(r['importance_ci'])} "
+            f"(exact binomial p = {_p(r['p_value'])}; {_draws(r['draws'])} left out): {verdict}."
+        )
+        use = r["card_use"]
+        free, barred = use["unrestricted"], use["restricted"]
+        kinds = r.get("card_use_events", "any")
+        event = "an event" if kinds == "any" else f"an event of type {', '.join(kinds)}"
+        lines.append(
+            f"Card use: {event} named {r['card']} for the unrestricted seats in "
+            f"{_pct(free['rate'])} of their seat-games, for the restricted seat in "
+            f"{_pct(barred['rate'])} (it may still appear when forced, or by events the seat "
+            "did not choose)."
+        )
+    d = summary.get("depth")
+    if d:
+        lines.append(
+            f"Depth: {d['search']} wins {_pct(d['win_rate'])} {_ci(d['ci'])} of {d['decided']} "
+            f"decided games against {d['baseline']} (fair share {_pct(d['fair_share'])}), "
+            f"{_points(d['advantage'])} {_signed_ci(d['advantage_ci'])} (exact binomial p = "
+            f"{_p(d['p_value'])}; {_draws(d['draws'])} left out)."
+        )
+    return lines
+
+
+def _draws(n: int) -> str:
+    return f"{n} draw" if n == 1 else f"{n} draws"
+
+
+def _challenge_section(summary: dict[str, Any]) -> list[str]:
+    r, d = summary.get("restriction"), summary.get("depth")
+    if not r and not d:
+        return []
+    parts = ["<h2>Card importance (restricted play)</h2>" if r else "<h2>Depth</h2>"]
+    parts.append("<ul>" + "".join(f"<li>{_esc(x)}</li>" for x in challenge_sentences(summary)))
+    parts.append("</ul>")
+    data = r or d
+    if data["by_variant"]:
+        rows = []
+        for v in data["by_variant"]:
+            effect = v["importance"] if r else v["advantage"]
+            effect_ci = v["importance_ci"] if r else v["advantage_ci"]
+            rate = v["restricted_win_rate"] if r else v["win_rate"]
+            ci = v["restricted_ci"] if r else v["ci"]
+            rows.append(
+                [
+                    v["variant"],
+                    v["decided"],
+                    _pct(rate),
+                    _ci(ci),
+                    f"{_points(effect)} {_signed_ci(effect_ci)}",
+                    _p(v["p_value"]),
+                ]
+            )
+        parts.append(
+            _table(
+                [
+                    "variant",
+                    "decided games",
+                    "restricted win rate" if r else "search win rate",
+                    "95% interval",
+                    "importance" if r else "advantage",
+                    "p",
+                ],
+                rows,
+            )
+        )
+    parts.append(f"<p class='note'>{_esc(data['method'])}.</p>")
+    return parts
+
+
+def _ratio(x: float | None) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return "inf" if math.isinf(x) else f"{x:.2f}"
+
+
+def _ratio_ci(ci) -> str:
+    return f"[{_ratio(ci[0])}, {_ratio(ci[1])}]" if ci else ""
+
+
+def stratified_sentence(impact: dict[str, Any] | None) -> str | None:
+    """The Mantel-Haenszel card estimate in one sentence."""
+    if not impact or not impact.get("rows"):
+        return None
+    ranked = [r for r in impact["rows"] if r["ranked"]]
+    flagged = len(impact["rows"]) - len(ranked)
+    text = (
+        f"Cards within strata ({', '.join(impact['strata_by'])}; Mantel-Haenszel): "
+        f"{len(ranked)} cards ranked, "
+        f"{sum(1 for r in ranked if r.get('significant_adjusted'))} with Holm-adjusted p < 0.05"
+    )
+    if ranked:
+        top, bottom = ranked[0], ranked[-1]
+        text += (
+            f"; highest odds ratio of winning {top['card']} {_ratio(top['odds_ratio'])} "
+            f"{_ratio_ci(top['ci'])}, lowest {bottom['card']} {_ratio(bottom['odds_ratio'])} "
+            f"{_ratio_ci(bottom['ci'])}"
+        )
+    if flagged:
+        text += f"; {flagged} cards too rare to rank (too few strata)"
+    return text + "."
+
+
+def _stratified_section(impact: dict[str, Any] | None) -> list[str]:
+    if not impact or not impact.get("rows"):
+        return []
+    parts = [f"<h3>Card impact within strata ({_esc(', '.join(impact['strata_by']))})</h3>"]
+    rows = [r for r in impact["rows"] if r["ranked"]][:MAX_CARD_ROWS]
+    flagged = [r for r in impact["rows"] if not r["ranked"]]
+    parts.append(
+        _table(
+            [
+                "card",
+                "informative strata",
+                "seat-games in them",
+                "seat-games with card",
+                "odds ratio of winning",
+                "95% interval",
+                "p",
+                "p (Holm)",
+            ],
+            [
+                [
+                    r["card"],
+                    r["informative_strata"],
+                    r["games"],
+                    r["seat_games_with"],
+                    _ratio(r["odds_ratio"]),
+                    _ratio_ci(r["ci"]),
+                    _p(r["p_value"]),
+                    _p(r["p_adjusted"]),
+                ]
+                for r in rows
+            ],
+        )
+    )
+    if flagged:
+        parts.append(
+            "<p class='note'>Not ranked (too few strata: fewer than "
+            f"{impact['min_strata']} informative strata or {impact['min_games']} seat-games in "
+            f"them): {_esc(', '.join(r['card'] for r in flagged))}.</p>"
+        )
+    events = impact["events"]
+    used = "any event" if events == "any" else "an event of type " + ", ".join(events)
+    parts.append(
+        "<p class='note'>Seat-games are split into strata that hold the variant, the seat's deck "
+        "(when the game records it), the seat's agent and the seat fixed. Within each stratum the "
+        f"seat-games whose seat used the card ({_esc(used)} naming the seat and the card) are "
+        "compared with those that did not, and the strata are combined with the Mantel-Haenszel "
+        "odds ratio of winning (1: no difference; 2: twice the odds). The interval uses the "
+        "Robins-Breslow-Greenland variance, p is the Mantel-Haenszel chi-square test, Holm "
+        "adjusts it across the ranked cards. A stratum where every seat-game or none used the "
+        "card, or all or none won, carries no information. This removes decks, agents and seats "
+        "as explanations, not the course of the game: a card played only when already ahead "
+        "still looks good. <code>simulate --restrict CARD</code> is the experiment for that.</p>"
+    )
+    return parts
 
 
 def timing_line(summary: dict[str, Any]) -> str:

@@ -268,3 +268,86 @@ def elo_from_log_strengths(log_strengths: Sequence[float], anchor: float = 1500.
     """Bradley-Terry log-strengths on the Elo scale (400 points = 10:1 odds), mean `anchor`."""
     mean = sum(log_strengths) / len(log_strengths) if log_strengths else 0.0
     return [anchor + ELO_SCALE * (s - mean) for s in log_strengths]
+
+
+# -- stratified 2x2 tables ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MantelHaenszel:
+    """A common odds ratio over strata of 2x2 tables, its interval and its test."""
+
+    odds_ratio: float  # nan without information; inf when no stratum has b*c > 0
+    ci: tuple[float, float]  # Robins-Breslow-Greenland; (nan, nan) when the ratio is 0 or inf
+    log_se: float  # standard error of log(odds_ratio) (RBG)
+    chi2: float  # the Mantel-Haenszel chi-square, 1 degree of freedom
+    p_value: float  # two-sided; nan without information
+    strata: int  # informative strata (both rows and both columns non-empty)
+    total: int  # observations in the informative strata
+
+
+def mantel_haenszel(
+    tables: Sequence[tuple[int, int, int, int]], z: float = Z95, correct: bool = False
+) -> MantelHaenszel:
+    """Mantel-Haenszel common odds ratio of strata of 2x2 tables `(a, b, c, d)`:
+
+                      event   no event
+        exposed         a         b
+        not exposed     c         d
+
+    OR_MH = sum(a d / n) / sum(b c / n) (Mantel and Haenszel 1959). Its 95% interval is
+    exp(log OR_MH +- z se) with the Robins-Breslow-Greenland (1986) variance of log OR_MH,
+    which stays valid both for many small strata and for few large ones. The test is the
+    Mantel-Haenszel chi-square (sum(a) - sum(E a))^2 / sum(Var a), with E a = n1 m1 / n and
+    Var a = n1 n0 m1 m0 / (n^2 (n - 1)); `correct` subtracts 0.5 from |sum(a) - sum(E a)| first
+    (Yates' continuity correction, R's default in `mantelhaen.test`).
+
+    A stratum whose rows or columns are all empty (nobody exposed, or nobody had the event)
+    carries no information about the odds ratio: it is left out of every sum, and `strata`
+    counts the others.
+    """
+    r_sum = s_sum = 0.0
+    pr = ps_qr = qs = 0.0
+    observed = expected = variance = 0.0
+    strata = total = 0
+    for a, b, c, d in tables:
+        if min(a, b, c, d) < 0:
+            raise ValueError(f"mantel_haenszel: negative count in {(a, b, c, d)}")
+        n1, n0, m1, m0 = a + b, c + d, a + c, b + d
+        if not (n1 and n0 and m1 and m0):
+            continue
+        n = n1 + n0
+        strata += 1
+        total += n
+        r = a * d / n
+        s = b * c / n
+        p = (a + d) / n
+        q = (b + c) / n
+        r_sum += r
+        s_sum += s
+        pr += p * r
+        ps_qr += p * s + q * r
+        qs += q * s
+        observed += a
+        expected += n1 * m1 / n
+        variance += n1 * n0 * m1 * m0 / (n * n * (n - 1))
+    nan = math.nan
+    if not strata:
+        return MantelHaenszel(nan, (nan, nan), nan, nan, nan, 0, 0)
+    if s_sum > 0:
+        ratio = r_sum / s_sum
+    else:
+        ratio = math.inf if r_sum > 0 else nan
+    if r_sum > 0 and s_sum > 0:
+        log_var = pr / (2 * r_sum**2) + ps_qr / (2 * r_sum * s_sum) + qs / (2 * s_sum**2)
+        se = math.sqrt(log_var)
+        centre = math.log(ratio)
+        ci = (math.exp(centre - z * se), math.exp(centre + z * se))
+    else:
+        se, ci = nan, (nan, nan)
+    gap = abs(observed - expected)
+    if correct:
+        gap = max(0.0, gap - 0.5)
+    chi2 = gap * gap / variance if variance > 0 else nan
+    p_value = math.erfc(math.sqrt(chi2 / 2)) if variance > 0 else nan
+    return MantelHaenszel(ratio, ci, se, chi2, p_value, strata, total)

@@ -65,6 +65,7 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
     if summary.get("interrupted"):
         title += f" (INTERRUPTED: {summary['games']} of {summary['games_planned']} games)"
     say(title)
+    print_challenge(summary, out)
     variants = summary["variants"]
     groups = variants if len(variants) > 1 else [{**summary, "label": "all games"}]
 
@@ -204,10 +205,12 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
             ]
             table.add_row(row["card"], row["event"], *cells_)
         out.print(table)
+    print_stratified(summary.get("card_impact_stratified"), out)
     cards = summary["cards"]
     if cards:
         table = Table(
-            title="card impact (largest differences; association, not cause)", title_justify="left"
+            title="card association (raw: mixes decks, agents and seats; not cause)",
+            title_justify="left",
         )
         for column in (
             "card",
@@ -236,6 +239,94 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
     for line in headline(summary)[1:]:
         say(f"- {line}")
     say(timing_line(summary))
+
+
+def print_challenge(summary: dict[str, Any], out: Console) -> None:
+    """The answer of `--restrict` (a card's importance) or `--depth` (the value of search)."""
+    from .report import challenge_sentences
+
+    restriction, depth = summary.get("restriction"), summary.get("depth")
+    if not restriction and not depth:
+        return
+    data = restriction or depth
+    title = (
+        f"card importance: {restriction['restricted']} against {restriction['base']}"
+        if restriction
+        else f"depth: {depth['search']} against {depth['baseline']}"
+    )
+    table = Table(title=title, title_justify="left")
+    several = bool(data["by_variant"])
+    columns = ["variant"] if several else []
+    columns += ["decided", "draws", "restricted wins" if restriction else "search wins"]
+    columns += ["95% interval", "importance" if restriction else "advantage", "95% interval ", "p"]
+    for column in columns:
+        table.add_column(column, justify="left" if column == "variant" else "right")
+    for row in data["by_variant"] or [data]:
+        if restriction:
+            rate, ci = row["restricted_win_rate"], row["restricted_ci"]
+            effect, effect_ci = row["importance"], row["importance_ci"]
+        else:
+            rate, ci = row["win_rate"], row["ci"]
+            effect, effect_ci = row["advantage"], row["advantage_ci"]
+        cells = [row["variant"]] if several else []
+        cells += [str(row["decided"]), str(row["draws"]), _pct(rate), _ci(ci)]
+        cells += [_points(effect), _signed_ci(effect_ci), _p(row["p_value"])]
+        table.add_row(*cells)
+    out.print(table)
+    for line in challenge_sentences(summary):
+        out.print(f"- {line}", markup=False, highlight=False, soft_wrap=True)
+
+
+def _signed_ci(ci) -> str:
+    return f"[{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]" if ci else ""
+
+
+def _ratio(x: float | None) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return "inf" if math.isinf(x) else f"{x:.2f}"
+
+
+def _ratio_ci(ci) -> str:
+    return f"[{_ratio(ci[0])}, {_ratio(ci[1])}]" if ci else ""
+
+
+def print_stratified(impact: dict[str, Any] | None, out: Console, limit: int = 5) -> None:
+    """The Mantel-Haenszel card table: the top and bottom ranked cards, then how many cards
+    were too rare to rank."""
+    if not impact or not impact.get("rows"):
+        return
+    ranked = [r for r in impact["rows"] if r["ranked"]]
+    flagged = [r for r in impact["rows"] if not r["ranked"]]
+    by = ", ".join(impact["strata_by"])
+    table = Table(
+        title=f"card impact within strata ({by}): Mantel-Haenszel odds ratio of winning",
+        title_justify="left",
+    )
+    for column in ("card", "strata", "seat-games", "with card", "odds ratio", "95% interval"):
+        table.add_column(column, justify="left" if column == "card" else "right")
+    table.add_column("p Holm", justify="right")
+    shown = ranked[:limit] + [r for r in ranked[-limit:] if r not in ranked[:limit]]
+    for r in shown:
+        table.add_row(
+            r["card"],
+            str(r["informative_strata"]),
+            str(r["games"]),
+            str(r["seat_games_with"]),
+            _ratio(r["odds_ratio"]),
+            _ratio_ci(r["ci"]),
+            _p(r["p_adjusted"]),
+        )
+    out.print(table)
+    if flagged:
+        names = ", ".join(r["card"] for r in flagged[:8]) + (", ..." if len(flagged) > 8 else "")
+        out.print(
+            f"  {len(flagged)} cards not ranked ({impact['min_strata']}+ informative strata and "
+            f"{impact['min_games']}+ seat-games needed; too few strata): {names}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 # -- commands ---------------------------------------------------------------------------------
@@ -270,3 +361,74 @@ def print_ladder(result: dict[str, Any], labels: list[str], out: Console) -> Non
         row = result["pairwise_score"][a]
         matrix.add_row(name, *(_pct(v) if v is not None else "-" for v in row))
     out.print(matrix)
+
+
+def print_tune(result: dict[str, Any], out: Console) -> None:
+    """Every trial, then the best settings with their measured intervals."""
+
+    def say(text: str) -> None:
+        out.print(text, markup=False, highlight=False, soft_wrap=True)
+
+    say(
+        f"tune {result['game']}: {len(result['trials'])} trials of {result['games_per_trial']} "
+        f"games, {result['num_players']} seats, agents {', '.join(result['agents'])}, seed "
+        f"{result['seed']} ({result['sampler']})"
+    )
+    names = [p["name"] for p in result["params"]]
+    table = Table(title="trials (objective: 0 meets every target)", title_justify="left")
+    table.add_column("trial", justify="right")
+    for name in names:
+        table.add_column(name, justify="right")
+    for target in result["targets"]:
+        table.add_column(target["metric"], justify="right")
+    table.add_column("objective", justify="right")
+    for t in result["trials"]:
+        table.add_row(
+            str(t["number"]) + (" (again)" if t["repeat"] else ""),
+            *(_value(t["params"][n]) for n in names),
+            *(_measured(row) for row in t["targets"]),
+            f"{t['objective']:.3g}",
+        )
+    out.print(table)
+    best = result["best"]
+    settings = ", ".join(f"{n}={_value(best['params'][n])}" for n in names)
+    say(f"best: trial {best['number']}: {settings} (objective {best['objective']:.3g})")
+    for label, data in (("measured", best), ("confirmed", result.get("confirm"))):
+        if not data:
+            continue
+        if label == "confirmed":
+            say(
+                f"confirmed on {data['games']} fresh games (seed {data['seed']}): objective "
+                f"{data['objective']:.3g}"
+            )
+        fm, cap, turns = data["first_mover"], data["turn_cap_rate"], data["turns"]
+        say(
+            f"  first mover wins {_pct(fm['win_rate'])} {_ci(fm['ci'])} of {fm['games']} games; "
+            f"turn cap {_pct(cap['rate'])} {_ci(cap['ci'])}; draws {_pct(data['draw_rate'])}; "
+            f"length median {_num(turns['median'])} turns (quartiles {_num(turns['q1'])}-"
+            f"{_num(turns['q3'])}, range {_num(turns['min'])}-{_num(turns['max'])}); "
+            f"{data['errors']} errors"
+        )
+        for row in data["targets"]:
+            state = "met" if row["met"] else f"off by {_num(row['distance'])}"
+            say(f"  target {row['target']}: {_measured(row)} ({state})")
+    say(f"{result['seconds']:.1f} s")
+
+
+def _value(x: Any) -> str:
+    return f"{x:.4g}" if isinstance(x, float) else str(x)
+
+
+def _num(x: float | None) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{x:.3g}"
+
+
+def _measured(row: dict[str, Any]) -> str:
+    value = row["measured"]
+    if value is None:
+        return "n/a"
+    if row.get("ci"):
+        return f"{_pct(value)} {_ci(row['ci'])}"
+    return _num(value)

@@ -1,0 +1,183 @@
+"""One agent against copies of another: a card's importance and a game's depth.
+
+Both experiments put a **challenger** in one seat and a **field** agent in every other seat,
+rotating the challenger through every seat (every seat order of the agents is played, in equal
+blocks), and ask how the challenger's share of the decided games compares with the fair share
+1/seats (draws are counted apart and left out of the share; an exact binomial test gives p).
+
+- `simulate GAME --restrict CARD --agents BASE`: the challenger is BASE restricted from playing
+  CARD (`restricted:BASE,card=CARD`, agents/restricted.py), the field is BASE itself. The card's
+  **importance** is how much the restricted agent falls short of its fair share: with two seats,
+  the unrestricted agent's win rate minus 0.5. It answers "how much worse does this agent do
+  without the card", the designer's question, which no statistic over unrestricted games can
+  (they only show what went with playing it).
+- `simulate GAME --depth [--depth-iterations N]`: the challenger is `mcts:N`, the field `greedy`
+  (or the one agent given with --agents). The searching agent's advantage over the fair share is
+  a measure of the game's **depth**: how much looking ahead pays compared with the best move by
+  the heuristic alone. Near zero: the game rewards search little (shallow, or decided by luck,
+  or the heuristic already sees what matters).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..agents.restricted import restricted_spec
+from .runner import GameResult, RunSpec
+from .stats import binomial_test, wilson
+
+DEFAULT_DEPTH_ITERATIONS = 200
+
+
+def restrict_agents(base: str, cards: Sequence[str], kinds: Sequence[str], seats: int) -> list[str]:
+    """The restricted BASE first, then BASE in every other seat."""
+    return [restricted_spec(base, cards, kinds), *([base] * (seats - 1))]
+
+
+def depth_agents(iterations: int, baseline: str, seats: int) -> list[str]:
+    return [f"mcts:{iterations}", *([baseline] * (seats - 1))]
+
+
+def challenger_share(spec: RunSpec, results: Sequence[GameResult]) -> dict[str, Any]:
+    """How agent 0 of `spec` (the challenger) fared: its share of the decided games, Wilson
+    interval, the fair share 1/seats and the exact binomial test against it."""
+    done = [r for r in results if r.returns is not None]
+    wins = draws = 0
+    for r in done:
+        winner = r.sole_winner()
+        if winner is None:
+            draws += 1
+        elif r.arrangement[winner] == 0:
+            wins += 1
+    decided = len(done) - draws
+    fair = 1 / spec.num_players
+    low, high = wilson(wins, decided)
+    rate = wins / decided if decided else None
+    return {
+        "games": len(done),
+        "errors": len(results) - len(done),
+        "draws": draws,
+        "decided": decided,
+        "wins": wins,
+        "win_rate": rate,
+        "ci": [low, high],
+        "fair_share": fair,
+        "p_value": binomial_test(wins, decided, fair),
+    }
+
+
+def _card_use(
+    spec: RunSpec, results: Sequence[GameResult], cards: Sequence[str], events: Sequence[str]
+) -> dict[str, Any]:
+    """Seat-games in which an event named the seat and one of `cards`, for the restricted seat
+    and for the others: the check that the restriction bit (and that BASE plays the card)."""
+    names = {c.strip().lower() for c in cards}
+    wanted = set(events)
+    counts = {"restricted": [0, 0], "unrestricted": [0, 0]}
+    for r in results:
+        if r.returns is None:
+            continue
+        for seat, agent in enumerate(r.arrangement):
+            side = counts["restricted" if agent == 0 else "unrestricted"]
+            side[0] += 1
+            pairs = r.cards[seat] if seat < len(r.cards) else ()
+            if any(c.lower() in names and (not wanted or e in wanted) for e, c in pairs):
+                side[1] += 1
+    return {
+        side: {"seat_games": n, "used": k, "rate": k / n if n else None}
+        for side, (n, k) in counts.items()
+    }
+
+
+def _by_variant(spec: RunSpec, results: Sequence[GameResult], build) -> list[dict[str, Any]]:
+    if len(spec.variants) < 2:
+        return []
+    return [
+        {"variant": v.label, **build([r for r in results if r.variant == v.index])}
+        for v in spec.variants
+    ]
+
+
+def restriction_summary(
+    spec: RunSpec,
+    results: Sequence[GameResult],
+    base: str,
+    cards: Sequence[str],
+    kinds: Sequence[str] = (),
+    events: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The `restriction` object of `simulate --restrict --json`."""
+
+    def build(subset: Sequence[GameResult]) -> dict[str, Any]:
+        share = challenger_share(spec, subset)
+        fair, (low, high) = share["fair_share"], share["ci"]
+        rate = share["win_rate"]
+        out = {
+            **{
+                f"restricted_{k}" if k in ("wins", "win_rate", "ci") else k: v
+                for k, v in share.items()
+            },
+            "importance": None if rate is None else fair - rate,
+            "importance_ci": None if rate is None else [fair - high, fair - low],
+        }
+        if spec.num_players == 2:
+            out["unrestricted_win_rate"] = None if rate is None else 1 - rate
+            out["unrestricted_ci"] = [1 - high, 1 - low]
+        return out
+
+    return {
+        "card": ", ".join(cards),
+        "cards": list(cards),
+        "kinds": list(kinds),
+        "base": base,
+        "restricted": spec.agents[0],
+        "seats": spec.num_players,
+        **build(results),
+        "card_use": _card_use(spec, results, cards, events),
+        "card_use_events": sorted(events) if events else "any",
+        "by_variant": _by_variant(spec, results, build),
+        "method": "the restricted agent in one seat, the base agent in the others, every seat "
+        "order in equal blocks; importance = fair share (1/seats) minus the restricted agent's "
+        "share of the decided games (two seats: the unrestricted agent's win rate minus 0.5); "
+        "Wilson interval; exact binomial test against the fair share; draws left out",
+    }
+
+
+def depth_summary(
+    spec: RunSpec, results: Sequence[GameResult], iterations: int, baseline: str
+) -> dict[str, Any]:
+    """The `depth` object of `simulate --depth --json`."""
+
+    def build(subset: Sequence[GameResult]) -> dict[str, Any]:
+        share = challenger_share(spec, subset)
+        fair, (low, high) = share["fair_share"], share["ci"]
+        rate = share["win_rate"]
+        return {
+            **share,
+            "advantage": None if rate is None else rate - fair,
+            "advantage_ci": None if rate is None else [low - fair, high - fair],
+        }
+
+    return {
+        "search": spec.agents[0],
+        "iterations": iterations,
+        "baseline": baseline,
+        "seats": spec.num_players,
+        **build(results),
+        "by_variant": _by_variant(spec, results, build),
+        "method": f"mcts:{iterations} in one seat, {baseline} in the others, every seat order in "
+        "equal blocks; the searching agent's share of the decided games with a Wilson interval, "
+        "its advantage over the fair share (1/seats) and an exact binomial test; draws left out",
+    }
+
+
+def restriction_warnings(restriction: dict[str, Any]) -> list[str]:
+    """A warning when no event ever named the card for the unrestricted agent."""
+    if restriction["card_use"]["unrestricted"]["used"]:
+        return []
+    return [
+        f"no event named {restriction['card']} for {restriction['base']} in any game: it never "
+        "played the card, or the name is misspelt (names are matched whole, case-insensitively); "
+        "the importance is then 0 by construction"
+    ]

@@ -1,0 +1,142 @@
+"""Card impact without the confounders: a Mantel-Haenszel estimate over strata.
+
+The association table (`analysis.card_impact`) compares every seat-game that used a card with
+every one that did not. That mixes decks, agents and seats: a card found only in a strong deck
+looks strong, a card the better agent likes looks strong, a card the first seat plays more looks
+strong. Here seat-games are first split into strata that hold those fixed:
+
+    stratum = (variant, the seat's deck, the seat's agent, the seat)
+
+- the **variant** is the run's option/content variant (its label): a changed card file is
+  another stratum even when the deck keeps its name;
+- the **deck** is what the game's `state.stats()` records per seat (a list of strings, one per
+  seat, under `decks`, `deck_names` or `seat_decks`; Iotabots records its two decks there); a
+  game that records none has one deck per variant, which the variant already fixes;
+- the **agent** is the spec of the agent in that seat; the **seat** is the listed seat.
+
+Within each stratum the seat-games that used the card (any event of the chosen types naming the
+seat and the card, as in the association table) are compared with those that did not: one
+2x2 table of (used or not) x (won or not). The tables are combined with the Mantel-Haenszel
+common odds ratio (`stats.mantel_haenszel`): > 1 means that, deck, agent and seat held fixed,
+seat-games with the card won more often. A stratum where every seat-game used the card, or none
+did, or all won, or none won, says nothing and is not counted ("informative strata").
+
+Cards with fewer than MIN_STRATA informative strata or MIN_GAMES seat-games in them are flagged
+"too few strata" and not ranked (no odds ratio is shown for them: one stratum cannot separate
+the card from what that stratum holds fixed, and a few games cannot separate it from chance).
+
+What it still cannot remove: anything that varies *within* a stratum and goes with using the
+card, above all how the game went (a card played only when ahead, or only in long games, still
+looks good). `simulate --restrict CARD` is the experiment that removes that too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from .runner import GameResult, RunSpec
+from .stats import holm, mantel_haenszel
+
+MIN_STRATA = 2
+MIN_GAMES = 20
+DECK_KEYS = ("decks", "deck_names", "seat_decks")
+TOO_FEW = "too few strata"
+
+
+def seat_deck(extras: dict[str, Any], seat: int, num_players: int) -> str | None:
+    """The deck `seat` played, when the game's `stats()` records one per seat."""
+    for key in DECK_KEYS:
+        value = extras.get(key)
+        if (
+            isinstance(value, list | tuple)
+            and len(value) == num_players
+            and all(isinstance(v, str) for v in value)
+        ):
+            return value[seat]
+    return None
+
+
+def stratum_of(spec: RunSpec, labels: dict[int, str], result: GameResult, seat: int) -> tuple:
+    """(variant label, deck or None, agent spec, seat) of one seat-game."""
+    agent = spec.agents[result.arrangement[seat]]
+    deck = seat_deck(result.extras, seat, spec.num_players)
+    return (labels.get(result.variant, str(result.variant)), deck, agent, seat)
+
+
+def stratified_card_impact(
+    spec: RunSpec, results: Sequence[GameResult], events: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The `card_impact_stratified` object of `simulate --json` (see the module's doc)."""
+    wanted = set(events)
+    labels = {v.index: v.label for v in spec.variants}
+    done = [r for r in results if r.returns is not None]
+    # stratum -> [seat-games, wins]; (card, stratum) -> [seat-games with, wins with]
+    cells: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
+    with_card: dict[str, dict[tuple, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    decks_known = False
+    for r in done:
+        winner = r.sole_winner()
+        for seat in range(spec.num_players):
+            stratum = stratum_of(spec, labels, r, seat)
+            decks_known = decks_known or stratum[1] is not None
+            won = int(seat == winner)
+            cell = cells[stratum]
+            cell[0] += 1
+            cell[1] += won
+            pairs = r.cards[seat] if seat < len(r.cards) else ()
+            for card in {card for event, card in pairs if not wanted or event in wanted}:
+                entry = with_card[card][stratum]
+                entry[0] += 1
+                entry[1] += won
+    rows = []
+    for card, by_stratum in with_card.items():
+        tables = []
+        games_with = sum(e[0] for e in by_stratum.values())
+        for stratum, (n_with, k_with) in by_stratum.items():
+            n_all, k_all = cells[stratum]
+            n_without, k_without = n_all - n_with, k_all - k_with
+            tables.append((k_with, n_with - k_with, k_without, n_without - k_without))
+        mh = mantel_haenszel(tables)
+        ranked = mh.strata >= MIN_STRATA and mh.total >= MIN_GAMES
+        rows.append(
+            {
+                "card": card,
+                "seat_games_with": games_with,
+                "strata_with_card": len(by_stratum),
+                "informative_strata": mh.strata,
+                "games": mh.total,
+                "odds_ratio": mh.odds_ratio if ranked else None,
+                "ci": list(mh.ci) if ranked else None,
+                "p_value": mh.p_value if ranked else None,
+                "p_adjusted": None,
+                "ranked": ranked,
+                "flag": None if ranked else TOO_FEW,
+            }
+        )
+    ranked_rows = [r for r in rows if r["ranked"]]
+    for row, adjusted in zip(ranked_rows, holm([r["p_value"] for r in ranked_rows])):
+        row["p_adjusted"] = adjusted
+        row["significant_adjusted"] = (
+            adjusted is not None and not math.isnan(adjusted) and (adjusted < 0.05)
+        )
+    ranked_rows.sort(key=lambda r: (-_sort_key(r["odds_ratio"]), r["card"]))
+    flagged = sorted((r for r in rows if not r["ranked"]), key=lambda r: r["card"])
+    return {
+        "method": "Mantel-Haenszel odds ratio over strata (variant, deck, agent, seat); "
+        "Robins-Breslow-Greenland 95% interval; MH chi-square test; Holm across ranked cards",
+        "strata_by": ["variant", "deck" if decks_known else "deck (not recorded)", "agent", "seat"],
+        "events": sorted(wanted) if wanted else "any",
+        "strata": len(cells),
+        "min_strata": MIN_STRATA,
+        "min_games": MIN_GAMES,
+        "rows": ranked_rows + flagged,
+    }
+
+
+def _sort_key(value: float | None) -> float:
+    if value is None or math.isnan(value):  # no estimate: last
+        return -math.inf
+    return value

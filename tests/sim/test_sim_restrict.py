@@ -1,0 +1,292 @@
+"""Restricted play and depth on a synthetic game with a known strong card.
+
+`simstrong`: each seat holds a Star and a Pip and plays one; its total is a hidden die (0-5)
+plus 3 for a Star; the higher total wins, equal totals draw. A Star against a Pip wins 30 of
+36 die pairs, draws 3 and loses 3: the seat barred from the Star wins 3 of the 33 decided games
+it would otherwise win 30 of, so the card's importance is 30/33 - 1/2 = 0.409. The `mislead`
+option turns the heuristic around (it then prefers the Pip), which a one-ply greedy agent follows
+and a search that plays the game out does not.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+import robotable
+from robotable.agents import concrete_spec, make_agent, parse_agent_spec
+from robotable.agents.restricted import RestrictedAgent, names_card, split_restricted
+from robotable.core.options import OptionSpec
+from robotable.core.protocol import TERMINAL, Action, Game, State
+from robotable.core.registry import register_game
+from robotable.core.rng import GameRng
+from robotable.sim.commands import register
+
+TRUE_IMPORTANCE = 30 / 33 - 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    kind: ClassVar[str] = "play"
+    card: str
+
+    def label(self) -> str:
+        return f"play {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal(Action):
+    kind: ClassVar[str] = "reveal"
+
+    def label(self) -> str:
+        return "reveal the dice"
+
+
+class StrongState(State):
+    def __init__(self, game: StrongGame, seed: int) -> None:
+        self.game = game
+        self._legal = None
+        rng = GameRng(seed)
+        self.rolls = [rng.below(6), rng.below(6)]
+        self.played: list[str] = []
+        self.revealed = False
+
+    def _legal_actions(self) -> list[Action]:
+        if len(self.played) < 2:
+            return [Play("Pip"), Play("Star")]
+        return [Reveal()]  # a last forced step, so both choices are judged by the heuristic
+
+    def _apply(self, action: Action) -> list[dict]:
+        if isinstance(action, Reveal):
+            self.revealed = True
+            return []
+        seat = len(self.played)
+        self.played.append(action.card)
+        return [{"type": "played", "seat": seat, "card": action.card}]
+
+    def current_player(self) -> int:
+        if self.revealed:
+            return TERMINAL
+        return len(self.played) % 2
+
+    def is_terminal(self) -> bool:
+        return self.revealed
+
+    def totals(self) -> list[int]:
+        return [roll + (3 if card == "Star" else 0) for roll, card in zip(self.rolls, self.played)]
+
+    def returns(self) -> list[float]:
+        if not self.revealed:
+            return [0.0, 0.0]
+        a, b = self.totals()
+        return [0.5, 0.5] if a == b else [float(a > b), float(b > a)]
+
+    def turn_number(self) -> int:
+        return len(self.played) + 1
+
+    def clone(self) -> StrongState:
+        twin = StrongState.__new__(StrongState)
+        twin.game, twin._legal = self.game, self._legal
+        twin.rolls, twin.played, twin.revealed = list(self.rolls), list(self.played), self.revealed
+        return twin
+
+    def view(self, seat):
+        return {"played": list(self.played), "roll": self.rolls[seat] if seat is not None else None}
+
+    def to_json(self):
+        return {"played": list(self.played), "rolls": list(self.rolls)}
+
+    def determinize(self, seat, rng):
+        twin = self.clone()
+        twin.rolls[1 - seat] = rng.randrange(6)  # the other seat's die is hidden
+        return twin
+
+
+class StrongGame(Game):
+    name = "simstrong"
+    option_specs = (OptionSpec("mislead", bool, False, "the heuristic prefers the Pip"),)
+    action_classes = (Play, Reveal)
+
+    def new_initial_state(self, seed: int = 0) -> StrongState:
+        return StrongState(self, seed)
+
+    def state_from_json(self, data):
+        raise NotImplementedError
+
+    def evaluate(self, state: State, seat: int) -> float:
+        if state.is_terminal():
+            return state.returns()[seat]
+        played = state.played  # type: ignore[attr-defined]
+        if seat >= len(played):
+            return 0.5
+        star = played[seat] == "Star"
+        return 0.5 + (0.1 if star != self.options["mislead"] else -0.1)
+
+
+register_game(StrongGame)
+
+
+# -- the agent ---------------------------------------------------------------------------------
+
+
+def test_restricted_spec_parses_and_reports_its_base():
+    spec = "restricted:mcts:iterations=50,c=1,card=Star,kind=play"
+    assert split_restricted(spec) == ("mcts:iterations=50,c=1", ("Star",), ("play",))
+    assert parse_agent_spec(spec) == ("mcts", {"iterations": 50, "c": 1.0})  # budget checks
+    assert split_restricted("greedy") is None
+    agent = make_agent("restricted:greedy,card=Star", seed=1)
+    assert isinstance(agent, RestrictedAgent) and agent.name == "restricted:greedy,card=Star"
+    assert concrete_spec("restricted:medium,card=Star", "simstrong") == (
+        "restricted:greedy,card=Star"
+    )
+
+
+@pytest.mark.parametrize(
+    ("spec", "needle"),
+    [
+        ("restricted:greedy", "card=NAME"),
+        ("restricted:card=Star", "no base agent"),
+        ("restricted:wizard,card=Star", "unknown agent 'wizard'"),
+        ("restricted:restricted:greedy,card=A,card=B", "cannot wrap another"),
+        ("restricted:", "restricted:BASE,card=NAME"),
+    ],
+)
+def test_bad_restricted_specs_are_refused(spec, needle):
+    with pytest.raises(robotable.OptionError, match=needle):
+        make_agent(spec)
+
+
+def test_an_action_plays_a_card_when_its_json_or_label_names_it():
+    assert names_card(Play("Star"), ["star"])
+    assert not names_card(Play("Starling"), ["Star"])  # whole names only
+    assert not names_card(Reveal(), ["Star"])
+    assert not names_card(Play("Star"), ["Star"], kinds=["scrap"])
+
+    @dataclass(frozen=True, slots=True)
+    class BySlot(Action):
+        kind: ClassVar[str] = "summon"
+        slot: int
+
+        def label(self) -> str:
+            return "summon Core Bot from slot 2"
+
+    assert names_card(BySlot(2), ["Core Bot"])  # the label names it
+
+
+@pytest.mark.parametrize("base", ["random", "greedy", "mcts:20", "medium"])
+def test_the_restricted_agent_never_plays_the_card_unless_forced(base):
+    game = robotable.load_game("simstrong")
+    agent = make_agent(f"restricted:{base},card=Star", seed=3)
+    for seed in range(15):
+        state = game.new_initial_state(seed=seed)
+        assert agent.act(state) == Play("Pip")
+    only = make_agent("restricted:greedy,card=Pip,card=Star", seed=1)
+    assert only.act(game.new_initial_state(seed=1)) in (Play("Pip"), Play("Star"))
+    assert only.forced == 1
+
+
+# -- the experiments -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def invoke():
+    app = typer.Typer()
+    register(app)
+    runner = CliRunner()
+
+    def call(*args: str):
+        return runner.invoke(app, list(args))
+
+    return call
+
+
+def _json(invoke, tmp_path, *args: str) -> dict[str, Any]:
+    result = invoke(
+        "simulate", "simstrong", "--workers", "1", "--errors-dir", str(tmp_path), "--json", *args
+    )
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_restrict_measures_the_importance_of_a_strong_card(invoke, tmp_path):
+    data = _json(invoke, tmp_path, "--restrict", "Star", "--agents", "greedy", "--games", "80")
+    r = data["restriction"]
+    assert r["restricted"] == "restricted:greedy,card=Star" and r["base"] == "greedy"
+    assert data["agents"] == ["restricted:greedy,card=Star", "greedy"]
+    # Seats rotated: the restricted agent sat in both seats equally often.
+    assert data["agent_stats"]["greedy"]["seats"] == {"0": 40, "1": 40}
+    low, high = r["importance_ci"]
+    assert low < TRUE_IMPORTANCE < high and low > 0.25
+    assert r["unrestricted_win_rate"] == pytest.approx(0.5 + r["importance"])
+    assert r["p_value"] < 1e-6
+    assert r["card_use"]["restricted"]["used"] == 0
+    assert r["card_use"]["unrestricted"]["rate"] == 1.0
+
+
+def test_restricting_a_card_the_agent_never_plays_changes_nothing(invoke, tmp_path):
+    data = _json(invoke, tmp_path, "--restrict", "Pip", "--agents", "greedy", "--games", "40")
+    r = data["restriction"]
+    assert r["importance_ci"][0] < 0 < r["importance_ci"][1]
+    assert r["card_use"]["unrestricted"]["used"] == 0
+    assert any("no event named Pip for greedy" in w for w in data["warnings"])
+
+
+def test_depth_is_zero_when_the_heuristic_already_knows_and_large_when_it_misleads(
+    invoke, tmp_path
+):
+    honest = _json(invoke, tmp_path, "--depth", "--depth-iterations", "40", "--games", "40")
+    d = honest["depth"]
+    assert d["search"] == "mcts:40" and d["baseline"] == "greedy"
+    assert d["advantage_ci"][0] < 0 < d["advantage_ci"][1]
+    misled = _json(
+        invoke,
+        tmp_path,
+        "--depth",
+        "--depth-iterations",
+        "40",
+        "--games",
+        "40",
+        "--option",
+        "mislead=true",
+    )["depth"]
+    assert misled["advantage"] > 0.25 and misled["advantage_ci"][0] > 0 and misled["p_value"] < 0.01
+
+
+def test_the_text_summary_leads_with_the_experiment(invoke, tmp_path):
+    result = invoke(
+        "simulate",
+        "simstrong",
+        "--restrict",
+        "Star",
+        "--games",
+        "20",
+        "--workers",
+        "1",
+        "--errors-dir",
+        str(tmp_path),
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "card importance: restricted:greedy,card=Star against greedy" in lines[1]
+    assert "Importance of Star: greedy wins" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--restrict", "Star", "--agents", "greedy,random"), "give a single agent"),
+        (("--restrict", "Star", "--depth"), "one at a time"),
+        (("--restrict", "Star", "--fixed-seats"), "drop --fixed-seats"),
+        (("--restrict-kind", "play"), "needs --restrict"),
+        (("--depth", "--depth-iterations", "0"), "--depth-iterations"),
+    ],
+)
+def test_bad_experiment_input_is_one_line(invoke, args, message):
+    result = invoke("simulate", "simstrong", *args)
+    assert result.exit_code == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
