@@ -3,6 +3,7 @@ server the tests start themselves (see postgres_cluster.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import httpx
@@ -124,3 +125,67 @@ def test_a_killed_server_on_postgresql_loses_no_acknowledged_move(postgres_url):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def _seat_socket(stack: contextlib.ExitStack, base: str, table_id: str, token: str | None):
+    ws = stack.enter_context(connect(base.replace("http://", "ws://") + f"/ws/tables/{table_id}"))
+    ws.send(json.dumps({"type": "hello", "token": token}))
+    return ws
+
+
+def _next_state(ws, step: int) -> dict:
+    """Frames until the table is at `step` or later; returns the last update or state."""
+    while True:
+        frame = json.loads(ws.recv(timeout=30))
+        if frame["type"] in ("state", "update") and frame["step"] >= step:
+            return frame
+
+
+def test_two_server_processes_play_one_table_and_one_may_die(postgres_url):
+    """Ada plays through one server process, Bo through another, on one PostgreSQL database:
+    each sees the other's moves; then Ada's process is killed and she finishes through Bo's."""
+    one, base_one = serve_process(postgres_url)
+    two, base_two = serve_process(postgres_url)
+    stack = contextlib.ExitStack()
+    try:
+        body = {
+            "game": "countdown",
+            "num_players": 2,
+            "seed": 4,
+            "seats": [HUMAN, {"kind": "human", "name": "Bo"}],
+        }
+        table = httpx.post(base_one + "/api/tables", json=body).json()
+        tokens = [s["token"] for s in table["seats"]]
+        ada = _seat_socket(stack, base_one, table["id"], tokens[0])
+        bo = _seat_socket(stack, base_two, table["id"], tokens[1])
+        frames = [_next_state(ada, 0), _next_state(bo, 0)]
+        sockets = [ada, bo]
+        step = 0
+        for _ in range(4):  # two moves each, alternating between the processes
+            view = frames[0]["view"]
+            mover = view["current_player"]
+            sockets[mover].send(json.dumps({"type": "act", "id": step, "index": 0, "step": step}))
+            step += 1
+            frames = [_next_state(ada, step), _next_state(bo, step)]
+            # Both processes show the same table after every move, whoever made it where.
+            assert frames[0]["step"] == frames[1]["step"] == step
+            assert frames[0]["view"]["pile"] == frames[1]["view"]["pile"]
+        one.kill()
+        one.wait(timeout=30)
+        ada = _seat_socket(stack, base_two, table["id"], tokens[0])
+        state = _next_state(ada, step)
+        while not state["view"]["terminal"]:
+            mover = state["view"]["current_player"]
+            sock = ada if mover == 0 else bo
+            sock.send(json.dumps({"type": "act", "id": step, "index": 0, "step": state["step"]}))
+            step = state["step"] + 1
+            state = _next_state(ada, step)
+        record = httpx.get(base_two + f"/api/tables/{table['id']}/record").json()
+        _, final, _ = replay_record(record)
+        assert final.is_terminal() and len(record["actions"]) == step
+    finally:
+        stack.close()
+        for proc in (one, two):
+            if proc.poll() is None:
+                proc.terminate()
+                proc.wait(timeout=30)

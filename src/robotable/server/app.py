@@ -112,6 +112,9 @@ def create_app(
         expiry = asyncio.ensure_future(_expire_periodically(tables))
         resumed = await asyncio.to_thread(tables.resume_all_load)
         tables.start_resumed(resumed)
+        # With PostgreSQL, other server processes may change the same tables: hear about it.
+        loop = asyncio.get_running_loop()
+        store.listen(lambda table_id: loop.call_soon_threadsafe(tables.changed_elsewhere, table_id))
         if resumed:
             log.info("resumed %d unfinished tables", len(resumed))
         if tune_gc:

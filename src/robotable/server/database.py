@@ -147,6 +147,7 @@ class SQLite:
     """An SQLite file in WAL mode; `synchronous` FULL survives power loss, NORMAL a crash."""
 
     name = "sqlite"
+    shared = False  # one server process owns the file
     errors: tuple[type[BaseException], ...] = (sqlite3.Error,)
     begin = "BEGIN IMMEDIATE"
 
@@ -179,6 +180,7 @@ class PostgreSQL:
     """A PostgreSQL database by URL (`postgresql://user@host/dbname`), through psycopg 3."""
 
     name = "postgresql"
+    shared = True  # several server processes may serve the same database
     begin = "BEGIN"
 
     def __init__(self, url: str) -> None:

@@ -56,6 +56,7 @@ class Tables:
         self._creating = asyncio.Lock()  # the open-table count is checked and raised as one step
         self.live: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future] = {}
+        self._catching_up: set[asyncio.Task] = set()
         self.turns = Turns(ai, ai_delay, self._commit)
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -387,6 +388,11 @@ class Tables:
             )
         except StoreError:
             self._rebuild(table, len(table.steps))
+            if self.store.shared:
+                # Another server process most likely stored this step first (the step number
+                # is the key): catch up with it once the lock is free, and say so.
+                asyncio.get_running_loop().call_soon(self.changed_elsewhere, table.id)
+                raise Refused("the table moved on since you chose; look again") from None
             raise
         step = Step(seat, action, events, timed_out, label)
         table.steps.append(step)
@@ -400,6 +406,57 @@ class Tables:
             # Watchers resynchronise on their next request.
             log.exception("table %s: announcing step %d failed", table.id, number)
         return number
+
+    # -- other server processes (a shared PostgreSQL database) ---------------------------------
+    def changed_elsewhere(self, table_id: str) -> None:
+        """Another process changed a table: a live copy here catches up (in the event loop)."""
+        table = self.live.get(table_id)
+        if table is not None:
+            task = asyncio.ensure_future(self.catch_up(table))
+            self._catching_up.add(task)
+            task.add_done_callback(self._catching_up.discard)
+
+    async def catch_up(self, table: Table) -> None:
+        """Bring a live table up to what the database holds: moves, an undo, seats, chat, a
+        rematch made by another process, then tell this process's watchers."""
+        row = await asyncio.to_thread(self.store.load_table, table.id)
+        if row is None:
+            return
+        async with table.lock:
+            mine = [step.action.to_json() for step in table.steps]
+            extends = row.actions[: len(mine)] == mine and row.reseeds == table.row.reseeds
+            if extends and len(row.actions) > len(mine):
+                for data in row.actions[len(mine) :]:
+                    action = table.game.action_from_json(data)
+                    seat = table.state.current_player()
+                    label = _label(table.state, action)
+                    step = Step(seat, action, table.state.apply_action(action), label=label)
+                    table.steps.append(step)
+                    table.broadcast_step(len(table.steps), step)
+            elif not extends:
+                table.row.reseeds = row.reseeds
+                table.generation += 1  # AI moves thought about the old position are dropped
+                table.state, table.steps = _replay(
+                    table.game, table.row, [table.game.action_from_json(a) for a in row.actions]
+                )
+                table.broadcast_state()
+            table.row.result, table.row.clock = row.result, row.clock
+            seen = {(line["at"], line["seat"]) for line in table.row.chat}
+            for line in row.chat:
+                if (line["at"], line["seat"]) not in seen:
+                    frame = _dumps({"type": "chat", **line})
+                    for w in table.watchers:
+                        w.push(frame)
+            table.row.chat = row.chat
+            if row.seats != table.row.seats:
+                table.row.seats = row.seats
+                table.broadcast_presence()
+            if row.rematch and not table.row.rematch:
+                table.row.rematch = row.rematch
+                frame = _dumps({"type": "rematch", "table": row.rematch})
+                for w in table.watchers:
+                    w.push(frame)
+        self.schedule_ai(table)
 
     def _rebuild(self, table: Table, keep: int) -> None:
         """Recompute the state from the seed, the first `keep` actions and the reseeds."""

@@ -13,7 +13,9 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import logging
 import queue
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -23,7 +25,10 @@ from typing import Any
 
 from .database import PostgreSQL, SQLite, is_postgres_url
 
+log = logging.getLogger("robotable.server")
+
 CHAT_KEPT = 50  # chat lines a table sends a newcomer
+CHANNEL = "robotable"  # the PostgreSQL channel on which server processes announce changes
 
 
 def hash_token(token: str) -> str:
@@ -99,14 +104,53 @@ class Store:
         self._thread = threading.Thread(target=self._write_loop, name="robotable-db", daemon=True)
         self._thread.start()
         self.commits = 0  # transactions committed (for the load benchmark)
+        # Several server processes may share a PostgreSQL database: each change to a table is
+        # announced to the others (NOTIFY, delivered at commit), tagged with who made it.
+        self.instance = secrets.token_hex(8)
+        self._stop_listening = threading.Event()
+        self._listener: threading.Thread | None = None
 
     def _connect(self) -> Any:
         return self.dialect.connect()
 
     def close(self) -> None:
+        self._stop_listening.set()
+        if self._listener is not None:
+            self._listener.join(timeout=10)
         self._queue.put(None)
         self._thread.join(timeout=10)
         self._writer_conn.close()
+
+    # -- other processes ----------------------------------------------------------------------
+    @property
+    def shared(self) -> bool:
+        """Whether other server processes may write to this database (PostgreSQL)."""
+        return self.dialect.shared
+
+    def listen(self, on_change: Callable[[str], None]) -> None:
+        """Call `on_change(table_id)` (from a thread) whenever another process changes a table."""
+        if not self.shared or self._listener is not None:
+            return
+        self._listener = threading.Thread(
+            target=self._listen_loop, args=(on_change,), name="robotable-db-listen", daemon=True
+        )
+        self._listener.start()
+
+    def _listen_loop(self, on_change: Callable[[str], None]) -> None:
+        conn = self.dialect.connect()
+        try:
+            conn.execute(f"LISTEN {CHANNEL}")
+            while not self._stop_listening.is_set():
+                for note in conn.raw.notifies(timeout=0.5):
+                    sender, _, table_id = note.payload.partition(":")
+                    if sender != self.instance:
+                        on_change(table_id)
+        except self.errors as exc:
+            if not self._stop_listening.is_set():
+                log.error("stopped listening for other servers' changes: %s", exc)
+        finally:
+            with contextlib.suppress(Exception):
+                conn.close()
 
     # -- writes -------------------------------------------------------------------------------
     def _write_loop(self) -> None:
@@ -165,8 +209,16 @@ class Store:
             outcomes = [(done, StoreError(f"database commit failed: {exc}")) for _, done in batch]
         _settle_all(outcomes)
 
-    async def _submit(self, fn: Callable[[Any], None]) -> None:
-        """Queue a write; returns once it is committed (raises StoreError if it was refused)."""
+    async def _submit(self, fn: Callable[[Any], None], changed: str | None = None) -> None:
+        """Queue a write; returns once it is committed (raises StoreError if it was refused).
+        `changed`: the table it changes, announced to other server processes on commit."""
+        if changed is not None and self.shared:
+            write, payload = fn, f"{self.instance}:{changed}"
+
+            def fn(conn: Any) -> None:
+                write(conn)
+                conn.execute(f"SELECT pg_notify('{CHANNEL}', ?)", (payload,))
+
         loop = asyncio.get_running_loop()
         future: asyncio.Future = loop.create_future()
         self._queue.put((fn, (loop, future)))
@@ -180,12 +232,13 @@ class Store:
             if rematch_of is not None:
                 conn.execute("UPDATE tables SET rematch = ? WHERE id = ?", (row.id, rematch_of))
 
-        await self._submit(write)
+        await self._submit(write, changed=rematch_of)
 
     async def set_seats(self, table_id: str, seats: list[SeatRow]) -> None:
         text = json.dumps([s.to_json() for s in seats])
         await self._submit(
-            lambda conn: conn.execute("UPDATE tables SET seats = ? WHERE id = ?", (text, table_id))
+            lambda conn: conn.execute("UPDATE tables SET seats = ? WHERE id = ?", (text, table_id)),
+            changed=table_id,
         )
 
     async def add_chat(self, table_id: str, seat: int, text: str, at: float) -> None:
@@ -193,7 +246,8 @@ class Store:
             lambda conn: conn.execute(
                 "INSERT INTO chat (table_id, at, seat, text) VALUES (?, ?, ?, ?)",
                 (table_id, at, seat, text),
-            )
+            ),
+            changed=table_id,
         )
 
     async def append_action(
@@ -221,7 +275,7 @@ class Store:
                 (now, None if result is None else json.dumps(result), clock_text, table_id),
             )
 
-        await self._submit(write)
+        await self._submit(write, changed=table_id)
 
     async def truncate(self, table_id: str, keep: int, reseed: tuple[int, int]) -> None:
         """Keep only the first `keep` actions of a table (undo), and record that chance was drawn
@@ -242,7 +296,7 @@ class Store:
                 (self.clock(), table_id),
             )
 
-        await self._submit(write)
+        await self._submit(write, changed=table_id)
 
     # -- reads --------------------------------------------------------------------------------
     def _reader(self) -> Any:
