@@ -12,6 +12,11 @@ throughput and the server's memory.
 
 `--compare REF` first runs the server of an older commit (from a temporary git worktree) with
 the same bots, then this checkout's, so both figures come from one run on one machine.
+`--backend sqlite,postgres --processes 1,2` runs each combination in turn in one run (PostgreSQL:
+a throw-away cluster of Debian's postgresql, as the tests start; several processes share its
+database, each table's seats spread over them):
+
+    .venv/bin/python scripts/loadtest.py --tables 200 --backend sqlite,postgres --processes 1,2
 """
 
 from __future__ import annotations
@@ -141,7 +146,13 @@ async def seat_bot(
                 await ws.send(json.dumps({"type": "act", "index": choice, "step": step}))
 
 
-async def run(args: argparse.Namespace, src: Path | None = None, label: str = "") -> None:
+async def run(
+    args: argparse.Namespace,
+    src: Path | None = None,
+    label: str = "",
+    db: str | None = None,
+    processes: int = 1,
+) -> None:
     # The bot clients' own garbage collections would stall every bot at once and count as
     # server latency; collect rarely here, as the server does (robotable serve tunes its GC).
     gc.freeze()
@@ -150,7 +161,9 @@ async def run(args: argparse.Namespace, src: Path | None = None, label: str = ""
     extra = ["--ai-workers", "0"] + ([] if args.fsync else ["--no-fsync"])
     if src is None:  # this checkout's limits would refuse one address opening every table
         extra += ["--creates-per-minute", "1000000", "--max-tables", "1000000"]
-    proc, base = start_server(tmp / "tables.sqlite3", extra, src)
+    servers = [start_server(db or tmp / "tables.sqlite3", extra, src) for _ in range(processes)]
+    proc, base = servers[0]
+    bases = [b for _, b in servers]
     try:
         async with httpx.AsyncClient(base_url=base, timeout=60) as http:
             info = next(
@@ -172,12 +185,18 @@ async def run(args: argparse.Namespace, src: Path | None = None, label: str = ""
                 tables.append(response.json())
         stats = Stats()
         before = memory_kib(proc.pid)
-        cpu_before = cpu_seconds(proc.pid)
+        cpu_before = sum(cpu_seconds(p.pid) for p, _ in servers)
         client_before = cpu_seconds(os.getpid())
         started = time.perf_counter()
+        # With several processes, a table's seats talk to different ones: every move crosses.
         bots = [
             seat_bot(
-                base, t["id"], s["token"], args.seed * 1000 + i * 10 + s["seat"], stats, args.think
+                bases[(i + s["seat"]) % len(bases)],
+                t["id"],
+                s["token"],
+                args.seed * 1000 + i * 10 + s["seat"],
+                stats,
+                args.think,
             )
             for i, t in enumerate(tables)
             for s in t["seats"]
@@ -186,12 +205,14 @@ async def run(args: argparse.Namespace, src: Path | None = None, label: str = ""
         elapsed = time.perf_counter() - started
         failures = [r for r in results if isinstance(r, BaseException)]
         after = memory_kib(proc.pid)
-        server_cpu = cpu_seconds(proc.pid) - cpu_before
+        server_cpu = sum(cpu_seconds(p.pid) for p, _ in servers) - cpu_before
         client_cpu = cpu_seconds(os.getpid()) - client_before
         load = os.getloadavg()[0]
     finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)
+        for server, _ in servers:
+            server.send_signal(signal.SIGTERM)
+        for server, _ in servers:
+            server.wait(timeout=30)
         shutil.rmtree(tmp, ignore_errors=True)
     lat = sorted(stats.latencies)
 
@@ -199,7 +220,8 @@ async def run(args: argparse.Namespace, src: Path | None = None, label: str = ""
         return lat[min(len(lat) - 1, int(p / 100 * len(lat)))] * 1000 if lat else float("nan")
 
     print(
-        f"{label}game {args.game}, {args.tables} tables x {seats} seats, one server process, "
+        f"{label}game {args.game}, {args.tables} tables x {seats} seats, "
+        f"{processes} server process{'es' if processes > 1 else ''}, "
         f"think {args.think} s, fsync {'on' if args.fsync else 'off'}"
     )
     print(f"tables finished: {stats.finished // seats}/{args.tables}, moves: {stats.moves}")
@@ -254,12 +276,38 @@ def main() -> None:
         help="first run the server of this git commit (a temporary worktree), then this one",
     )
     parser.add_argument("--no-fsync", dest="fsync", action="store_false", help="serve --no-fsync")
+    parser.add_argument(
+        "--backend", default="sqlite", help="sqlite, postgres, or both: sqlite,postgres"
+    )
+    parser.add_argument(
+        "--processes", default="1", help="server processes (PostgreSQL only above 1), e.g. 1,2"
+    )
     args = parser.parse_args()
     if args.compare:
         with reference_checkout(args.compare) as src:
             asyncio.run(run(args, src, label=f"[{args.compare}] "))
         print()
-    asyncio.run(run(args, label="[this checkout] " if args.compare else ""))
+    backends = [b.strip() for b in args.backend.split(",")]
+    counts = [int(n) for n in args.processes.split(",")]
+    cluster = None
+    if "postgres" in backends:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "web"))
+        from postgres_cluster import Cluster, find_binaries
+
+        binaries = find_binaries()
+        if binaries is None:
+            raise SystemExit("PostgreSQL is not installed (Debian's postgresql package)")
+        cluster = Cluster(binaries)
+    try:
+        runs = [(b, n) for b in backends for n in counts if b == "postgres" or n == 1]
+        for backend, processes in runs:
+            db = cluster.new_database() if backend == "postgres" and cluster else None
+            label = "[this checkout] " if args.compare else f"[{backend}, {processes}] "
+            asyncio.run(run(args, label=label, db=db, processes=processes))
+            print()
+    finally:
+        if cluster is not None:
+            cluster.stop()
 
 
 if __name__ == "__main__":

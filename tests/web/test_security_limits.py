@@ -187,7 +187,9 @@ def test_nesting_depth_skips_strings():
 def test_forged_and_reused_seat_links(client):
     one = client.post("/api/tables", json=BODY).json()
     two = client.post("/api/tables", json=BODY).json()
-    for token in (two["seats"][0]["token"], "made-up-token", one["seats"][0]["token"][:-1] + "x"):
+    real = one["seats"][0]["token"]
+    altered = real[:-1] + ("x" if real[-1] != "x" else "y")  # one character off, never the same
+    for token in (two["seats"][0]["token"], "made-up-token", altered):
         with client.websocket_connect(f"/ws/tables/{one['id']}") as ws:
             ws.send_json({"type": "hello", "token": token})
             assert "not valid" in ws.receive_json()["message"]
