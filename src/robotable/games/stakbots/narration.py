@@ -417,6 +417,19 @@ def _leader_on_top(st: StakBotsState, seat: int) -> int:
     return run
 
 
+def _summary(g: Any, card: int) -> str:
+    """What a card does, after its name in a choice: " (entry effect: ...)".
+    Nothing for a card without an ability."""
+    text = g.deck.cards[card].text
+    if text.startswith("> "):
+        return f" (entry effect: {text[2].lower()}{text[3:].rstrip('.')})"
+    if text.startswith("* "):
+        return f" ({text[2].lower()}{text[3:].rstrip('.')})"
+    if text == "No ability.":
+        return ""
+    return f" ({text[0].lower()}{text[1:].rstrip('.')})"
+
+
 def describe_action(st: StakBotsState, action: Any) -> str:
     """The choice in words for the deciding seat ("attack your opponent's Core Bot (power 2)
     with your Shot Bot (power 5)"), naming cards and seats, never positions."""
@@ -430,10 +443,10 @@ def describe_action(st: StakBotsState, action: Any) -> str:
             card = f"{g.names[c]} (power X, {_leader_on_top(st, me)} once played)"
         else:
             card = _printed(st, c)
-        return f"play {card} onto your stak"
+        return f"play {card} onto your stak{_summary(g, c)}"
     if cls is Scrap:
         if action.from_hand:
-            return f"scrap {_printed(st, action.card)} from your hand"
+            return f"scrap {_printed(st, action.card)} from your hand{_summary(g, action.card)}"
         return f"scrap your top card, {_live(st, action.card)}"
     if cls is Attack:
         t = action.target
