@@ -428,9 +428,11 @@ def test_choices_name_cards_and_players_for_the_deciding_seat() -> None:
     st = position([["?Core:2", "Core:5", "Core:4"], ["Core:6", "Core:3"]], hands=[["Shot"], []])
     words = [st.describe_action(a) for a in st.legal_actions()]
     assert words == [
-        "play Shot Bot (power 0) onto your stak",
+        "play Shot Bot (power 0) onto your stak (entry effect: choose a top card: it takes"
+        " 4 damage)",
         "scrap your top card, Core Bot (power 4)",
-        "scrap Shot Bot (power 0) from your hand",
+        "scrap Shot Bot (power 0) from your hand (entry effect: choose a top card: it takes"
+        " 4 damage)",
         "attack your opponent's Core Bot (power 3) with your Core Bot (power 4)",
     ]
     do(st, "attack", target=1)

@@ -427,6 +427,8 @@ def _summary(g: Any, card: int) -> str:
         return f" ({text[2].lower()}{text[3:].rstrip('.')})"
     if text == "No ability.":
         return ""
+    # The Leader's "Power X = ..." in words (no symbols in a sentence a player reads).
+    text = text.replace("Power X = the face-up cards", "its power is the count of face-up cards")
     return f" ({text[0].lower()}{text[1:].rstrip('.')})"
 
 
