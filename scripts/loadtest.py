@@ -297,7 +297,7 @@ def main() -> None:
         binaries = find_binaries()
         if binaries is None:
             raise SystemExit("PostgreSQL is not installed (Debian's postgresql package)")
-        cluster = Cluster(binaries)
+        cluster = Cluster(binaries, fsync=args.fsync)
     try:
         runs = [(b, n) for b in backends for n in counts if b == "postgres" or n == 1]
         for backend, processes in runs:

@@ -28,7 +28,9 @@ def find_binaries() -> Path | None:
 
 
 class Cluster:
-    def __init__(self, binaries: Path) -> None:
+    def __init__(self, binaries: Path, fsync: bool = False) -> None:
+        """`fsync` off for the tests (a throw-away cluster need not survive a power cut); on
+        for the load benchmark, to compare with SQLite's synchronous FULL."""
         self.binaries = binaries
         self.base = Path(tempfile.mkdtemp(prefix="robotable-pg-"))
         self.data = self.base / "data"
@@ -42,8 +44,8 @@ class Cluster:
                 os.chown(path, record.pw_uid, record.pw_gid)
         self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "robotable", "--no-sync")
         options = (
-            f"-k {self.socket} -c listen_addresses='' -c fsync=off -c max_connections=200"
-            " -c synchronous_commit=on"
+            f"-k {self.socket} -c listen_addresses='' -c fsync={'on' if fsync else 'off'}"
+            " -c max_connections=200 -c synchronous_commit=on"
         )
         self._run(
             "pg_ctl",

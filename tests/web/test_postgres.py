@@ -11,6 +11,7 @@ import pytest
 from websockets.sync.client import connect
 
 from .conftest import TEST_LIMITS, SeatClient, serve_process
+from .test_web_leaks import check_every_frame
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (the [postgres] extra)")
 
@@ -189,3 +190,16 @@ def test_two_server_processes_play_one_table_and_one_may_die(postgres_url):
             if proc.poll() is None:
                 proc.terminate()
                 proc.wait(timeout=30)
+
+
+@pytest.mark.parametrize("name", ["stakbots", "iotabots", "betabotz"])
+def test_every_frame_holds_only_what_its_seat_may_know_on_postgresql(
+    postgres_url, seat_client, new_table, name
+):
+    """The leak test, on a table stored in PostgreSQL."""
+    with TestClient(_app(postgres_url)) as client:
+        try:
+            check_every_frame(client, seat_client, new_table, name, None)
+        finally:
+            for seat in list(SeatClient.open):  # before the client stops, or it waits for them
+                seat.close()

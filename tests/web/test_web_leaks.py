@@ -42,6 +42,12 @@ def _leak_cases() -> list[tuple[str, int | None]]:
 def test_every_frame_holds_only_what_its_seat_may_know(
     client, seat_client, new_table, name, num_players
 ):
+    check_every_frame(client, seat_client, new_table, name, num_players)
+
+
+def check_every_frame(client, seat_client, new_table, name, num_players) -> None:
+    """A whole random game through `client`, every frame of every seat checked (also run
+    against PostgreSQL by test_postgres.py)."""
     game = load_game(name, num_players=num_players)
     seats = game.num_players
     seed = 1234
