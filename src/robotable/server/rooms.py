@@ -419,14 +419,20 @@ class Tables:
     async def catch_up(self, table: Table) -> None:
         """Bring a live table up to what the database holds: moves, an undo, seats, chat, a
         rematch made by another process, then tell this process's watchers."""
-        row = await asyncio.to_thread(self.store.load_table, table.id)
+        known = len(table.steps)
+        # Only the moves after those this process has: an undo elsewhere shows as a new reseed
+        # (every undo writes one), and then the whole table is read again.
+        row = await asyncio.to_thread(self.store.load_table, table.id, known)
         if row is None:
             return
         async with table.lock:
-            mine = [step.action.to_json() for step in table.steps]
-            extends = row.actions[: len(mine)] == mine and row.reseeds == table.row.reseeds
-            if extends and len(row.actions) > len(mine):
-                for data in row.actions[len(mine) :]:
+            extends = row.reseeds == table.row.reseeds and len(table.steps) == known
+            if not extends:
+                row = await asyncio.to_thread(self.store.load_table, table.id)
+                if row is None:
+                    return
+            if extends and row.actions:
+                for data in row.actions:
                     action = table.game.action_from_json(data)
                     seat = table.state.current_player()
                     label = _label(table.state, action)

@@ -305,7 +305,9 @@ class Store:
             conn = self._local.conn = self._connect()
         return conn
 
-    def load_table(self, table_id: str) -> TableRow | None:
+    def load_table(self, table_id: str, after: int = 0) -> TableRow | None:
+        """A table with its actions (only those after step `after` when given: a process that
+        has the first `after` catches up with the rest), chat and reseeds."""
         conn = self._reader()
         row = conn.execute(_SELECT + " WHERE id = ?", (table_id,)).fetchone()
         if row is None:
@@ -314,7 +316,8 @@ class Store:
         table.actions = [
             json.loads(text)
             for (text,) in conn.execute(
-                "SELECT action FROM actions WHERE table_id = ? ORDER BY step", (table_id,)
+                "SELECT action FROM actions WHERE table_id = ? AND step > ? ORDER BY step",
+                (table_id, after),
             )
         ]
         table.chat = [
