@@ -256,3 +256,34 @@ def test_game_rng_stands_in_for_random_in_determinize():
     assert 0 <= rng.randrange(3) < 3
     with pytest.raises(ValueError):
         rng.sample([1, 2], 3)
+
+
+def test_a_decision_is_declared_in_one_line() -> None:
+    """@action makes a frozen, slotted, hashable dataclass with its JSON type and a label
+    filled from its fields; a class with its own label() keeps it."""
+    import dataclasses
+
+    from robotable.core.protocol import Action, action
+
+    @action("build", "build {name} for {cost} scraps")
+    class Build(Action):
+        name: str
+        cost: int
+
+    @action("wait")
+    class Wait(Action):
+        def label(self) -> str:
+            return "wait a turn"
+
+    build = Build("Spark Bot", 3)
+    assert str(build) == "build Spark Bot for 3 scraps"
+    assert build.to_json() == {"type": "build", "name": "Spark Bot", "cost": 3}
+    assert build == Build("Spark Bot", 3) and hash(build) == hash(Build("Spark Bot", 3))
+    assert not hasattr(build, "__dict__")
+    try:
+        build.cost = 4  # type: ignore[misc]
+    except dataclasses.FrozenInstanceError:
+        pass
+    else:
+        raise AssertionError("a decision must be frozen")
+    assert str(Wait()) == "wait a turn" and Wait().to_json() == {"type": "wait"}

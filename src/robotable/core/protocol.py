@@ -11,7 +11,8 @@ from __future__ import annotations
 import dataclasses
 import random
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
 
 from .errors import IllegalAction
 from .events import Event
@@ -19,6 +20,7 @@ from .narration import Voice, generic_line, narrate_events
 from .options import OptionSpec, resolve_options
 
 TERMINAL = -1
+A = TypeVar("A", bound="Action")
 
 
 class Action:
@@ -31,6 +33,9 @@ class Action:
 
     __slots__ = ()
     kind: ClassVar[str] = "action"
+    # The label as a template over the fields ("play {name} onto your stak"), set by @action;
+    # a label that needs logic overrides label() instead.
+    label_text: ClassVar[str] = ""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.kind}
@@ -40,14 +45,28 @@ class Action:
         return data
 
     def label(self) -> str:
-        fields = ", ".join(
-            f"{f.name}={getattr(self, f.name)}"
-            for f in dataclasses.fields(self)  # type: ignore[arg-type]
-        )
+        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        if self.label_text:
+            return self.label_text.format(**values)
+        fields = ", ".join(f"{name}={value}" for name, value in values.items())
         return f"{self.kind}({fields})" if fields else self.kind
 
     def __str__(self) -> str:
         return self.label()
+
+
+def action(kind: str, text: str = "") -> Callable[[type[A]], type[A]]:
+    """Declare a game's decision in one line: `@action("recycle", "recycle {name}")` over a
+    class with only its docstring and fields makes it a frozen, slotted dataclass of that JSON
+    "type" whose label is `text` filled with its fields (what every game's decisions share)."""
+
+    def declare(cls: type[A]) -> type[A]:
+        cls.kind = kind
+        if text:
+            cls.label_text = text
+        return dataclasses.dataclass(frozen=True, slots=True)(cls)
+
+    return declare
 
 
 class ActionCodec:

@@ -8,11 +8,9 @@ the hot path builds each distinct action once and `action in legal` hits on iden
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
-from typing import ClassVar
 
-from robotable.core.protocol import Action
+from robotable.core.protocol import Action, action
 
 from .board import (
     BOT_NAMES,
@@ -36,11 +34,10 @@ def _tile_label(tile: str, die: int) -> str:
     return tile
 
 
-@dataclass(frozen=True, slots=True)
+@action("move")
 class Move(Action):
     """Step 1: a map bot moves one step (BW-5.1)."""
 
-    kind: ClassVar[str] = "move"
     die: int
     bot: str
     frm: str
@@ -50,11 +47,10 @@ class Move(Action):
         return f"{self.bot} {die_name(self.die)} {self.frm} -> {_tile_label(self.to, self.die)}"
 
 
-@dataclass(frozen=True, slots=True)
+@action("act")
 class Act(Action):
     """Step 1: a map bot uses an ability (BW-7.x), before moving or, if offensive, after it."""
 
-    kind: ClassVar[str] = "act"
     die: int
     bot: str
     at: str
@@ -83,11 +79,10 @@ class Act(Action):
         return head + f"pulse {self.target_bot} {die_name(self.target)} on {self.target_at}"
 
 
-@dataclass(frozen=True, slots=True)
+@action("hold")
 class Hold(Action):
     """After moving (or deploying), the bot takes no action."""
 
-    kind: ClassVar[str] = "hold"
     die: int
     bot: str
     at: str
@@ -96,11 +91,10 @@ class Hold(Action):
         return f"{self.bot} {die_name(self.die)} on {_tile_label(self.at, self.die)}: no action"
 
 
-@dataclass(frozen=True, slots=True)
+@action("deploy")
 class Deploy(Action):
     """Step 2: a factory bot moves onto the map (BW-5.2)."""
 
-    kind: ClassVar[str] = "deploy"
     die: int
     bot: str
     factory: int
@@ -113,35 +107,26 @@ class Deploy(Action):
         )
 
 
-@dataclass(frozen=True, slots=True)
+@action("build", "build {bot} on factory {factory}")
 class Build(Action):
     """Step 3: place a rolled bot on an empty factory (BW-5.3)."""
 
-    kind: ClassVar[str] = "build"
     bot: str
     factory: int
 
-    def label(self) -> str:
-        return f"build {self.bot} on factory {self.factory}"
 
-
-@dataclass(frozen=True, slots=True)
+@action("research", "R&D (spend three): build {bot} on factory {factory}")
 class Research(Action):
     """Step 3: spend three rolled R&D to build a bot of one's choice (BW-5.4)."""
 
-    kind: ClassVar[str] = "research"
     bot: str
     factory: int
 
-    def label(self) -> str:
-        return f"R&D (spend three): build {self.bot} on factory {self.factory}"
 
-
-@dataclass(frozen=True, slots=True)
+@action("deactivate")
 class Deactivate(Action):
     """Step 4: return an own bot from the map or a factory to the pile (BW-5.5)."""
 
-    kind: ClassVar[str] = "deactivate"
     die: int
     bot: str
     at: str
@@ -150,11 +135,10 @@ class Deactivate(Action):
         return f"deactivate {self.bot} {die_name(self.die)} on {self.at}"
 
 
-@dataclass(frozen=True, slots=True)
+@action("end")
 class EndPhase(Action):
     """Finish the current step of the turn (every step may be skipped, BW-4.2)."""
 
-    kind: ClassVar[str] = "end"
     phase: str
 
     def label(self) -> str:

@@ -6,84 +6,64 @@ cards in hand or in a Junk Zone by their name, since copies of a card are interc
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from robotable.core.protocol import Action
+from robotable.core.protocol import Action, action
 
 LIFE_POINTS = -1  # Attack.target meaning "the opponent's Life Points"
 
 
-@dataclass(frozen=True, slots=True)
+@action("choose_order")
 class ChooseOrder(Action):
     """IB-1.3: the coin-toss winner (or the previous duel's loser) goes first or second."""
 
-    kind: ClassVar[str] = "choose_order"
     go_first: bool
 
     def label(self) -> str:
         return "go first" if self.go_first else "go second"
 
 
-@dataclass(frozen=True, slots=True)
+@action("mulligan")
 class Mulligan(Action):
     """IB-3.2: keep the opening hand, or put it back, shuffle and draw 3 again."""
 
-    kind: ClassVar[str] = "mulligan"
     redraw: bool
 
     def label(self) -> str:
         return "mulligan: shuffle the hand back and draw 3" if self.redraw else "keep this hand"
 
 
-@dataclass(frozen=True, slots=True)
+@action("summon", "summon {card}")
 class Summon(Action):
     """IB-5.1: summon a Bot from the hand, paying its mana."""
 
-    kind: ClassVar[str] = "summon"
     card: str
 
-    def label(self) -> str:
-        return f"summon {self.card}"
 
-
-@dataclass(frozen=True, slots=True)
+@action("play_buzz", "activate {card}")
 class PlayBuzz(Action):
     """IB-5.2: activate a Buzz card from the hand, paying its mana."""
 
-    kind: ClassVar[str] = "play_buzz"
     card: str
 
-    def label(self) -> str:
-        return f"activate {self.card}"
 
-
-@dataclass(frozen=True, slots=True)
+@action("activate")
 class Activate(Action):
     """IB-8.3: declare the ignition effect of the Bot in your Bot Zone slot `slot`."""
 
-    kind: ClassVar[str] = "activate"
     slot: int
 
     def label(self) -> str:
         return f"use the ignition effect of your bot {self.slot + 1}"
 
 
-@dataclass(frozen=True, slots=True)
+@action("enter_battle", "enter the Battle Phase")
 class EnterBattle(Action):
     """IB-6.1: go from Main Phase 1 to the Battle Phase."""
 
-    kind: ClassVar[str] = "enter_battle"
 
-    def label(self) -> str:
-        return "enter the Battle Phase"
-
-
-@dataclass(frozen=True, slots=True)
+@action("attack")
 class Attack(Action):
     """IB-6.2: your Bot in `slot` attacks the enemy Bot in slot `target`, or the Life Points (-1)."""
 
-    kind: ClassVar[str] = "attack"
     slot: int
     target: int
 
@@ -93,31 +73,20 @@ class Attack(Action):
         return f"your bot {self.slot + 1} attacks enemy bot {self.target + 1}"
 
 
-@dataclass(frozen=True, slots=True)
+@action("end_battle", "end the Battle Phase")
 class EndBattle(Action):
     """IB-6.5: end the Battle Phase and go to Main Phase 2."""
 
-    kind: ClassVar[str] = "end_battle"
 
-    def label(self) -> str:
-        return "end the Battle Phase"
-
-
-@dataclass(frozen=True, slots=True)
+@action("end_turn", "end the turn")
 class EndTurn(Action):
     """IB-4.6: end the turn (End Phase)."""
 
-    kind: ClassVar[str] = "end_turn"
 
-    def label(self) -> str:
-        return "end the turn"
-
-
-@dataclass(frozen=True, slots=True)
+@action("choose_bot")
 class ChooseBot(Action):
     """IB-8.4: choose a Bot on the field (for a cost or an effect): `seat`'s zone, `slot`."""
 
-    kind: ClassVar[str] = "choose_bot"
     seat: int
     slot: int
 
@@ -125,15 +94,11 @@ class ChooseBot(Action):
         return f"choose seat {self.seat}'s bot {self.slot + 1}"
 
 
-@dataclass(frozen=True, slots=True)
+@action("choose_card", "choose {card}")
 class ChooseCard(Action):
     """IB-8.4: choose a card by name from a hand or a Junk Zone (discards, Callback)."""
 
-    kind: ClassVar[str] = "choose_card"
     card: str
-
-    def label(self) -> str:
-        return f"choose {self.card}"
 
 
 ACTION_CLASSES: tuple[type[Action], ...] = (

@@ -7,29 +7,21 @@ asks for are separate decisions (Target, ChoosePlayer, Discard), never folded in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from robotable.core.protocol import Action
+from robotable.core.protocol import Action, action
 
 
-@dataclass(frozen=True, slots=True)
+@action("play", "play {name} (#{card}) onto your stak")
 class Play(Action):
     """Play a hand card face-up onto your own stak (SB-4.1)."""
 
-    kind: ClassVar[str] = "play"
     card: int
     name: str
 
-    def label(self) -> str:
-        return f"play {self.name} (#{self.card}) onto your stak"
 
-
-@dataclass(frozen=True, slots=True)
+@action("scrap")
 class Scrap(Action):
     """Scrap your own top card or a card from your hand (SB-4.2)."""
 
-    kind: ClassVar[str] = "scrap"
     card: int
     name: str
     from_hand: bool
@@ -39,33 +31,23 @@ class Scrap(Action):
         return f"scrap {self.name} (#{self.card}) {where}"
 
 
-@dataclass(frozen=True, slots=True)
+@action("attack", "attack seat {target}'s stak")
 class Attack(Action):
     """Your top card attacks the top card of `target`'s stak (SB-4.3, SB-5)."""
 
-    kind: ClassVar[str] = "attack"
     target: int
 
-    def label(self) -> str:
-        return f"attack seat {self.target}'s stak"
 
-
-@dataclass(frozen=True, slots=True)
+@action("end_turn", "end the turn")
 class EndTurn(Action):
     """End the turn once the scrapheap has been fed (SB-3.3, SB-3.4)."""
 
-    kind: ClassVar[str] = "end_turn"
 
-    def label(self) -> str:
-        return "end the turn"
-
-
-@dataclass(frozen=True, slots=True)
+@action("target")
 class Target(Action):
     """An entry effect's choice of a card in a stak: `seat`'s stak, `depth` cards below the top
     (0 = the top card). Shot, Reaper, Begone, Trip and Pit choose depth 0; Tranq any depth."""
 
-    kind: ClassVar[str] = "target"
     seat: int
     depth: int
     name: str
@@ -75,27 +57,19 @@ class Target(Action):
         return f"choose {self.name}, the {where} of seat {self.seat}'s stak"
 
 
-@dataclass(frozen=True, slots=True)
+@action("choose_player", "choose seat {seat}")
 class ChoosePlayer(Action):
     """An Expel Bot's choice of a player (SB-8.12)."""
 
-    kind: ClassVar[str] = "choose_player"
     seat: int
 
-    def label(self) -> str:
-        return f"choose seat {self.seat}"
 
-
-@dataclass(frozen=True, slots=True)
+@action("discard", "discard {name} (#{card}) from your hand")
 class Discard(Action):
     """The expelled player's choice of the hand card to scrap (SB-8.12)."""
 
-    kind: ClassVar[str] = "discard"
     card: int
     name: str
-
-    def label(self) -> str:
-        return f"discard {self.name} (#{self.card}) from your hand"
 
 
 ACTION_CLASSES: tuple[type[Action], ...] = (
