@@ -44,3 +44,29 @@ def test_ray_started_for_a_run_is_shut_down_after_it(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError):
         run(spec, workers=2, ray_address="local")
     assert calls[0]["num_cpus"] == 2 and calls[-1] == "shutdown"
+
+
+def test_tune_on_ray_matches_tune_on_local_processes(tmp_path):
+    """A tuning run's trials are the same games on Ray as on local processes."""
+    from robotable.sim.tune import parse_param, parse_target, tune
+
+    from . import test_sim_tune  # noqa: F401 - registers the "simedge" game
+
+    def search(**where):
+        return tune(
+            "simedge",
+            2,
+            ["random"],
+            [parse_param("edge=0:1", "simedge", 2)],
+            [parse_target("first_mover=0.5")],
+            trials=3,
+            games=30,
+            seed=5,
+            error_dir=str(tmp_path),
+            **where,
+        )
+
+    local = search(workers=1)
+    on_ray = search(workers=2, ray_address="local")
+    assert [t["params"] for t in on_ray["trials"]] == [t["params"] for t in local["trials"]]
+    assert [t["objective"] for t in on_ray["trials"]] == [t["objective"] for t in local["trials"]]

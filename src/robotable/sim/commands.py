@@ -606,6 +606,7 @@ def register(app: typer.Typer) -> None:
         json_out: JsonOutOpt = None,
         errors_dir: ErrorsDirOpt = "robotable-errors",
         max_actions: MaxActionsOpt = DEFAULT_MAX_ACTIONS,
+        ray: RayOpt = None,
     ) -> None:
         """Search numeric game options toward targets (Optuna TPE, seeded, one trial at a time).
 
@@ -652,6 +653,8 @@ def register(app: typer.Typer) -> None:
             if clash:
                 raise UsageProblem(f"--param and --option both set '{clash[0]}'")
             targets = [parse_target(text) for text in target]
+            if ray:
+                check_ray(ray)
             for warning in time_budget_warnings(game, list(spec.agents)):
                 note(f"warning: {warning}")
 
@@ -680,6 +683,7 @@ def register(app: typer.Typer) -> None:
                 error_dir=errors_dir,
                 confirm_games=confirm_games,
                 on_trial=progress if (not json_stdout or err.is_terminal) else None,
+                ray_address=ray,
             )
         except (RobotableError, UsageProblem) as exc:
             raise _fail(err, str(exc)) from None

@@ -278,8 +278,11 @@ def tune(
     error_dir: str = "robotable-errors",
     confirm_games: int = 0,
     on_trial: Callable[[dict[str, Any]], None] | None = None,
+    ray_address: str | None = None,
 ) -> dict[str, Any]:
-    """Run the search; the `tune --json` object."""
+    """Run the search; the `tune --json` object. Trials run one after another (the sampler
+    learns from each); a trial's games run on `workers` local processes, or on Ray at
+    `ray_address` like `simulate --ray`."""
     try:
         import optuna
     except ImportError:
@@ -300,7 +303,7 @@ def tune(
             max_actions=max_actions,
             error_dir=error_dir,
         )
-        return measure(summarize(run(spec, workers=workers)), targets)
+        return measure(summarize(run(spec, workers=workers, ray_address=ray_address)), targets)
 
     records: list[dict[str, Any]] = []
     seen: dict[tuple, dict[str, Any]] = {}
