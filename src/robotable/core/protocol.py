@@ -143,6 +143,34 @@ class Game(ABC):
     max_players: ClassVar[int] = 2
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     action_classes: ClassVar[tuple[type[Action], ...]] = ()
+    # The game's own modules, named once (see __init_subclass__): what every game wires the same
+    # way is wired here, and a game states only what differs.
+    heuristic: ClassVar[Any] = None  # evaluate(state, seat), optionally evaluate_all(state)
+    renderer: ClassVar[Any] = None  # render(state, seat) -> the terminal board
+    narration: ClassVar[Any] = None  # narrate_event(event, voice)
+    encoding: ClassVar[Any] = None  # num_distinct_actions(game), action_index(game, action),
+    #                                 observation_size(game), encode_observation(game, view)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Wire the modules a game names to the protocol's methods, unless the game writes a
+        method itself. Done once per class, so a call costs what a hand-written one does."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__
+        wiring: dict[str, Callable[[Any], Any]] = {
+            "heuristic": _heuristic_methods,
+            "renderer": lambda m: {"render": lambda self, state, seat: m.render(state, seat)},
+            "narration": lambda m: {
+                "narrate_event": lambda self, event, voice: m.narrate_event(event, voice)
+            },
+            "encoding": _encoding_methods,
+        }
+        for name, methods in wiring.items():
+            module = own.get(name)
+            if module is None:
+                continue
+            for method, function in methods(module).items():
+                if method not in own:
+                    setattr(cls, method, function)
 
     def __init__(self, num_players: int | None = None, **options: Any) -> None:
         from .errors import OptionError
@@ -277,6 +305,22 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} players={self.num_players} {self.options}>"
+
+
+def _heuristic_methods(h: Any) -> dict[str, Any]:
+    methods: dict[str, Any] = {"evaluate": lambda self, state, seat: h.evaluate(state, seat)}
+    if hasattr(h, "evaluate_all"):
+        methods["evaluate_all"] = lambda self, state: h.evaluate_all(state)
+    return methods
+
+
+def _encoding_methods(e: Any) -> dict[str, Any]:
+    return {
+        "num_distinct_actions": lambda self: e.num_distinct_actions(self),
+        "action_index": lambda self, action: e.action_index(self, action),
+        "observation_size": lambda self: e.observation_size(self),
+        "encode_observation": lambda self, view: e.encode_observation(self, view),
+    }
 
 
 class State(ABC):

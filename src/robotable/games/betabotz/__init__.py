@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from robotable.core.narration import Voice
 from robotable.core.options import OptionSpec
-from robotable.core.protocol import Action, Game, State
+from robotable.core.protocol import Game
 
 from . import encoding, heuristic, narration, render, rules, view
 from .actions import ACTION_CLASSES
@@ -59,6 +58,9 @@ class BetabotzGame(Game):
         ),
     )
     action_classes = ACTION_CLASSES
+    heuristic = heuristic
+    renderer = render
+    encoding = encoding
     # BetabotzState reaches the forward model, the view and the words through these (state.py
     # imports none of them, so the package has no import circle).
     rules = rules
@@ -75,27 +77,6 @@ class BetabotzGame(Game):
 
     def state_from_json(self, data: dict[str, Any]) -> BetabotzState:
         return BetabotzState.from_json(self, data)
-
-    def evaluate(self, state: State, seat: int) -> float:
-        return heuristic.evaluate(state, seat)  # type: ignore[arg-type]
-
-    def render(self, state: State, seat: int | None) -> str:
-        return render.render(state, seat)  # type: ignore[arg-type]
-
-    def narrate_event(self, event: dict[str, Any], voice: Voice) -> str | None:
-        return narration.narrate_event(event, voice)
-
-    def num_distinct_actions(self) -> int:
-        return encoding.NUM_ACTIONS
-
-    def action_index(self, action: Action) -> int:
-        return encoding.action_index(action)
-
-    def observation_size(self) -> int:
-        return encoding.OBS_SIZE
-
-    def encode_observation(self, view: dict[str, Any]) -> list[float]:
-        return encoding.encode_observation(view)
 
 
 GAME = BetabotzGame

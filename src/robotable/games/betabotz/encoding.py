@@ -53,7 +53,11 @@ _FIELD = {
 }
 
 
-def action_index(action: Any) -> int:
+def num_distinct_actions(game: Any) -> int:
+    return NUM_ACTIONS
+
+
+def action_index(game: Any, action: Any) -> int:
     kind = action.kind
     field = _FIELD.get(kind)
     return OFFSET[kind] + (getattr(action, field) if field else 0)
@@ -93,7 +97,11 @@ def _onehot(k: int, size: int) -> list[float]:
     return v
 
 
-def encode_observation(view: dict[str, Any]) -> list[float]:
+def observation_size(game: Any) -> int:
+    return OBS_SIZE
+
+
+def encode_observation(game: Any, view: dict[str, Any]) -> list[float]:
     """Seats are relative to the viewer (the viewer first; a spectator sees seat 0 first)."""
     seats = view["seats"]
     n = len(seats)

@@ -10,9 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from robotable.core.errors import ContentError, OptionError
-from robotable.core.narration import Voice
 from robotable.core.options import OptionSpec
-from robotable.core.protocol import Action, Game, State
+from robotable.core.protocol import Game
 
 from . import encoding, heuristic, narration, render, rules
 from .actions import ACTION_CLASSES
@@ -74,6 +73,9 @@ class BreadWinnerGame(Game):
         ),
     )
     action_classes = ACTION_CLASSES
+    heuristic = heuristic
+    renderer = render
+    encoding = encoding
     # The state's protocol methods reach the forward model and the words through these:
     # state.py is the data layer below rules.py and narration.py, so it cannot import them.
     rules = rules
@@ -110,27 +112,6 @@ class BreadWinnerGame(Game):
 
     def state_from_json(self, data: dict[str, Any]) -> BreadWinnerState:
         return BreadWinnerState.from_json(self, data)
-
-    def evaluate(self, state: State, seat: int) -> float:
-        return heuristic.evaluate(state, seat)  # type: ignore[arg-type]
-
-    def narrate_event(self, event: dict[str, Any], voice: Voice) -> str | None:
-        return narration.narrate_event(event, voice)
-
-    def render(self, state: State, seat: int | None) -> str:
-        return render.render(state, seat)  # type: ignore[arg-type]
-
-    def num_distinct_actions(self) -> int:
-        return encoding.NUM_DISTINCT_ACTIONS
-
-    def action_index(self, action: Action) -> int:
-        return encoding.action_index(action)
-
-    def observation_size(self) -> int:
-        return encoding.OBSERVATION_SIZE
-
-    def encode_observation(self, view: dict[str, Any]) -> list[float]:
-        return encoding.encode_observation(view)
 
 
 GAME = BreadWinnerGame

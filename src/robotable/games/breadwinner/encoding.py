@@ -27,7 +27,11 @@ END_BASE = DEACTIVATE_BASE + NUM_DICE  # 1112
 NUM_DISTINCT_ACTIONS = END_BASE + len(PHASES)  # 1116
 
 
-def action_index(action: Action) -> int:
+def num_distinct_actions(game: Any) -> int:
+    return NUM_DISTINCT_ACTIONS
+
+
+def action_index(game: Any, action: Action) -> int:
     cls = type(action)
     if cls is Move:
         return MOVE_BASE + action.die * NUM_TILES + TILE_INDEX[action.to]
@@ -60,7 +64,11 @@ GLOBAL_FEATURES = 4 + len(PHASE_ORDER) + 1 + 1 + 6 + 1  # 19
 OBSERVATION_SIZE = NUM_TILES * TILE_FEATURES + 2 * SEAT_FEATURES + GLOBAL_FEATURES  # 167
 
 
-def encode_observation(view: dict[str, Any]) -> list[float]:
+def observation_size(game: Any) -> int:
+    return OBSERVATION_SIZE
+
+
+def encode_observation(game: Any, view: dict[str, Any]) -> list[float]:
     """Flat features from `seat`'s point of view ("mine" first; a spectator sees as seat 0)."""
     me = view["seat"] if view["seat"] is not None else 0
     out: list[float] = []

@@ -13,9 +13,8 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from robotable.core.errors import OptionError
-from robotable.core.narration import Voice
 from robotable.core.options import OptionSpec
-from robotable.core.protocol import Action, Game, State
+from robotable.core.protocol import Action, Game
 
 from . import encoding, heuristic, narration, render, rules
 from .actions import (
@@ -107,6 +106,9 @@ class IotabotsGame(Game):
         ),
     )
     action_classes: ClassVar[tuple[type[Action], ...]] = ACTION_CLASSES
+    heuristic = heuristic
+    renderer = render
+    encoding = encoding
     # The forward model and the words, for the state (which sits below them and cannot import
     # them): `state.game.rules.apply(state, action)`.
     rules: ClassVar[ModuleType] = rules
@@ -226,26 +228,6 @@ class IotabotsGame(Game):
         return IotabotsState.from_json(self, data)
 
     # -- agents and front ends -----------------------------------------------------------------
-    def evaluate(self, state: State, seat: int) -> float:
-        return heuristic.evaluate(state, seat)  # type: ignore[arg-type]
-
-    def render(self, state: State, seat: int | None) -> str:
-        return render.render(state, seat)  # type: ignore[arg-type]
-
-    def narrate_event(self, event: dict[str, Any], voice: Voice) -> str | None:
-        return narration.narrate_event(event, voice)
-
-    def num_distinct_actions(self) -> int:
-        return encoding.num_distinct_actions(self)
-
-    def action_index(self, action: Action) -> int:
-        return encoding.action_index(self, action)
-
-    def observation_size(self) -> int:
-        return encoding.observation_size(self)
-
-    def encode_observation(self, view: dict[str, Any]) -> list[float]:
-        return encoding.encode_observation(self, view)
 
     @staticmethod
     def bundled_decks() -> list[str]:

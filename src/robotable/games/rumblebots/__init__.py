@@ -15,10 +15,8 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from robotable.core.errors import OptionError
-from robotable.core.events import Event
-from robotable.core.narration import Voice
 from robotable.core.options import OptionSpec
-from robotable.core.protocol import Action, Game, State
+from robotable.core.protocol import Action, Game
 
 from . import encoding, heuristic, narration, render, rules
 from .actions import ACTION_CLASSES
@@ -37,6 +35,9 @@ class RumblebotsGame(Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     action_classes: ClassVar[tuple[type[Action], ...]] = ACTION_CLASSES
+    heuristic = heuristic
+    renderer = render
+    encoding = encoding
     # RumbleState's protocol methods call these (`self.game.rules.apply(self, action)`):
     # state.py is the data layer and imports none of them. Class attributes, so a pickled game
     # carries no module.
@@ -116,7 +117,7 @@ class RumblebotsGame(Game):
         self.content: Content = load_content(self.options["cards"])
         if len(self.content.starters[0]) < self.num_players:
             raise OptionError("game rumblebots: not enough starter copies for the seats")
-        self._encoding = encoding.Encoding(self.content)
+        self.encoder = encoding.Encoding(self.content)  # the encoding module reads it
 
     def new_initial_state(self, seed: int = 0) -> RumbleState:
         state = RumbleState(self)
@@ -125,27 +126,6 @@ class RumblebotsGame(Game):
 
     def state_from_json(self, data: dict[str, Any]) -> RumbleState:
         return RumbleState.from_json(self, data)
-
-    def evaluate(self, state: State, seat: int) -> float:
-        return heuristic.evaluate(state, seat)  # type: ignore[arg-type]
-
-    def render(self, state: State, seat: int | None) -> str:
-        return render.render(state, seat)  # type: ignore[arg-type]
-
-    def narrate_event(self, event: Event, voice: Voice) -> str | None:
-        return narration.narrate_event(event, voice)
-
-    def num_distinct_actions(self) -> int:
-        return self._encoding.num_actions
-
-    def action_index(self, action: Action) -> int:
-        return self._encoding.action_index(action)
-
-    def observation_size(self) -> int:
-        return self._encoding.obs_size
-
-    def encode_observation(self, view: dict[str, Any]) -> list[float]:
-        return self._encoding.encode(view)
 
 
 GAME = RumblebotsGame

@@ -116,3 +116,21 @@ class Encoding:
         pending = view["pending"]
         out[at + (PENDING_NAMES.index(pending["kind"]) + 1 if pending else 0)] = 1.0
         return out
+
+
+# The protocol's entry points (core.protocol.Game.encoding): the game builds its Encoding once
+# from its content (`game.encoder`).
+def num_distinct_actions(game: Any) -> int:
+    return game.encoder.num_actions
+
+
+def action_index(game: Any, action: Any) -> int:
+    return game.encoder.action_index(action)
+
+
+def observation_size(game: Any) -> int:
+    return game.encoder.obs_size
+
+
+def encode_observation(game: Any, view: dict[str, Any]) -> list[float]:
+    return game.encoder.encode(view)

@@ -12,9 +12,8 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from robotable.core.errors import ContentError, OptionError
-from robotable.core.narration import Voice
 from robotable.core.options import OptionSpec
-from robotable.core.protocol import Action, Game, State
+from robotable.core.protocol import Action, Game
 
 from . import encoding, heuristic, narration, render, rules
 from .actions import ACTION_CLASSES, END_TURN, Attack, ChoosePlayer, Discard, Play, Scrap
@@ -55,6 +54,9 @@ class StakBots(Game):
         ),
     )
     action_classes: ClassVar[tuple[type[Action], ...]] = ACTION_CLASSES
+    heuristic: ClassVar[ModuleType] = heuristic
+    renderer: ClassVar[ModuleType] = render
+    encoding: ClassVar[ModuleType] = encoding
     # What StakBotsState's protocol methods call (state.py sits below the rules and the words
     # and imports neither): legal actions, apply and the prompt; the choices in words; the view.
     rules: ClassVar[ModuleType] = rules
@@ -98,30 +100,6 @@ class StakBots(Game):
 
     def state_from_json(self, data: dict[str, Any]) -> StakBotsState:
         return StakBotsState.from_json(self, data)
-
-    def evaluate(self, state: State, seat: int) -> float:
-        return heuristic.evaluate(state, seat)  # type: ignore[arg-type]
-
-    def evaluate_all(self, state: State) -> list[float]:
-        return heuristic.evaluate_all(state)  # type: ignore[arg-type]
-
-    def render(self, state: State, seat: int | None) -> str:
-        return render.render(state, seat)  # type: ignore[arg-type]
-
-    def narrate_event(self, event: dict[str, Any], voice: Voice) -> str | None:
-        return narration.narrate_event(event, voice)
-
-    def num_distinct_actions(self) -> int:
-        return encoding.num_distinct_actions(self)
-
-    def action_index(self, action: Action) -> int:
-        return encoding.action_index(self, action)
-
-    def observation_size(self) -> int:
-        return encoding.observation_size(self)
-
-    def encode_observation(self, view: dict[str, Any]) -> list[float]:
-        return encoding.encode_observation(self, view)
 
 
 GAME = StakBots
