@@ -242,7 +242,11 @@ def test_undo_never_reveals_chance_bread_winner(tmp_path, monkeypatch):
             frame = me.until(lambda f, s=step: f["type"] == "update" and f["step"] == s)
             rolls.append(_faces(frame))
         assert any(roll != first for roll in rolls), (first, rolls)
-        seen = me.until_step(me.state["step"])
+        # The table as it is now, not a frame passed over earlier (the AI moves on its own
+        # between undos, and those updates wait unread): forget them and ask afresh.
+        me._unread.clear()
+        me.send({"type": "sync", "id": 9})
+        seen = me.until(lambda f: f["type"] == "state")
         me.close()
     # The reseeds are stored: a restart rebuilds exactly the same table.
     with TestClient(create_app(db, ai_delay=0, synchronous="NORMAL", limits=TEST_LIMITS)) as client:
