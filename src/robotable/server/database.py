@@ -1,7 +1,7 @@
 """The two databases the web table's store runs on: SQLite (the embedded default) and
 PostgreSQL (`serve --db postgresql://...`, through psycopg 3).
 
-The store (store.py) writes its SQL once, with `?` placeholders; a dialect connects, creates and
+The store (store.py) writes its SQL once, with `?` parameter markers; a dialect connects, creates and
 migrates its schema, opens write transactions and names the errors a write may raise. Both give
 the same guarantee: a write the store acknowledges is committed.
 """
@@ -215,8 +215,9 @@ class PostgreSQL:
 
 
 @lru_cache(maxsize=256)
-def _placeholders(sql: str) -> str:
-    """The store's `?` placeholders in psycopg's style (no `?` appears in its SQL otherwise)."""
+def _psycopg_style(sql: str) -> str:
+    """The store's `?` parameter markers as psycopg's `%s` (no `?` appears in its SQL
+    otherwise; a literal `%` is doubled)."""
     return sql.replace("%", "%%").replace("?", "%s")
 
 
@@ -229,7 +230,7 @@ class _Connection:
         self.raw = raw
 
     def execute(self, sql: str, params: tuple | list = ()) -> Any:
-        return self.raw.execute(_placeholders(sql), params)
+        return self.raw.execute(_psycopg_style(sql), params)
 
     def close(self) -> None:
         self.raw.close()

@@ -157,6 +157,13 @@ AGENTS_HELP = (
 # The options both commands share, written once.
 GameArg = Annotated[str, typer.Argument(help="The game (see `robotable games`).")]
 AgentsOpt = Annotated[str, typer.Option("--agents", "-a", help=AGENTS_HELP)]
+PlayersOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--players",
+        help="Seats (default: one per agent when the game allows it, else its minimum).",
+    ),
+]
 SeedOpt = Annotated[
     int, typer.Option("--seed", help="Master seed; game i is seeded from it and i.")
 ]
@@ -215,13 +222,7 @@ def register(app: typer.Typer) -> None:
                 help=AGENTS_HELP + " Default: random (greedy with --restrict and --depth).",
             ),
         ] = None,
-        players: Annotated[
-            int | None,
-            typer.Option(
-                "--players",
-                help="Seats (default: one per agent when the game allows it, else its minimum).",
-            ),
-        ] = None,
+        players: PlayersOpt = None,
         seed: SeedOpt = 0,
         workers: WorkersOpt = None,
         option: Annotated[
@@ -576,13 +577,7 @@ def register(app: typer.Typer) -> None:
             int, typer.Option("--games-per-trial", help="Games played for each setting.")
         ] = 100,
         agents: AgentsOpt = "greedy",
-        players: Annotated[
-            int | None,
-            typer.Option(
-                "--players",
-                help="Seats (default: one per agent when the game allows it, else its minimum).",
-            ),
-        ] = None,
+        players: PlayersOpt = None,
         seed: Annotated[
             int,
             typer.Option(
