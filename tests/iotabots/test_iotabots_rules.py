@@ -205,6 +205,28 @@ def test_ib_4_1_first_turn_draw_option():
     assert len(s.hand[1]) == 4
 
 
+def test_ib_4_8_going_second_gets_one_more_mana_on_its_first_turn():
+    s = start()  # default second_player_bonus=mana
+    assert len(s.hand[1]) == 3
+    s.apply_action(EndTurn())
+    assert s.active == 1 and s.turn == 2
+    assert (s.mana[1], s.mana_max[1]) == (2, 1)  # one extra, for this turn only
+    s.apply_action(EndTurn())
+    s.apply_action(EndTurn())
+    assert s.turn == 4 and (s.mana[1], s.mana_max[1]) == (2, 2)
+
+
+def test_ib_4_8_bonus_options_card_and_none():
+    s = start(second_player_bonus="card")
+    assert (len(s.hand[0]), len(s.hand[1])) == (4, 4)  # 3 + turn-1 draw; 3 + 1 extra
+    s.apply_action(EndTurn())
+    assert s.mana[1] == 1
+    s = start(second_player_bonus="none")
+    assert len(s.hand[1]) == 3
+    s.apply_action(EndTurn())
+    assert s.mana[1] == 1
+
+
 def test_ib_4_2_mana_grows_to_six_and_refills():
     s = start()
     seen = []

@@ -99,6 +99,14 @@ class IotabotsGame(Game):
         OptionSpec("max_turns", int, 80, "turns per duel before it is declared a draw", minimum=2),
         OptionSpec("first_turn_draw", bool, True, "the starting player draws on the first turn"),
         OptionSpec(
+            "second_player_bonus",
+            str,
+            "mana",
+            "what the player going second gets (ruling IB-4.8): mana (one more mana on their first "
+            "turn), card (one more card in the opening hand) or none (the rulebook as written)",
+            choices=("mana", "card", "none"),
+        ),
+        OptionSpec(
             "direct_attack_requires_empty_zone",
             bool,
             False,

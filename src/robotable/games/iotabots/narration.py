@@ -211,6 +211,8 @@ def _turn(e: Event, v: Voice) -> str:
     text = f"Turn {e['turn']}: {v.whose(seat)} turn"
     if "mana" in e:
         text += f", with {e['mana']} mana to spend"
+        if e.get("going_second"):
+            text += " (one extra for going second)"
     text = sentence(text)
     if e.get("protect_ends"):
         text += " " + sentence(f"{v.Whose(seat)} Bot Protect ends")

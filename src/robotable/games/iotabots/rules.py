@@ -53,6 +53,12 @@ MAX_MULLIGANS = 2
 # -- duel (IB-3) ------------------------------------------------------------------------------
 
 
+def opening_hand(state: IotabotsState, seat: int) -> int:
+    """IB-3.1: 3 cards; IB-4.8 ruling (second_player_bonus=card): one more for the second player."""
+    bonus = seat != state.first and state.game.options["second_player_bonus"] == "card"
+    return HAND_SIZE + 1 if bonus else HAND_SIZE
+
+
 def start_duel(state: IotabotsState, first: int, events: list[dict]) -> None:
     """IB-3.1: both decks shuffled, 20 Life Points, 3 cards each; then the mulligans."""
     g = state.game
@@ -79,7 +85,7 @@ def start_duel(state: IotabotsState, first: int, events: list[dict]) -> None:
     state.choice = None
     events.append({"type": "duel_start", "duel": len(state.results) + 1, "first": first})
     for s in (0, 1):
-        draw(state, s, HAND_SIZE, events)
+        draw(state, s, opening_hand(state, s), events)
     state.phase = MULLIGAN
 
 
@@ -99,7 +105,12 @@ def begin_turn(state: IotabotsState, events: list[dict]) -> None:
         return
     # Standby: mana grows by 1 up to 6 and is refilled; Bot Protect ends; per-turn counts reset
     state.mana_max[a] = min(MANA_CAP, state.mana_max[a] + 1)
-    state.mana[a] = turn_event["mana"] = state.mana_max[a]
+    state.mana[a] = state.mana_max[a]
+    if state.turn == 2 and state.game.options["second_player_bonus"] == "mana":
+        # IB-4.8 ruling: the second player's first pool holds one more mana, for that turn only.
+        state.mana[a] += 1
+        turn_event["going_second"] = True
+    turn_event["mana"] = state.mana[a]
     state.protect[a] = False
     for b in state.field[a]:
         b.attacks = 0
@@ -360,7 +371,7 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
             state.hand[s] = []
             state.rng.shuffle(state.deck[s])
             events.append({"type": "mulligan", "seat": s, "count": state.mulligans[s]})
-            draw(state, s, HAND_SIZE, events)
+            draw(state, s, opening_hand(state, s), events)
             if state.mulligans[s] >= MAX_MULLIGANS:
                 state.kept[s] = True  # IB-3.2: after two mulligans the hand is kept
         else:
