@@ -25,4 +25,24 @@ fi
 
 .venv/bin/ruff check src tests scripts
 .venv/bin/ruff format --check src tests scripts
-.venv/bin/python -m pytest -n 2 -p no:cacheprovider "$@"
+
+# Both engines, one source. The editable install above runs the pure-Python engine; the compiled
+# one (Cython, from the same .py files) is built into build/engine, never next to the sources
+# where it would shadow edits, and is up to date or rebuilt (robotable/_engine.py checks every
+# module's source hash anyway). The whole suite runs on the compiled engine: it is what an
+# installed wheel runs, and the front ends, the lab's worker processes and the web table are where
+# a compiled-only difference (pickling, introspection) would hide. The engine-bound tests (rules,
+# goldens, conformance, agents, RL adapters) run again on the pure engine, which a developer edits.
+# Without a C compiler the whole suite runs on the pure engine instead, saying so.
+engine="$PWD/build/engine"
+if .venv/bin/python -m robotable._build "$engine"; then
+    echo "whole suite on the compiled engine"
+    ROBOTABLE_ENGINE_DIR="$engine" .venv/bin/python -m pytest -n 2 -p no:cacheprovider "$@"
+    echo "engine-bound tests on the pure-Python engine"
+    ROBOTABLE_PURE=1 .venv/bin/python -m pytest -n 2 -p no:cacheprovider "$@" \
+        tests/test_conformance.py tests/test_engine.py tests/test_agents.py tests/test_core.py \
+        tests/envs tests/stakbots tests/breadwinner tests/iotabots tests/betabotz tests/rumblebots
+else
+    echo "the compiled engine could not be built: whole suite on the pure-Python engine"
+    ROBOTABLE_PURE=1 .venv/bin/python -m pytest -n 2 -p no:cacheprovider "$@"
+fi

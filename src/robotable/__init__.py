@@ -7,6 +7,9 @@ state = game.new_initial_state(seed=7)
 
 from __future__ import annotations
 
+# First, before any engine module is imported: the finder that loads the compiled engine where
+# it is built and current and the source otherwise (ROBOTABLE_PURE=1 forces the source).
+from . import _engine  # noqa: F401
 from .core.errors import (
     ContentError,
     IllegalAction,

@@ -50,7 +50,9 @@ def version_text() -> str:
         number = version("robotable")
     except PackageNotFoundError:  # run from a source tree that was not installed
         number = "unknown"
-    return f"robotable {number} (pure-Python engine, Python {sys.version.split()[0]})"
+    from ._engine import describe
+
+    return f"robotable {number} ({describe()}, Python {sys.version.split()[0]})"
 
 
 @app.callback(invoke_without_command=True)

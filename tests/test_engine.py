@@ -1,0 +1,120 @@
+"""The engine switch: compiled modules load only when their manifest vouches for the source as it
+is now; ROBOTABLE_PURE=1 always runs the source; the suite runs on the engine it was asked for."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import sys
+import warnings
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import robotable
+from robotable import _engine
+
+PACKAGE = Path(robotable.__file__).parent
+MODULE = "robotable.core.rng"
+
+
+def _fake_build(root: Path, source_digest: str) -> Path:
+    """An engine directory holding a (fake) compiled rng module and its manifest."""
+    package = root / "robotable"
+    (package / "core").mkdir(parents=True)
+    compiled = package / "core" / ("rng" + EXTENSION_SUFFIXES[0])
+    compiled.write_bytes(b"")
+    manifest = {"compiler": "Cython test", "modules": {MODULE: source_digest}}
+    (package / _engine.MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    return compiled
+
+
+def _digest() -> str:
+    return hashlib.sha256((PACKAGE / "core" / "rng.py").read_bytes()).hexdigest()
+
+
+def test_a_current_build_is_chosen(tmp_path: Path) -> None:
+    compiled = _fake_build(tmp_path, _digest())
+    finder = _engine.EngineFinder(pure=False, engine_dir=str(tmp_path))
+    assert finder.choose(MODULE) == (str(compiled), "compiled")
+    report = finder.report()
+    assert report["engine"] == "compiled" and report["compiled"] == 1 == report["known"]
+
+
+def test_a_stale_build_runs_the_source_and_warns_once(tmp_path: Path) -> None:
+    _fake_build(tmp_path, "0" * 64)  # the source was edited after the build
+    finder = _engine.EngineFinder(pure=False, engine_dir=str(tmp_path))
+    assert finder.choose(MODULE) == (None, "stale")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        spec = finder.find_spec(MODULE, [str(PACKAGE / "core")])
+        again = finder.find_spec(MODULE, [str(PACKAGE / "core")])
+    assert spec is not None and spec.origin == str(PACKAGE / "core" / "rng.py")
+    assert again is not None and again.origin == spec.origin
+    assert len(caught) == 1 and MODULE in str(caught[0].message)
+    assert finder.report()["engine"] == "pure"
+
+
+def test_pure_forced_runs_the_source_even_when_current(tmp_path: Path) -> None:
+    _fake_build(tmp_path, _digest())
+    finder = _engine.EngineFinder(pure=True, engine_dir=str(tmp_path))
+    assert finder.choose(MODULE) == (None, "ROBOTABLE_PURE=1")
+    assert finder.report()["engine"] == "pure"
+
+
+def test_modules_without_a_compiled_form_are_left_to_python(tmp_path: Path) -> None:
+    finder = _engine.EngineFinder(pure=False, engine_dir=str(tmp_path))
+    assert finder.find_spec("robotable.core.records", [str(PACKAGE / "core")]) is None
+    assert finder.find_spec("json", None) is None
+    assert finder.report() == {**finder.report(), "engine": "pure", "known": 0}
+
+
+def test_the_pure_switch_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for value, forced in (("1", True), ("yes", True), ("0", False), ("", False)):
+        monkeypatch.setenv(_engine.PURE_VARIABLE, value)
+        assert _engine.pure_forced() is forced
+
+
+def _engine_modules() -> list[str]:
+    return [name for name in _engine.status()["modules"] if name in sys.modules]
+
+
+def test_the_suite_runs_on_the_engine_it_was_asked_for() -> None:
+    """scripts/test.sh runs the suite on each engine: make sure each run is what it says."""
+    import robotable.agents.mcts  # noqa: F401
+    import robotable.games.rumblebots.rules  # noqa: F401
+
+    status = _engine.status()
+    if _engine.pure_forced():
+        assert status["engine"] == "pure"
+        for name, module in sys.modules.items():
+            if name.startswith("robotable.") and getattr(module, "__file__", None):
+                assert module.__file__.endswith(".py"), name
+    elif os.environ.get(_engine.DIR_VARIABLE):
+        assert status["engine"] == "compiled", status
+        assert status["compiled"] == status["known"] > 30
+        loaded = _engine_modules()
+        assert loaded and all(not sys.modules[name].__file__.endswith(".py") for name in loaded), (
+            loaded
+        )
+
+
+@given(st.integers(0, 2**32), st.integers(0, 80))
+def test_rng_shuffle_is_random_shuffle(seed: int, size: int) -> None:
+    """The determinizations' inlined shuffle draws the same permutation from the same stream."""
+    from robotable.core.rng import GameRng, shuffle
+
+    ours, theirs = random.Random(seed), random.Random(seed)
+    mine, reference = list(range(size)), list(range(size))
+    shuffle(ours, mine)
+    theirs.shuffle(reference)
+    assert mine == reference and ours.random() == theirs.random()
+    game_rng, twin = GameRng(seed), GameRng(seed)
+    shuffle(game_rng, mine)
+    twin.shuffle(reference)
+    assert mine == reference and game_rng.state == twin.state
