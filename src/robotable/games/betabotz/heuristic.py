@@ -93,9 +93,13 @@ def _projected_perms(s: BetabotzState) -> tuple[list[list[int]], list[float]]:
 _memo: list = [None, None, None]
 
 
+def _memo_key(s: BetabotzState) -> tuple:
+    return (s.turn, s.rng.state, tuple(s.bitz), len(s.pending), s.stage)
+
+
 def projected(s: BetabotzState, seat_view: int) -> list[float]:
     """Projected final Bitz of every seat, as `seat_view` can estimate them."""
-    key = (s.turn, s.rng.state, tuple(s.bitz), len(s.pending), s.stage)
+    key = _memo_key(s)
     if _memo[0] is s and _memo[1] == key:
         public = _memo[2]
     else:
@@ -162,6 +166,32 @@ def evaluate(s: BetabotzState, seat: int) -> float:
     top = max(proj)
     weights = [math.exp((p - top) / TEMP) for p in proj]
     return weights[seat] / sum(weights)
+
+
+def evaluate_all(s: BetabotzState) -> list[float]:
+    """`[evaluate(s, seat) for every seat]` in one pass (MCTS values every leaf for every seat):
+    the public projection once, then each seat's own hand and softmax, the same operations in
+    the same order, so the same numbers."""
+    n = s.n
+    if s.stage == ST_OVER:
+        returns = s.returns()
+        return [returns[seat] for seat in range(n)]
+    public = _public_projection(s)
+    _memo[0], _memo[1], _memo[2] = s, _memo_key(s), public
+    c = s.content
+    ck = c.code_card_kind
+    codes = c.codes
+    exp = math.exp
+    values = []
+    for seat in range(n):
+        proj = public[:]
+        hand = s.hand[seat]
+        proj[seat] += sum(CODE_VALUE + (4 if codes[ck[x]].gold else 0) for x in hand)
+        proj[seat] -= CODE_VALUE * len(hand) * 1.3
+        top = max(proj)
+        weights = [exp((p - top) / TEMP) for p in proj]
+        values.append(weights[seat] / sum(weights))
+    return values
 
 
 # -- a rule agent --------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from robotable.core.errors import RecordError
 from robotable.core.protocol import TERMINAL, Action, State
-from robotable.core.rng import GameRng
+from robotable.core.rng import GameRng, shuffle
 
 from .content import ATTR_SHORT, ATTRS, GROUNDS, Content
 
@@ -287,7 +287,7 @@ class BetabotzState(State):
         for s in range(c.n):
             if s != seat:
                 pool.extend(c.hand[s])
-        rng.shuffle(pool)
+        shuffle(rng, pool)  # rng.shuffle(pool), without its per-card Python calls
         pos = 0
         for s in range(c.n):
             if s != seat:
@@ -295,8 +295,8 @@ class BetabotzState(State):
                 c.hand[s] = pool[pos : pos + k]
                 pos += k
         c.code_deck = pool[pos:]
-        rng.shuffle(c.comp_deck)
-        rng.shuffle(c.bot_deck)
+        shuffle(rng, c.comp_deck)
+        shuffle(rng, c.bot_deck)
         # Future missions: each unrevealed position keeps its (public) ground and takes a mission
         # of that ground that nobody has seen yet (the stack drew from the whole ground deck).
         seen = set(c.mission_order[: c.revealed])

@@ -8,6 +8,8 @@ Card abilities and the helpers they share with this module are in effects.py. A 
 
 from __future__ import annotations
 
+from typing import Any
+
 from robotable.core.protocol import Action
 from robotable.core.rng import GameRng
 
@@ -77,6 +79,7 @@ _SCANS = (None, EnergizeScan(1), EnergizeScan(2), EnergizeScan(3), EnergizeScan(
 _FACTION_ACTS = {f: ChooseFaction(f) for f in FACTIONS}
 _NAMED: dict[tuple[type, str], Action] = {}
 _LAB_ACTS: dict[tuple[int, int, str], Action] = {}
+_CARD_TABLES: dict[int, tuple] = {}
 
 
 def named(cls: type, name: str) -> Action:
@@ -185,9 +188,27 @@ def end_turn(s: RumbleState, ev: list) -> None:
 
 
 # ----------------------------------------------------------------------------- build phase
+def _card_tables(content: Any) -> tuple:
+    """Per card id: cost, name, whether it fights (not a Contraption), its recycle and
+    build-from-hand actions. Built once per card set: build_legal runs for every decision of
+    the build phase, and reading the card definitions there was most of its cost."""
+    tables = _CARD_TABLES.get(id(content))
+    if tables is None or tables[0] is not content:
+        cards = content.cards
+        tables = _CARD_TABLES[id(content)] = (
+            content,
+            [d.cost for d in cards],
+            [d.name for d in cards],
+            [not d.contraption for d in cards],
+            [named(Recycle, d.name) for d in cards],
+            [named(BuildScanned, d.name) for d in cards],
+        )
+    return tables
+
+
 def build_legal(s: RumbleState) -> list[Action]:
     seat = s.order[s.turn_pos]
-    cards = s.game.content.cards
+    _, costs, names, fights, recycles, scanned = _card_tables(s.game.content)
     showdown = s.round == SHOWDOWN
     sc = s.scraps[seat]
     tier = s.tier[seat]
@@ -196,34 +217,35 @@ def build_legal(s: RumbleState) -> list[Action]:
         for t in range(1, tier + 1):
             seen = set()
             for slot, cid in enumerate(s.lab[t]):
-                if cid >= 0:
-                    d = cards[cid]
-                    if d.cost <= sc and d.name not in seen:
-                        seen.add(d.name)
-                        acts.append(lab_action(t, slot, d.name))
+                if cid >= 0 and costs[cid] <= sc:
+                    name = names[cid]
+                    if name not in seen:
+                        seen.add(name)
+                        acts.append(lab_action(t, slot, name))
         seen = set()
         for cid in s.hand[seat]:
-            d = cards[cid]
-            if d.cost <= sc and d.name not in seen:
-                seen.add(d.name)
-                acts.append(named(BuildScanned, d.name))
+            if costs[cid] <= sc:
+                name = names[cid]
+                if name not in seen:
+                    seen.add(name)
+                    acts.append(scanned[cid])
     owned = s.collection[seat]
     fresh = s.fresh[seat]
     if len(owned) + len(fresh) > 1:
         fighters = 0
         for c in owned:
-            if not cards[c].contraption:
+            if fights[c]:
                 fighters += 1
         for c in fresh:
-            if not cards[c].contraption:
+            if fights[c]:
                 fighters += 1
         seen = set()
         for cid in owned:
-            d = cards[cid]
+            name = names[cid]
             # RB-4.4: never the only bot, never leave a deck of only Contraptions
-            if d.name not in seen and (d.contraption or fighters >= 2):
-                seen.add(d.name)
-                acts.append(named(Recycle, d.name))
+            if name not in seen and (fighters >= 2 or not fights[cid]):
+                seen.add(name)
+                acts.append(recycles[cid])
     if (showdown or s.upgrades == 0) and tier < MAX_TIER and sc >= UPGRADE_COST:
         acts.append(_UPGRADE)
     if (showdown or s.energizes < 3) and s.storage[seat] > 0:

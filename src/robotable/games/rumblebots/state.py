@@ -18,7 +18,7 @@ from typing import Any
 
 from robotable.core.errors import RecordError
 from robotable.core.protocol import TERMINAL, Action, State
-from robotable.core.rng import GameRng
+from robotable.core.rng import GameRng, shuffle
 
 # Phases (the `phase` field) and the round of the Showdown (the `round` field runs 1-6).
 BUILD, BATTLE, OVER = 0, 1, 2
@@ -426,7 +426,7 @@ class RumbleState(State):
                     pool.extend(x for x in c.hand[p] if cards[x].tier == t)
                     c.hand[p] = keep
                     taken.append((p, mine))
-            rng.shuffle(pool)
+            shuffle(rng, pool)  # rng.shuffle(pool), without its per-card Python calls
             for p, k in taken:
                 c.hand[p].extend(pool.pop() for _ in range(k))
         for p in range(n):
@@ -434,7 +434,7 @@ class RumbleState(State):
             lo, hi = c.known_bottom[p], len(deck) - c.known_top[p]
             if hi - lo > 1:
                 middle = deck[lo:hi]
-                rng.shuffle(middle)
+                shuffle(rng, middle)
                 deck[lo:hi] = middle
         c.rng = GameRng(rng.getrandbits(63))
         c._legal = self._legal if seat == self.current_player() else None
