@@ -179,6 +179,8 @@ def register_envs() -> list[str]:
             gymnasium.register(
                 id=game_id,
                 entry_point="robotable.envs.gymnasium:RobotableEnv",
+                # gymnasium.make_vec(id, num_envs=N): N games stepped together in one process.
+                vector_entry_point="robotable.envs.vector:RobotableVectorEnv",
                 kwargs={"game": name},
             )
         ids.append(game_id)

@@ -1,0 +1,183 @@
+"""N robotable games stepped together as one Gymnasium vector environment.
+
+    from robotable.envs.vector import RobotableVectorEnv
+    envs = RobotableVectorEnv("stakbots", num_envs=64, opponents="random")
+    obs, infos = envs.reset(seed=3)            # sub-env i is seeded 3 + i
+    mask = infos["action_mask"]                 # int8 (num_envs, num_actions)
+    obs, rewards, terminations, truncations, infos = envs.step(actions)
+
+or `gymnasium.make_vec("robotable/StakBots-v0", num_envs=64, vectorization_mode="vector_entry_point")`.
+
+Each sub-env is exactly `RobotableEnv` (robotable.envs.gymnasium) with the same arguments: the
+same observations, masks, rewards and episode ends for the same seed and actions (tested). What
+differs from wrapping it in Gymnasium's `SyncVectorEnv` is the bookkeeping: the batch lives in
+preallocated arrays that each sub-env's step writes into, and infos carry only the action mask
+(and `illegal_action` where it happened), in Gymnasium's vector layout (`infos[key]` an array
+over sub-envs, `infos["_" + key]` which sub-envs have it). Everything runs in this process;
+`AsyncVectorEnv` runs sub-envs in worker processes instead (docs/performance.md compares them).
+
+Autoreset follows `metadata["autoreset_mode"]`, Gymnasium's default `NEXT_STEP` unless another
+is asked: the step after an episode ends resets that sub-env (its action is ignored; reward 0).
+`SAME_STEP` resets within the ending step and puts the ended episode's last observation and info
+in `infos["final_obs"]` and `infos["final_info"]`; `DISABLED` leaves resets to
+`reset(options={"reset_mask": ...})`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from .gymnasium import RobotableEnv
+
+
+class RobotableVectorEnv(VectorEnv):
+    """`num_envs` copies of `RobotableEnv(game, ...)`, stepped together in this process."""
+
+    metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(
+        self,
+        game: str = "stakbots",
+        num_envs: int = 8,
+        num_players: int | None = None,
+        opponents: str | list[str] | tuple[str, ...] = "random",
+        seat: int | str = 0,
+        illegal_reward: float = -1.0,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        **options: Any,
+    ) -> None:
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(
+                f"RobotableVectorEnv: num_envs must be a positive int, got {num_envs!r}"
+            )
+        self.autoreset_mode = AutoresetMode(autoreset_mode)
+        self.envs = [
+            RobotableEnv(
+                game,
+                num_players=num_players,
+                opponents=opponents,
+                seat=seat,
+                illegal_reward=illegal_reward,
+                **options,
+            )
+            for _ in range(num_envs)
+        ]
+        first = self.envs[0]
+        self.num_envs = num_envs
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        size = self.single_observation_space.shape[0]
+        self._observations = np.zeros((num_envs, size), dtype=np.float32)
+        self._masks = np.zeros((num_envs, int(self.single_action_space.n)), dtype=np.int8)
+        self._rewards = np.zeros(num_envs, dtype=np.float64)
+        self._terminations = np.zeros(num_envs, dtype=np.bool_)
+        self._truncations = np.zeros(num_envs, dtype=np.bool_)
+        self._autoreset = np.zeros(num_envs, dtype=np.bool_)
+        self._started = False
+
+    # -- Gymnasium's VectorEnv API ----------------------------------------------------------------
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset every sub-env (or those in `options["reset_mask"]`): an int seed gives sub-env
+        i the seed `seed + i`, as Gymnasium's vector envs do."""
+        if seed is None or isinstance(seed, int):
+            seeds = [None if seed is None else seed + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"reset: {self.num_envs} sub-envs need {self.num_envs} seeds")
+        options = dict(options or {})
+        reset_mask = options.pop("reset_mask", None)
+        if reset_mask is None:
+            reset_mask = np.ones(self.num_envs, dtype=np.bool_)
+        else:
+            reset_mask = np.asarray(reset_mask, dtype=np.bool_)
+            if reset_mask.shape != (self.num_envs,) or not reset_mask.any():
+                raise ValueError(f"reset: reset_mask must be {self.num_envs} booleans, some true")
+        illegal = np.zeros(self.num_envs, dtype=np.bool_)
+        for i in np.flatnonzero(reset_mask):
+            observation, info = self.envs[i].reset(seed=seeds[i], options=options or None)
+            self._write(i, observation, info, illegal)
+            self._autoreset[i] = False
+        self._started = True
+        infos = {"action_mask": self._masks.copy(), "_action_mask": reset_mask.copy()}
+        return self._observations.copy(), infos
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if not self._started:
+            raise RuntimeError("RobotableVectorEnv: step() before reset()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"step: expected {self.num_envs} actions, got shape {actions.shape}")
+        mode = self.autoreset_mode
+        illegal = np.zeros(self.num_envs, dtype=np.bool_)
+        final: dict[int, tuple[np.ndarray, dict[str, Any]]] = {}
+        for i, env in enumerate(self.envs):
+            if self._autoreset[i]:
+                if mode is AutoresetMode.DISABLED:
+                    raise RuntimeError(
+                        f"sub-env {i} ended: reset it with reset(options={{'reset_mask': ...}})"
+                    )
+                observation, info = env.reset()
+                reward, terminated, truncated = 0.0, False, False
+            else:
+                observation, reward, terminated, truncated, info = env.step(actions[i])
+                if mode is AutoresetMode.SAME_STEP and (terminated or truncated):
+                    final[i] = (observation, info)
+                    observation, info = env.reset()
+            self._write(i, observation, info, illegal)
+            self._rewards[i] = reward
+            self._terminations[i] = terminated
+            self._truncations[i] = truncated
+        ended = self._terminations | self._truncations
+        self._autoreset[:] = ended if mode is not AutoresetMode.SAME_STEP else False
+        all_envs = np.ones(self.num_envs, dtype=np.bool_)
+        infos: dict[str, Any] = {"action_mask": self._masks.copy(), "_action_mask": all_envs}
+        if illegal.any():
+            infos["illegal_action"] = illegal
+            infos["_illegal_action"] = illegal.copy()
+        if final:
+            has_final = np.zeros(self.num_envs, dtype=np.bool_)
+            final_obs = np.empty(self.num_envs, dtype=object)
+            final_info = np.empty(self.num_envs, dtype=object)
+            for i, (observation, info) in final.items():
+                has_final[i] = True
+                final_obs[i], final_info[i] = observation, info
+            infos.update(
+                final_obs=final_obs,
+                _final_obs=has_final,
+                final_info=final_info,
+                _final_info=has_final.copy(),
+            )
+        return (
+            self._observations.copy(),
+            self._rewards.copy(),
+            self._terminations.copy(),
+            self._truncations.copy(),
+            infos,
+        )
+
+    def action_masks(self) -> np.ndarray:
+        """The current masks, one row per sub-env (the name sb3-contrib looks for)."""
+        return self._masks.copy()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        for env in self.envs:
+            env.close()
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def _write(self, i: int, observation: np.ndarray, info: dict[str, Any], illegal: Any) -> None:
+        self._observations[i] = observation
+        self._masks[i] = info["action_mask"]
+        if info.get("illegal_action"):
+            illegal[i] = True
