@@ -191,3 +191,160 @@ def format_report(result: dict[str, Any]) -> str:
             f"(fair share {result['fair_share']:.3f}; by robotable seat: {seats})",
         ]
     )
+
+
+# -- the engines against OpenSpiel's C++ games, driven by the same Python loop -----------------
+# Card and board games with several decisions a turn, hidden cards or dice: robotable's kind.
+CPP_GAMES = (
+    "backgammon",
+    "bridge(use_double_dummy_result=false)",  # the double-dummy solver is not the game
+    "crazy_eights",
+    "dou_dizhu",
+    "euchre",
+    "gin_rummy",
+    "hearts",
+    "leduc_poker",
+    "liars_dice",
+    "oh_hell",
+    "skat",
+    "spades",
+)
+ROBOTABLE_GAMES = (
+    ("stakbots", 2),
+    ("stakbots", 4),
+    ("breadwinner", 2),
+    ("iotabots", 2),
+    ("betabotz", 3),
+    ("betabotz", 6),
+    ("rumblebots", 2),
+    ("rumblebots", 4),
+)
+
+
+def cpp_random_playouts(name: str, seconds: float, seed: int) -> dict[str, float]:
+    """Random playouts of an OpenSpiel C++ game with robotable's bench loop (`legal_actions()`,
+    then `apply_action` of a uniform pick), in CPU time. Chance nodes are steps of their own in
+    OpenSpiel (robotable's games roll inside `apply_action`): they are timed, picked uniformly
+    like a decision, and not counted as actions."""
+    import random
+
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    rng = random.Random(seed)
+    clock = time.process_time
+    games = decisions = steps = 0
+    start = clock()
+    deadline = start + seconds
+    while clock() < deadline or games == 0:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if not state.is_chance_node():
+                decisions += 1
+            state.apply_action(legal[rng.randrange(len(legal))])
+            steps += 1
+        games += 1
+    elapsed = clock() - start
+    return {
+        "random_actions_per_s": decisions / elapsed,
+        "steps_per_s": steps / elapsed,
+        "random_games_per_s": games / elapsed,
+    }
+
+
+def engines_vs_cpp(seconds: float, rounds: int, seed: int = 1) -> dict[str, Any]:
+    """Every robotable game on both engines (`robotable bench --json` in its own process per
+    engine) and OpenSpiel's C++ games with the same loop, in one run: rounds alternate the
+    engines' order, and the C++ games run between them."""
+    import statistics
+
+    from ..frontend.bench import ENGINES, _speedup, bench_in_subprocess
+
+    robo: dict[str, dict[str, list[dict[str, Any]]]] = {
+        f"{g}/{n}": {e: [] for e in ENGINES} for g, n in ROBOTABLE_GAMES
+    }
+    cpp: dict[str, list[dict[str, float]]] = {name: [] for name in CPP_GAMES}
+    for number in range(rounds):
+        order = ENGINES if number % 2 == 0 else ENGINES[::-1]
+        for game, players in ROBOTABLE_GAMES:
+            for engine in order:
+                robo[f"{game}/{players}"][engine].append(
+                    bench_in_subprocess(engine, game, players, [], seconds, seed)
+                )
+        for name in CPP_GAMES:
+            cpp[name].append(cpp_random_playouts(name, seconds, seed + number))
+    cpp_rates = {
+        name: statistics.median(run["random_actions_per_s"] for run in runs)
+        for name, runs in cpp.items()
+    }
+    reference = statistics.median(cpp_rates.values())
+    games: dict[str, Any] = {}
+    for key, by_engine in robo.items():
+        numeric = [k for k, v in by_engine["pure"][0].items() if isinstance(v, int | float)]
+        medians = {
+            e: {k: statistics.median(run[k] for run in runs) for k in numeric}
+            for e, runs in by_engine.items()
+        }
+        games[key] = {
+            **medians,
+            "speedup": {
+                k: _speedup(k, medians["compiled"][k], medians["pure"][k]) for k in numeric
+            },
+            "vs_cpp_median": {e: medians[e]["random_actions_per_s"] / reference for e in ENGINES},
+        }
+    from .. import _engine
+
+    return {
+        "seconds": seconds,
+        "rounds": rounds,
+        "compiled_engine": _engine.describe(),
+        "clock": "process CPU time, one core",
+        "openspiel": {"random_actions_per_s": cpp_rates, "median": reference},
+        "games": games,
+    }
+
+
+def format_engines(result: dict[str, Any]) -> str:
+    lines = [
+        f"median of {result['rounds']} alternating runs of {result['seconds']} s; "
+        f"compiled: {result['compiled_engine']}",
+        "OpenSpiel C++ games, same loop, random actions/s: "
+        + ", ".join(
+            f"{k} {v:,.0f}" for k, v in result["openspiel"]["random_actions_per_s"].items()
+        ),
+        f"OpenSpiel median: {result['openspiel']['median']:,.0f}",
+        f"{'game/seats':<14} {'actions/s c':>12} {'p':>10} {'vs C++ c':>8} {'p':>6} "
+        f"{'MCTS it/s c':>11} {'p':>7} {'x':>5} {'clone us c/p':>13} {'apply us c/p':>13} "
+        f"{'bytes':>7}",
+    ]
+    for key, g in result["games"].items():
+        c, p, s, v = g["compiled"], g["pure"], g["speedup"], g["vs_cpp_median"]
+        lines.append(
+            f"{key:<14} {c['random_actions_per_s']:>12,.0f} {p['random_actions_per_s']:>10,.0f} "
+            f"{v['compiled']:>7.2f}x {v['pure']:>5.2f}x {c['mcts_iterations_per_s']:>11,.0f} "
+            f"{p['mcts_iterations_per_s']:>7,.0f} {s['mcts_iterations_per_s']:>4.2f}x "
+            f"{c['clone_us']:>6.1f}/{p['clone_us']:<6.1f} {c['apply_us']:>6.1f}/{p['apply_us']:<6.1f} "
+            f"{c['state_bytes']:>7,.0f}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(
+        prog="python -m robotable.envs.openspiel_bench",
+        description="Both engines of every game beside OpenSpiel's C++ games, in one run.",
+    )
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    result = engines_vs_cpp(args.seconds, args.rounds)
+    print(json.dumps(result) if args.json else format_engines(result))
+
+
+if __name__ == "__main__":
+    main()

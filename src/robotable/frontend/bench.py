@@ -156,3 +156,104 @@ def run_bench(game: Game, seconds: float, seed: int) -> dict[str, Any]:
     sizes = [state_bytes(s) for s in mid_game_states(game, 5, seed + 1)]
     figures["state_bytes"] = int(sum(sizes) / len(sizes))
     return figures
+
+
+# -- both engines from one run (`robotable bench GAME --compare-pure`) ----------------------------
+ENGINES = ("compiled", "pure")
+
+
+def bench_in_subprocess(
+    engine: str,
+    game: str,
+    players: int | None,
+    options: list[str],
+    seconds: float,
+    seed: int,
+) -> dict[str, Any]:
+    """`robotable bench GAME --json` in a fresh process on one engine: "pure" sets
+    ROBOTABLE_PURE=1, "compiled" runs whatever this process would (see robotable._engine)."""
+    import json
+    import os
+    import subprocess
+
+    from .. import _engine
+
+    command = [sys.executable, "-m", "robotable.cli", "bench", game, "--seconds", str(seconds)]
+    command += ["--seed", str(seed), "--json"]
+    if players is not None:
+        command += ["--players", str(players)]
+    for option in options:
+        command += ["--option", option]
+    env = dict(os.environ)
+    env.pop(_engine.PURE_VARIABLE, None)
+    if engine == "pure":
+        env[_engine.PURE_VARIABLE] = "1"
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"bench on the {engine} engine failed: {done.stderr.strip()}")
+    figures = json.loads(done.stdout)
+    figures["engine"] = engine
+    return figures
+
+
+def compare_engines(
+    game: str,
+    players: int | None,
+    options: list[str],
+    seconds: float,
+    seed: int,
+    rounds: int = 3,
+) -> dict[str, Any]:
+    """Both engines' bench figures from one run: each in its own process, alternating (the
+    order flips every round, so a busy neighbour hurts both alike); per figure, the median over
+    rounds and the compiled/pure ratio."""
+    import statistics
+
+    from .. import _engine
+
+    samples: dict[str, list[dict[str, Any]]] = {engine: [] for engine in ENGINES}
+    for number in range(rounds):
+        order = ENGINES if number % 2 == 0 else ENGINES[::-1]
+        for engine in order:
+            samples[engine].append(
+                bench_in_subprocess(engine, game, players, options, seconds, seed)
+            )
+    numeric = [k for k, v in samples["pure"][0].items() if isinstance(v, int | float)]
+    medians = {
+        engine: {k: statistics.median(run[k] for run in runs) for k in numeric}
+        for engine, runs in samples.items()
+    }
+    first = samples["pure"][0]
+    return {
+        "game": first["game"],
+        "num_players": first["num_players"],
+        "rounds": rounds,
+        "compiled_engine": _engine.describe(),
+        "figures": medians,
+        "speedup": {k: _speedup(k, medians["compiled"][k], medians["pure"][k]) for k in numeric},
+    }
+
+
+def _speedup(key: str, compiled: float, pure: float) -> float | None:
+    """How many times faster the compiled engine is: a rate compiled/pure, a cost in
+    microseconds pure/compiled; sizes and counts compiled/pure (1.00 when equal)."""
+    if key.endswith("_us"):
+        return pure / compiled if compiled else None
+    return compiled / pure if pure else None
+
+
+def format_comparison(result: dict[str, Any]) -> str:
+    """The two engines side by side, one line per figure."""
+    lines = [
+        f"robotable bench {result['game']} ({result['num_players']} seats), both engines, "
+        f"median of {result['rounds']} alternating runs",
+        f"compiled: {result['compiled_engine']}",
+        f"{'measure':<24} {'compiled':>14} {'pure':>14} {'speed-up':>8}",
+    ]
+    compiled, pure = result["figures"]["compiled"], result["figures"]["pure"]
+    for key, ratio in result["speedup"].items():
+        if key == "num_players":
+            continue
+        shown = f"{ratio:7.2f}x" if ratio is not None else "       -"
+        lines.append(f"{key:<24} {compiled[key]:>14,.1f} {pure[key]:>14,.1f} {shown}")
+    return "\n".join(lines)

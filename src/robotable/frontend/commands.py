@@ -248,6 +248,17 @@ def bench_command(
     vs_seconds: Annotated[
         float, typer.Option(min=0.001, max=60, help="Seconds per move for --vs-openspiel.")
     ] = 0.1,
+    compare_pure: Annotated[
+        bool,
+        typer.Option(
+            "--compare-pure",
+            help="Both engines side by side: this one (compiled where built) and the pure "
+            "Python one (ROBOTABLE_PURE=1), each in its own process, alternating.",
+        ),
+    ] = False,
+    rounds: Annotated[
+        int, typer.Option(min=1, max=100, help="Alternating runs per engine for --compare-pure.")
+    ] = 3,
 ) -> None:
     """Measure a game's speed: playouts, MCTS iterations, clone and apply cost, state size.
 
@@ -256,6 +267,12 @@ def bench_command(
     from .bench import run_bench
 
     the_game = build_game(game, players, parse_options(option))
+    if compare_pure:
+        from .bench import compare_engines, format_comparison
+
+        result = compare_engines(game, players, list(option or []), seconds, seed, rounds)
+        print(json.dumps(result) if as_json else format_comparison(result))
+        return
     figures = run_bench(the_game, seconds, seed)
     if vs_openspiel:
         try:
