@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> None:
     report = build(out)
     if report["built"]:
         print(
-            f"robotable: compiled {report['built']} engine modules into {report['directory']} "
+            f"robotable: built the compiled engine ({report['built']} modules) in {report['directory']} "
             f"in {report['seconds']} s"
         )
     else:

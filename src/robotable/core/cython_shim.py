@@ -18,7 +18,7 @@ from typing import Any
 compiled = False
 
 # Type names: only referred to in declarations, never called in plain Python.
-int = Py_ssize_t = long = double = bint = object  # noqa: A001
+int = Py_ssize_t = long = ulonglong = longlong = double = bint = object  # noqa: A001
 
 
 def locals(**_types: Any) -> Any:  # noqa: A001

@@ -18,6 +18,11 @@ except ImportError:  # no Cython: its declarations do nothing
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+# SplitMix64's constants as C globals for the compiled engine (plain ints in Python).
+_MASK64 = cython.declare(cython.ulonglong, _MASK)
+_GOLDEN64 = cython.declare(cython.ulonglong, _GOLDEN)
+_MIX1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
+_MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
 
 
 class GameRng:
@@ -26,10 +31,13 @@ class GameRng:
     def __init__(self, seed: int = 0) -> None:
         self.state = seed & _MASK
 
+    @cython.locals(s=cython.ulonglong, z=cython.ulonglong)
     def next64(self) -> int:
-        self.state = s = (self.state + _GOLDEN) & _MASK
-        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        # Compiled, s and z are unsigned 64-bit C integers whose arithmetic wraps modulo 2**64:
+        # the masks then do nothing, and the numbers are the same as Python's.
+        self.state = s = (self.state + _GOLDEN64) & _MASK64
+        z = ((s ^ (s >> 30)) * _MIX1) & _MASK64
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
