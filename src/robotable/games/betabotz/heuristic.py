@@ -134,14 +134,19 @@ def _public_projection(s: BetabotzState) -> list[float]:
     # Face-down missions by ground (public), valued with the best possible solo partner.
     start = s.revealed
     grounds = [0, 0, 0]
+    missions = c.missions
     for mid in s.mission_order[start:]:
-        grounds[c.missions[mid].ground] += 1
+        grounds[missions[mid].ground] += 1
     if any(grounds):
         tup = [tuple(p) for p in perms]
+        sums = [sum(p) for p in perms]
         for i in range(n):
-            best_partner = max(
-                (tup[j] for j in range(n) if j != i), key=lambda p: sum(p), default=(0, 0, 0, 0)
-            )
+            # The first other seat with the largest sum (what max() over them picks).
+            best_partner = (0, 0, 0, 0)
+            best_sum = None
+            for j in range(n):
+                if j != i and (best_sum is None or sums[j] > best_sum):
+                    best_partner, best_sum = tup[j], sums[j]
             for g in range(3):
                 if grounds[g]:
                     out[i] += grounds[g] * _mission_ev(c, g, tup[i], best_partner)
