@@ -6,6 +6,8 @@ agent the real top of a hidden pile.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..core.protocol import Action, State
 from .base import Agent
 
@@ -13,8 +15,15 @@ from .base import Agent
 class GreedyAgent(Agent):
     name = "greedy"
 
-    def __init__(self, seed: int = 0, noise: float = 0.0) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        noise: float = 0.0,
+        evaluate: Callable[[State, int], float] | None = None,
+    ) -> None:
         super().__init__(seed)
+        # Another evaluation than the game's own: tuning scripts compare heuristic weights.
+        self.evaluate = evaluate
         # The chance of a uniformly random legal move instead of the best one: a gentler player.
         self.noise = noise
         if noise:
@@ -27,14 +36,14 @@ class GreedyAgent(Agent):
         if self.noise and self.rng.random() < self.noise:
             return self.rng.choice(legal)
         seat = state.current_player()
-        game = state.game
+        evaluate = self.evaluate or state.game.evaluate
         sample = state.determinize(seat, self.rng)
         best: list[Action] = []
         best_value = float("-inf")
         for action in legal:
             after = sample.clone()
             after.apply_action(action)
-            value = game.evaluate(after, seat)
+            value = evaluate(after, seat)
             if value > best_value + 1e-12:
                 best, best_value = [action], value
             elif abs(value - best_value) <= 1e-12:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 
 from ..core.errors import IllegalAction
 from ..core.protocol import Action, State
@@ -39,8 +40,11 @@ class MCTSAgent(Agent):
         c: float = 0.7,
         rollout: int = 4,
         prior: float = 0.0,
+        evaluate_all: Callable[[State], list[float]] | None = None,
     ) -> None:
         super().__init__(seed)
+        # Another evaluation than the game's own: scripts compare heuristics at equal budgets.
+        self.evaluate_all = evaluate_all
         if iterations is None and time is None:
             iterations = 1000
         self.iterations = iterations
@@ -81,7 +85,7 @@ class MCTSAgent(Agent):
     def search(self, state: State) -> _Edge:
         seat = state.current_player()
         game = state.game
-        evaluate_all = game.evaluate_all
+        evaluate_all = self.evaluate_all or game.evaluate_all
         rng = self.rng
         c = self.c
         depth = self.rollout_depth
@@ -148,7 +152,7 @@ class MCTSAgent(Agent):
 
     def _seed_root(self, root: _Edge, state: State, seat: int) -> None:
         """Give each root choice `prior` visits at the heuristic's value for every seat."""
-        game = state.game
+        evaluate_all = self.evaluate_all or state.game.evaluate_all
         sample = state.determinize(seat, self.rng)
         for action in state.legal_actions():
             after = sample.clone()
@@ -156,7 +160,7 @@ class MCTSAgent(Agent):
                 after.apply_action(action)
             except IllegalAction:  # not legal in this sample (hidden information differs)
                 continue
-            values = after.returns() if after.is_terminal() else game.evaluate_all(after)
+            values = after.returns() if after.is_terminal() else evaluate_all(after)
             edge = root.children[action] = _Edge()
             edge.visits = self.prior
             edge.total = self.prior * values[seat]
