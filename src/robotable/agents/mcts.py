@@ -61,6 +61,8 @@ class MCTSAgent(Agent):
             parts.append(f"iterations={iterations}")
         if time is not None:
             parts.append(f"time={time}")
+        if rollout != 4:
+            parts.append(f"rollout={rollout}")
         if prior:
             parts.append(f"prior={prior}")
         self.name = "mcts:" + ",".join(parts)
