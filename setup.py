@@ -52,6 +52,9 @@ class EngineBuildExt(build_ext):
             )
             self.extensions = []
             return
+        # A build directory reused from an earlier build may hold its compiled modules and
+        # manifest: start clean, so a wheel holds this build's engine or none.
+        self._remove_old_engine()
         if not self.extensions:
             _say("ROBOTABLE_PURE is set: installing the pure-Python engine")
             return
@@ -71,12 +74,25 @@ class EngineBuildExt(build_ext):
                 ext.define_macros = cythonized.define_macros
             super().run()
         except Exception as exc:  # no C compiler, a failing compile: the pure engine still works
-            _say(f"could not compile the engine ({exc}): installing the pure-Python engine")
+            why = " ".join(str(exc).split())
+            why = why if len(why) <= 160 else why[:160] + "..."
+            _say(f"could not compile the engine ({why}): installing the pure-Python engine")
             self.extensions = []
             return
         built = [ext.name for ext in self.extensions]
         helper.write_manifest(source, Path(self.build_lib) / "robotable", built)
         _say(f"compiled engine: {len(built)} modules (Cython {helper.cython_version()})")
+
+    def _remove_old_engine(self) -> None:
+        package = Path(self.build_lib) / "robotable"
+        if not package.is_dir():
+            return
+        for name in helper.ENGINE_MODULES:
+            base = Path(self.build_lib).joinpath(*name.split("."))
+            for old in base.parent.glob(base.name + ".*"):
+                if old.suffix in (".so", ".pyd"):
+                    old.unlink()
+        (package / helper.MANIFEST).unlink(missing_ok=True)
 
     def _shipped_sources(self) -> Path:
         shipped = Path(self.build_lib)
