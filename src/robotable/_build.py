@@ -107,7 +107,7 @@ def extensions(src: Path, build_dir: Path) -> list:
         compiler_directives=DIRECTIVES,
         build_dir=str(build_dir),
         quiet=True,
-        nthreads=0,
+        nthreads=os.cpu_count() or 1,  # Cython writes the C files in parallel too
     )
 
 
