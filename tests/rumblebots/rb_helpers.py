@@ -10,6 +10,9 @@ from robotable.games.rumblebots.state import RumbleState
 
 
 def game(n: int = 2, **options):
+    """The game; hand-built positions count crystals as the rulebook deals them, so the first
+    Champion's Cryo-cell crystal (ruling RB-2.5) is off unless a test asks for it."""
+    options.setdefault("first_champion_cryo", 0)
     return robotable.load_game("rumblebots", num_players=n, **options)
 
 

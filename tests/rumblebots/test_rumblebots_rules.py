@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+import robotable
 from robotable import ContentError, IllegalAction, OptionError
 from robotable.games.rumblebots import rules
 from robotable.games.rumblebots.actions import (
@@ -160,6 +161,26 @@ def test_rb_2_3_round_spaces_and_supply():
     assert s.supply == 30 - 14
     s2 = game(round_crystals=(1, 1, 1, 1, 1)).new_initial_state(seed=2)
     assert s2.spaces == [1] * 5 and s2.supply == 25
+
+
+def test_rb_2_5_first_champion_starts_with_a_cryo_crystal():
+    for n in (2, 3, 4):
+        plain = game(n, first_champion=1).new_initial_state(seed=4)
+        s = game(n, first_champion=1, first_champion_cryo=1).new_initial_state(seed=4)
+        assert s.cryo == [0, 1] + [0] * (n - 2)
+        assert s.supply == plain.supply - 1  # taken from the supply: 30 crystals in all
+        assert rules.crystals_of(s, 1) == 1 and rules.crystals_of(s, 0) == 0
+        (first,) = [e for e in s.opening_events() if e["type"] == "crystals_gained"]
+        assert first == {
+            "type": "crystals_gained",
+            "seat": 1,
+            "count": 1,
+            "from": "first champion",
+            "total": 1,
+        }
+    assert robotable.load_game("rumblebots", 2).options["first_champion_cryo"] == 1  # default
+    with pytest.raises(OptionError, match="first_champion_cryo"):
+        game(2, first_champion_cryo=4)
 
 
 def test_rb_2_4_first_champion_drawn_with_the_seed_or_chosen():

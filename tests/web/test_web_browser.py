@@ -200,14 +200,16 @@ def test_rumblebots_draws_an_empty_laboratory_slot(live_server, page):
 
     from robotable import load_game
 
-    game = load_game("rumblebots", num_players=2)
+    # Without the first Champion's crystal (RB-2.5) this seed's random game empties a slot.
+    options = {"first_champion_cryo": 0}
+    game = load_game("rumblebots", num_players=2, **options)
     state, chooser, actions = game.new_initial_state(seed=7), random.Random(7), []
     while not any(c is None for row in state.view(0)["laboratory"]["rows"] for c in row["slots"]):
         action = chooser.choice(state.legal_actions())
         actions.append((state.current_player(), action.to_json()))
         state.apply_action(action)
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
-    body = {"game": "rumblebots", "num_players": 2, "seats": seats, "seed": 7}
+    body = {"game": "rumblebots", "num_players": 2, "seats": seats, "seed": 7, "options": options}
     table = httpx.post(live_server.url + "/api/tables", json=body).json()
     url = live_server.url.replace("http://", "ws://") + f"/ws/tables/{table['id']}"
     with connect(url) as ada, connect(url) as bo:

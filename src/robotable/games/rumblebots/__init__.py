@@ -69,6 +69,15 @@ class RumblebotsGame(Game):
             minimum=-1,
             maximum=3,
         ),
+        OptionSpec(
+            "first_champion_cryo",
+            int,
+            1,
+            "crystals the first Champion starts with in its Cryo-cell, from the supply "
+            "(ruling RB-2.5; 0 plays without)",
+            minimum=0,
+            maximum=3,
+        ),
         OptionSpec("crit_threshold", int, 4, "crits that break a gang without barriers", minimum=1),
         OptionSpec(
             "attack_must_exceed",
@@ -121,7 +130,7 @@ class RumblebotsGame(Game):
 
     def new_initial_state(self, seed: int = 0) -> RumbleState:
         state = RumbleState(self)
-        rules.setup(state, seed)
+        state.opening = rules.setup(state, seed)
         return state
 
     def state_from_json(self, data: dict[str, Any]) -> RumbleState:

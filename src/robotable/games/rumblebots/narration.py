@@ -382,6 +382,11 @@ def _battle_won(e: Event, v: Voice) -> str:
 def _crystals_gained(e: Event, v: Voice) -> str:
     seat = e["seat"]
     total = f" ({e['total']} in all)" if "total" in e else ""
+    if e.get("from") == "first champion":
+        return sentence(
+            v.does(seat, f"starts with {crystals(e['count'])} in the Cryo-cell")
+            + ", to make up for defending first as the first Champion"
+        )
     if e.get("from") == "round space":
         return sentence(
             v.does(seat, f"takes the {crystals(e['count'])} of the round space into Storage")

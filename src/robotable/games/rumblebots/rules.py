@@ -102,7 +102,8 @@ def lab_action(tier: int, slot: int, name: str) -> Action:
 # ----------------------------------------------------------------------------- setup / rounds
 def setup(s: RumbleState, seed: int) -> list:
     """RB-2: starters dealt, tier decks shuffled, crystals on the round spaces, the Champion
-    token drawn (or given), the tier 1 row revealed; then round 1 begins. Returns the events."""
+    token drawn (or given), its Cryo-cell crystal (RB-2.5), the tier 1 row revealed; then round 1
+    begins. Returns the events."""
     game = s.game
     content = game.content
     opts = game.options
@@ -124,6 +125,21 @@ def setup(s: RumbleState, seed: int) -> list:
     s.spaces = list(opts["round_crystals"])
     s.supply = opts["total_crystals"] - sum(s.spaces)
     ev: list = []
+    # RB-2.5 ruling: the first Champion defends first, which costs more than building first
+    # gains, so it starts with crystals in its Cryo-cell (docs/balancing.md, the fairness pass).
+    bonus = min(opts["first_champion_cryo"], s.supply)
+    if bonus:
+        s.supply -= bonus
+        s.cryo[s.champion] += bonus
+        ev.append(
+            {
+                "type": "crystals_gained",
+                "seat": s.champion,
+                "count": bonus,
+                "from": "first champion",
+                "total": bonus,
+            }
+        )
     reveal_row(s, 1, ev)
     start_round(s, ev)
     return ev

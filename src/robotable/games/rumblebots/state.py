@@ -63,7 +63,7 @@ class RumbleState(State):
         "known_top", "known_bottom", "discard", "used", "defense", "attack", "challenger",
         "last_challenger", "bstep", "atk_mod", "crit_mod", "def_mod", "bar_mod", "reboots",
         "reveals", "offered", "forced", "pending", "log", "winner", "end_reason", "turns",
-        "battle_no", "clashes",
+        "battle_no", "clashes", "opening",
     )  # fmt: skip
 
     def __init__(self, game: Any) -> None:
@@ -179,6 +179,11 @@ class RumbleState(State):
 
     def turn_number(self) -> int:
         return self.turns
+
+    def opening_events(self) -> list[dict[str, Any]]:
+        # Setup's events (the first Champion's crystal, the first row, round 1's first income),
+        # told before the first move; a clone or a record read back has none to tell.
+        return list(getattr(self, "opening", None) or [])
 
     def clone(self) -> RumbleState:
         c = RumbleState.__new__(RumbleState)
