@@ -178,7 +178,9 @@ def test_rb_2_5_first_champion_starts_with_a_cryo_crystal():
             "from": "first champion",
             "total": 1,
         }
-    assert robotable.load_game("rumblebots", 2).options["first_champion_cryo"] == 1  # default
+    # The default gives the crystal in two-seat games only.
+    assert robotable.load_game("rumblebots", 2).new_initial_state(seed=4).cryo.count(1) == 1
+    assert robotable.load_game("rumblebots", 3).new_initial_state(seed=4).cryo == [0, 0, 0]
     with pytest.raises(OptionError, match="first_champion_cryo"):
         game(2, first_champion_cryo=4)
 

@@ -72,10 +72,10 @@ class RumblebotsGame(Game):
         OptionSpec(
             "first_champion_cryo",
             int,
-            1,
+            -1,
             "crystals the first Champion starts with in its Cryo-cell, from the supply "
-            "(ruling RB-2.5; 0 plays without)",
-            minimum=0,
+            "(ruling RB-2.5); -1: 1 in a two-seat game, none with more seats",
+            minimum=-1,
             maximum=3,
         ),
         OptionSpec("crit_threshold", int, 4, "crits that break a gang without barriers", minimum=1),

@@ -127,7 +127,10 @@ def setup(s: RumbleState, seed: int) -> list:
     ev: list = []
     # RB-2.5 ruling: the first Champion defends first, which costs more than building first
     # gains, so it starts with crystals in its Cryo-cell (docs/balancing.md, the fairness pass).
-    bonus = min(opts["first_champion_cryo"], s.supply)
+    bonus = opts["first_champion_cryo"]
+    if bonus < 0:  # measured only where it helps: two seats (with three it did not)
+        bonus = 1 if n == 2 else 0
+    bonus = min(bonus, s.supply)
     if bonus:
         s.supply -= bonus
         s.cryo[s.champion] += bonus
