@@ -89,6 +89,7 @@ def position(
     st.stomp = -1
     st.n_actions = 0
     st.n_effects = 0
+    st.n_attacks = 0
     st.pending = []
     st.decision = None
     st.result = None

@@ -75,8 +75,13 @@ class ActionCodec:
     def __init__(self, game: str, classes: list[type[Action]]) -> None:
         self.game = game
         self.classes = {cls.kind: cls for cls in classes}
+        # A field with a default may be left out of an action's JSON: a game that grows a field
+        # (Stak Bots' play onto another seat's stak) still reads the records written before.
         self._fields = {
-            cls.kind: [(f.name, f.type) for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+            cls.kind: [
+                (f.name, f.type, f.default)
+                for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+            ]
             for cls in classes
         }
 
@@ -92,12 +97,14 @@ class ActionCodec:
                 f"game {self.game}: unknown action type {kind!r} (known types: {known})"
             )
         expected = self._fields[kind]
-        extra = sorted(set(data) - {"type"} - {name for name, _ in expected})
+        extra = sorted(set(data) - {"type"} - {name for name, _, _ in expected})
         if extra:
             raise IllegalAction(f"game {self.game}, action '{kind}': unknown field '{extra[0]}'")
         values = {}
-        for name, hint in expected:
+        for name, hint, default in expected:
             if name not in data:
+                if default is not dataclasses.MISSING:
+                    continue
                 raise IllegalAction(f"game {self.game}, action '{kind}': missing field '{name}'")
             values[name] = _check_field(self.game, kind, name, str(hint), data[name])
         return self.classes[kind](**values)

@@ -15,9 +15,20 @@ from robotable.core.errors import ContentError, OptionError
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Action, Game
 
-from . import encoding, heuristic, narration, render, rules
-from .actions import ACTION_CLASSES, END_TURN, Attack, ChoosePlayer, Discard, Play, Scrap
+from . import effects, encoding, heuristic, narration, render, rules
+from .actions import (
+    ACTION_CLASSES,
+    END_TURN,
+    Attack,
+    ChoosePlayer,
+    Discard,
+    Play,
+    React,
+    Recycle,
+    Scrap,
+)
 from .content import BUNDLED, Deck, load_deck
+from .modes import QUICKFIRE_STAK, TRAITOR_HAND, check_modes
 from .rules import setup
 from .state import StakBotsState
 
@@ -52,6 +63,66 @@ class StakBots(Game):
             1,
             100000,
         ),
+        # The publisher's toggles, the traitor variation and the modes (SB-11): all off by
+        # default, so the base game is what the rulebook describes.
+        OptionSpec(
+            "setup_effects",
+            bool,
+            False,
+            "the starting top cards' entry effects fire before the first draw (SB-11.2)",
+        ),
+        OptionSpec(
+            "skip_first_draw", bool, False, "the first player skips the first draw (SB-11.3)"
+        ),
+        OptionSpec(
+            "recycling",
+            bool,
+            False,
+            "an action: scrap your top card and a hand card together, then draw (SB-11.4)",
+        ),
+        OptionSpec(
+            "reactive",
+            bool,
+            False,
+            "an attacked player may play a card onto the defending stak to cancel the attack "
+            "(SB-11.5)",
+        ),
+        OptionSpec(
+            "borderless",
+            str,
+            "off",
+            "play cards onto other players' staks too: on, or team for teammates' only (SB-11.6)",
+            ("off", "on", "team"),
+        ),
+        OptionSpec(
+            "attack_tally",
+            int,
+            0,
+            "attacks per turn by any of your top cards instead of one attacking card; 0 keeps "
+            "the one-attacker rule (SB-11.7)",
+            (),
+            0,
+            50,
+        ),
+        OptionSpec(
+            "traitor",
+            bool,
+            False,
+            "traitor variation: play only onto opponents' staks, never scrap from hand, end the "
+            "turn holding at most 3 (SB-11.8)",
+        ),
+        OptionSpec(
+            "quickfire",
+            bool,
+            False,
+            "Quickfire Mode for young players: 5-card staks, no entry effects (SB-11.9)",
+        ),
+        OptionSpec(
+            "teams",
+            bool,
+            False,
+            "four players in two teams, seats 1 and 3 against 2 and 4 (SB-11.10)",
+        ),
     )
     action_classes: ClassVar[tuple[type[Action], ...]] = ACTION_CLASSES
     heuristic: ClassVar[ModuleType] = heuristic
@@ -65,6 +136,13 @@ class StakBots(Game):
 
     def __init__(self, num_players: int | None = None, **options: Any) -> None:
         super().__init__(num_players, **options)
+        opts = self.options
+        # Defaults another option changes, where the user did not set them (SB-11.8, SB-11.9).
+        if opts["traitor"] and "hand_size" not in options:
+            opts["hand_size"] = TRAITOR_HAND
+        if opts["quickfire"] and "stak_size" not in options:
+            opts["stak_size"] = QUICKFIRE_STAK
+        check_modes(self.name, self.num_players, opts)
         deck: Deck = load_deck(self.options["cards"])
         need = self.num_players * (self.options["stak_size"] + self.options["hand_size"])
         if len(deck) < need:
@@ -90,6 +168,17 @@ class StakBots(Game):
         self.scrap_top_a = [Scrap(c.id, c.name, False) for c in cards]
         self.discard_a = [Discard(c.id, c.name) for c in cards]
         self.attack_a = [Attack(s) for s in range(self.num_players)]
+        # SB-11: what the toggles and modes change, read on the hot paths as plain attributes.
+        n = self.num_players
+        self.entry = frozenset() if opts["quickfire"] else effects.ENTRY
+        self.team = [s % 2 if opts["teams"] else s for s in range(n)]
+        self.hand_limit = TRAITOR_HAND if opts["traitor"] else -1
+        self.tally = opts["attack_tally"]
+        self.play_onto = [
+            [Play(c.id, c.name, t) for c in cards] for t in range(n)
+        ]  # onto seat t's stak (SB-11.6, SB-11.8)
+        self.recycle_a = [Recycle(c.id, c.name) for c in cards]
+        self.react_a = [React(c.id, c.name) for c in cards]
         self.player_a = [ChoosePlayer(s) for s in range(self.num_players)]
         self.end_a = END_TURN
 

@@ -10,12 +10,18 @@ from __future__ import annotations
 from robotable.core.protocol import Action, action
 
 
-@action("play", "play {name} (#{card}) onto your stak")
+@action("play")
 class Play(Action):
-    """Play a hand card face-up onto your own stak (SB-4.1)."""
+    """Play a hand card face-up onto your own stak (SB-4.1), or onto `seat`'s stak where
+    borderless play or the traitor variation allow it (SB-11.6, SB-11.8); -1 is your own."""
 
     card: int
     name: str
+    seat: int = -1
+
+    def label(self) -> str:
+        onto = "your stak" if self.seat < 0 else f"seat {self.seat}'s stak"
+        return f"play {self.name} (#{self.card}) onto {onto}"
 
 
 @action("scrap")
@@ -72,6 +78,28 @@ class Discard(Action):
     name: str
 
 
+@action("recycle", "recycle {name} (#{card}) from your hand with your top card")
+class Recycle(Action):
+    """Recycling (SB-11.4): scrap your top card and this hand card together, then draw a card."""
+
+    card: int
+    name: str
+
+
+@action("react", "react: play {name} (#{card}) onto your attacked stak")
+class React(Action):
+    """Reactive play (SB-11.5): the attacked seat plays this hand card onto the defending stak,
+    which cancels the attack."""
+
+    card: int
+    name: str
+
+
+@action("let_through", "let the attack through")
+class LetThrough(Action):
+    """Reactive play (SB-11.5): the attacked seat does not react; the combat goes ahead."""
+
+
 ACTION_CLASSES: tuple[type[Action], ...] = (
     Play,
     Scrap,
@@ -80,5 +108,9 @@ ACTION_CLASSES: tuple[type[Action], ...] = (
     Target,
     ChoosePlayer,
     Discard,
+    Recycle,
+    React,
+    LetThrough,
 )
 END_TURN = EndTurn()
+LET_THROUGH = LetThrough()

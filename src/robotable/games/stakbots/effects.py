@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import Target
+from .actions import LET_THROUGH, Target
 from .board import power, power_now, printed, top_owner
 from .content import Bot
-from .state import D_DISCARD, D_FACEUP, D_PLAYER, D_TOP, HIDDEN, KNOWN, UP, StakBotsState
+from .state import D_DISCARD, D_FACEUP, D_PLAYER, D_REACT, D_TOP, HIDDEN, KNOWN, UP, StakBotsState
 
 if TYPE_CHECKING:
     from robotable.core.rng import GameRng
@@ -306,13 +306,24 @@ def choices(st: StakBotsState, d: tuple[int, int, int]) -> list:
                     out.append(Target(s, top - i, names[x]))
     elif kind == D_PLAYER:
         out = [g.player_a[s] for s in range(g.num_players) if st.alive[s]]
+    elif kind == D_REACT:  # SB-11.5: a hand card onto the attacked stak, or no reaction
+        out = [g.react_a[x] for x in distinct(st, st.hands[chooser])]
+        out.append(LET_THROUGH)
     else:
-        seen = 0
-        for x in st.hands[chooser]:
-            bit = 1 << g.defkey[x]
-            if not seen & bit:
-                seen |= bit
-                out.append(g.discard_a[x])
+        out = [g.discard_a[x] for x in distinct(st, st.hands[chooser])]
+    return out
+
+
+def distinct(st: StakBotsState, hand: list[int]) -> list[int]:
+    """The hand's cards with interchangeable copies (same name, power, rank) given once."""
+    defkey = st.game.defkey
+    out = []
+    seen = 0
+    for x in hand:
+        bit = 1 << defkey[x]
+        if not seen & bit:
+            seen |= bit
+            out.append(x)
     return out
 
 
@@ -394,6 +405,12 @@ def describe(st: StakBotsState, d: tuple[int, int, int]) -> str:
         what = "choose another face-up card to reset (turn face-down)"
     elif kind == D_PLAYER:
         what = "choose a player who must discard a hand card"
+    elif kind == D_REACT:
+        a = st.active
+        return (
+            f"Seat {chooser + 1}: Seat {a + 1}'s {name} attacks your stak: play a card onto it "
+            f"to cancel the attack, or let the attack through"
+        )
     else:
         owner = top_owner(st, c)
         by = f"Seat {owner + 1}'s " if owner >= 0 else ""

@@ -9,6 +9,11 @@ Action indices, with N = cards in the deck and P = seats:
   2N+P+1 .. 2N+P+P*N     target (seat, depth)
   .. + P                 choose_player seat
   .. + N                 discard card id
+  .. + N                 recycle card id (SB-11.4)
+  .. + N                 react with card id (SB-11.5)
+  .. + 1                 let the attack through (SB-11.5)
+  .. + P*N               play card id onto seat's stak (SB-11.6, SB-11.8)
+The SB-11 actions come last, so the base game's indices are those of earlier versions.
 Observation: built from a view only, seats relative to the viewer (slot 0 = the viewer).
 """
 
@@ -16,21 +21,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import Attack, ChoosePlayer, Discard, EndTurn, Play, Scrap, Target
+from .actions import (
+    Attack,
+    ChoosePlayer,
+    Discard,
+    EndTurn,
+    LetThrough,
+    Play,
+    React,
+    Recycle,
+    Scrap,
+    Target,
+)
 from .content import Bot
 
 SLOTS = 4
 BOTS = len(Bot)
 BOT_INDEX = {b.title: int(b) for b in Bot}
 PER_SEAT = 4 + 4 + (BOTS + 3) + BOTS + BOTS
-GLOBAL = (BOTS + 1) + (BOTS + 1) + 1 + (5 + BOTS) + (3 + SLOTS) + 3
-DECISIONS = {None: 0, "top": 1, "face_up": 2, "player": 3, "discard": 4}
+DECISIONS = {None: 0, "top": 1, "face_up": 2, "player": 3, "discard": 4, "react": 5}
+GLOBAL = (BOTS + 1) + (BOTS + 1) + 1 + (len(DECISIONS) + BOTS) + (3 + SLOTS) + 3
 
 
 def num_distinct_actions(game: Any) -> int:
     n = len(game.deck)
     p = game.num_players
-    return 1 + 3 * n + 2 * p + p * n
+    return 1 + 3 * n + 2 * p + p * n + 2 * n + 1 + p * n
 
 
 def action_index(game: Any, action: Any) -> int:
@@ -40,6 +56,8 @@ def action_index(game: Any, action: Any) -> int:
     if cls is EndTurn:
         return 0
     if cls is Play:
+        if action.seat >= 0:
+            return 1 + 5 * n + 2 * p + p * n + 1 + action.seat * n + action.card
         return 1 + action.card
     if cls is Scrap:
         return 1 + n + action.card
@@ -51,6 +69,12 @@ def action_index(game: Any, action: Any) -> int:
         return 1 + 2 * n + p + p * n + action.seat
     if cls is Discard:
         return 1 + 2 * n + 2 * p + p * n + action.card
+    if cls is Recycle:
+        return 1 + 3 * n + 2 * p + p * n + action.card
+    if cls is React:
+        return 1 + 4 * n + 2 * p + p * n + action.card
+    if cls is LetThrough:
+        return 1 + 5 * n + 2 * p + p * n
     raise ValueError(f"game stakbots: {action!r} is not a Stak Bots action")
 
 
@@ -109,7 +133,7 @@ def encode_observation(game: Any, view: dict[str, Any]) -> list[float]:
     obs.append(len(view["scrapheap"]) / 60)
     obs.append(view["supply_size"] / 60)
     d = view["decision"]
-    obs += _one_hot(DECISIONS[d["kind"] if d else None], 5)
+    obs += _one_hot(DECISIONS[d["kind"] if d else None], len(DECISIONS))
     obs += _one_hot(BOT_INDEX[d["card"]["bot"]] if d else None, BOTS)
     stomp = view["stomp_target"]
     obs += [

@@ -61,7 +61,13 @@ def strength(st: StakBotsState, s: int, seat: int) -> float:
     return public + (own if s == seat else known)
 
 
-def _share(values: list[float], seat: int) -> float:
+def _share(values: list[float], seat: int, team: list[int]) -> float:
+    if team[-1] != len(team) - 1:
+        # SB-11.10: a team's strength is its seats' together; a win is shared by its two seats.
+        totals = [0.0, 0.0]
+        for s, v in enumerate(values):
+            totals[team[s]] += v
+        return _share(totals, team[seat], [0, 1]) / 2
     if sum(values) <= 0:
         return 1.0 / len(values)
     # A share sharpened a little: being ahead in a duel should read as more than 50-60%.
@@ -71,7 +77,8 @@ def _share(values: list[float], seat: int) -> float:
 def evaluate(st: StakBotsState, seat: int) -> float:
     if st.result is not None:
         return st.result[seat]
-    return _share([strength(st, s, seat) for s in range(st.game.num_players)], seat)
+    g = st.game
+    return _share([strength(st, s, seat) for s in range(g.num_players)], seat, g.team)
 
 
 def evaluate_all(st: StakBotsState) -> list[float]:
@@ -84,5 +91,5 @@ def evaluate_all(st: StakBotsState) -> list[float]:
     for seat, (public, own, _) in enumerate(parts):
         row = seen[:]
         row[seat] = public + own
-        values.append(_share(row, seat))
+        values.append(_share(row, seat, st.game.team))
     return values

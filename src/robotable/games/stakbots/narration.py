@@ -12,7 +12,18 @@ from typing import TYPE_CHECKING, Any
 
 from robotable.core.narration import Line, Voice, narrate_with, plural, sentence
 
-from .actions import Attack, ChoosePlayer, Discard, EndTurn, Play, Scrap, Target
+from .actions import (
+    Attack,
+    ChoosePlayer,
+    Discard,
+    EndTurn,
+    LetThrough,
+    Play,
+    React,
+    Recycle,
+    Scrap,
+    Target,
+)
 from .board import power, top_owner
 from .content import Bot
 from .effects import SHOT_DAMAGE
@@ -119,6 +130,8 @@ def _drew(e: Event, v: Voice) -> str:
 
 
 def _draw_skipped(e: Event, v: Voice) -> str:
+    if e.get("why") == "first_turn":
+        return sentence(v.does(e["seat"], "draws nothing: the first player skips the first draw"))
     return sentence(v.does(e["seat"], "draws nothing: the supply and the scrapheap are both empty"))
 
 
@@ -133,7 +146,39 @@ def _reshuffled(e: Event, v: Voice) -> str:
 def _played(e: Event, v: Voice) -> str:
     seat = e["seat"]
     card = _card(e["card"], e.get("power"))
-    return sentence(v.does(seat, f"plays {card} onto {_their(v, seat)} stak"))
+    if e.get("reaction"):
+        return sentence(
+            v.does(seat, f"reacts, playing {card} onto {_their(v, seat)} stak: the attack is off")
+        )
+    onto = _their(v, seat) if "onto" not in e else v.whose(e["onto"])
+    return sentence(v.does(seat, f"plays {card} onto {onto} stak"))
+
+
+def _recycled(e: Event, v: Voice) -> str:
+    seat = e["seat"]
+    return sentence(
+        v.does(
+            seat,
+            f"recycles: {_their(v, seat)} top card and a card from {_their(v, seat)} hand go to "
+            "the scrapheap, for a card from the supply",
+        )
+    )
+
+
+def _setup_effects(e: Event, v: Voice) -> str:
+    n = e["cards"]
+    effects = "entry effect resolves" if n == 1 else f"{n} entry effects resolve"
+    return sentence(f"Before the first draw, the starting top cards' {effects}, in turn order")
+
+
+def _attack_declared(e: Event, v: Voice) -> str:
+    seat, target = e["seat"], e["target"]
+    att = f"{v.Whose(seat)} {_card(e['card'], e['power'])}"
+    dfn = f"{v.whose(target)} {_card(e['target_card'], e['target_power'])}"
+    return sentence(
+        f"{att} moves to attack {dfn}; {_subject(v, target, 'may')} react by playing a card onto "
+        f"{_their(v, target)} stak"
+    )
 
 
 def _scrapped(e: Event, v: Voice) -> str:
@@ -147,6 +192,10 @@ def _scrapped(e: Event, v: Voice) -> str:
         if source == "hand":
             return sentence(v.does(seat, f"scraps {card} from {_their(v, seat)} hand"))
         return sentence(v.does(seat, f"scraps {_their(v, seat)} top card, {card}") + top)
+    if reason == "recycled":
+        if source == "hand":
+            return sentence(f"{card} goes from {whose} hand to the scrapheap")
+        return sentence(f"{v.Whose(seat)} top card, {card}, goes to the scrapheap{top}")
     if reason == "expelled":
         return sentence(v.does(seat, f"scraps {card} from {_their(v, seat)} hand"))
     if reason == "out":
@@ -329,6 +378,11 @@ def _game_over(e: Event, v: Voice) -> str:
     if winners is None:
         winners = [s for s, r in enumerate(e.get("returns", [])) if r > 0]
     reason = e.get("reason")
+    if e.get("team"):
+        names = v.seats(winners)
+        if reason == "turn_cap":
+            return sentence(f"{names} win together: their team is the only one still in")
+        return sentence(f"{names} win together: their team is the last with cards in a stak")
     if len(winners) == 1:
         w = winners[0]
         if reason == "turn_cap":
@@ -353,6 +407,9 @@ LINES: dict[str, Line | None] = {
     "draw_skipped": _draw_skipped,
     "reshuffled": _reshuffled,
     "played": _played,
+    "recycled": _recycled,
+    "setup_effects": _setup_effects,
+    "attack_declared": _attack_declared,
     "scrapped": _scrapped,
     "returned": _returned,
     "reset": _reset,
@@ -421,6 +478,8 @@ def _summary(g: Any, card: int) -> str:
     """What a card does, after its name in a choice: " (entry effect: ...)".
     Nothing for a card without an ability."""
     text = g.deck.cards[card].text
+    if text.startswith("> ") and not g.entry:
+        return ""  # SB-11.9: in Quickfire Mode entry effects do nothing
     if text.startswith("> "):
         return f" (entry effect: {text[2].lower()}{text[3:].rstrip('.')})"
     if text.startswith("* "):
@@ -439,13 +498,25 @@ def describe_action(st: StakBotsState, action: Any) -> str:
     v = chooser_voice(st)
     me = st.current_player()
     cls = type(action)
-    if cls is Play:
+    if cls is Play or cls is React:
         c = action.card
+        onto = me if cls is React or action.seat < 0 else action.seat
         if g.base_power[c] < 0:
-            card = f"{g.names[c]} (power X, {_leader_on_top(st, me)} once played)"
+            card = f"{g.names[c]} (power X, {_leader_on_top(st, onto)} once played)"
         else:
             card = _printed(st, c)
-        return f"play {card} onto your stak{_summary(g, c)}"
+        if cls is React:
+            attacker = f"{v.whose(st.active)} {_live(st, st.staks[st.active][-1])}"
+            return f"react: play {card} onto your stak, so {attacker} does not attack"
+        where = "your" if onto == me else v.whose(onto)
+        return f"play {card} onto {where} stak{_summary(g, c)}"
+    if cls is Recycle:
+        top = _live(st, st.staks[me][-1])
+        card = _printed(st, action.card)
+        return f"recycle: scrap your top card, {top}, and {card} from your hand, then draw a card"
+    if cls is LetThrough:
+        attacker = f"{v.whose(st.active)} {_live(st, st.staks[st.active][-1])}"
+        return f"let the attack through: {attacker} attacks your {_live(st, st.staks[me][-1])}"
     if cls is Scrap:
         if action.from_hand:
             return f"scrap {_printed(st, action.card)} from your hand{_summary(g, action.card)}"

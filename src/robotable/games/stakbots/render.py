@@ -63,6 +63,7 @@ def build_view(st: StakBotsState, seat: int | None) -> dict[str, Any]:
         seats.append(
             {
                 "seat": s,
+                "team": g.team[s] if g.options["teams"] else None,  # SB-11.10
                 "in_game": st.alive[s],
                 "stak_size": len(st.staks[s]),
                 "stak": stak_cards,
@@ -109,6 +110,7 @@ def build_view(st: StakBotsState, seat: int | None) -> dict[str, Any]:
         "scrapheap_fed": st.fed,
         "stomp_target": st.stomp if st.stomp >= 0 else None,
         "actions_this_turn": st.n_actions,
+        "attacks_this_turn": st.n_attacks,
         "effects_this_turn": st.n_effects,
         "pending_effects": [card_json(st, c) for c in reversed(st.pending) if vis[c] != HIDDEN],
         "end_reason": st.end_reason or None,
@@ -137,10 +139,14 @@ def render(st: StakBotsState, seat: int | None) -> str:
         f"supply {plural(v['supply_size'], 'card')} | "
         f"scrapheap {plural(len(v['scrapheap']), 'card')}, top: {heap_top}"
     )
+    team = v["seats"][seat]["team"] if seat is not None else None
     for sv in v["seats"]:
         s = sv["seat"]
         mine = s == seat
         label = "you" if mine else "opponent"
+        if sv["team"] is not None:
+            label = f"{'you' if mine else 'teammate' if sv['team'] == team else 'opponent'}, "
+            label += f"team {sv['team'] + 1}"
         if not sv["in_game"]:
             lines.append(f"Seat {s + 1} ({label}): out of the game")
             continue

@@ -17,11 +17,22 @@ from typing import Any
 from robotable.core.rng import GameRng
 
 from . import effects
-from .actions import Attack, ChoosePlayer, Discard, EndTurn, Play, Scrap, Target
+from .actions import (
+    Attack,
+    ChoosePlayer,
+    Discard,
+    EndTurn,
+    LetThrough,
+    Play,
+    React,
+    Recycle,
+    Scrap,
+    Target,
+)
 from .board import power, stak_of, top_owner
 from .content import Bot
 from .effects import add_damage, draw, scrap_from_hand, scrap_from_stak, shuffle
-from .state import KNOWN, UP, StakBotsState
+from .state import D_REACT, KNOWN, UP, StakBotsState
 
 # SB-3.6: free actions (play, scrap, attack) a turn may hold before only feeding and ending remain.
 MAX_TURN_ACTIONS = 60
@@ -48,6 +59,7 @@ def settle(st: StakBotsState, events: list) -> None:
     else:
         return  # the common case: every top card is already face-up
     bots = st.game.bot
+    entry = st.game.entry
     batch = []
     n = len(staks)
     a = st.active
@@ -66,7 +78,7 @@ def settle(st: StakBotsState, events: list) -> None:
                     "power": p if (p := st.game.base_power[c]) >= 0 else power(st, c),
                 }
             )
-            if bots[c] in effects.ENTRY:
+            if bots[c] in entry:
                 batch.append(c)
     if batch:
         # SB-6.3/6.4: a new batch goes on top of the waiting ones; its first card resolves first.
@@ -89,10 +101,21 @@ def setup(st: StakBotsState, seed: int) -> None:
         st.hands[s] = [deck.pop() for _ in range(g.options["hand_size"])]
     st.supply = deck
     st.active = 0  # SB-2.6
-    st.turn = 1
     opening: list = []
-    start_turn(st, opening)
-    st.opening = opening  # the first turn's start and draw, for the front ends' log
+    tops = [st.staks[s][-1] for s in range(g.num_players)]
+    batch = [c for c in tops if g.bot[c] in g.entry] if g.options["setup_effects"] else []
+    if batch:
+        # SB-11.2: the starting tops' entry effects resolve as one batch in turn order from the
+        # first player, before the first draw; turn 0 is that chain, and its end starts turn 1.
+        st.turn = 0
+        opening.append({"type": "setup_effects", "cards": len(batch)})
+        batch.reverse()
+        st.pending.extend(batch)
+        run(st, opening)
+    else:
+        st.turn = 1
+        start_turn(st, opening)
+    st.opening = opening  # what happened before the first decision, for the front ends' log
 
 
 def start_turn(st: StakBotsState, events: list) -> None:
@@ -102,8 +125,12 @@ def start_turn(st: StakBotsState, events: list) -> None:
     st.stomp = -1
     st.n_actions = 0
     st.n_effects = 0
+    st.n_attacks = 0
     events.append({"type": "turn_started", "seat": st.active, "turn": st.turn})
-    draw(st, st.active, events)
+    if st.turn == 1 and st.game.options["skip_first_draw"]:
+        events.append({"type": "draw_skipped", "seat": st.active, "why": "first_turn"})  # SB-11.3
+    else:
+        draw(st, st.active, events)
 
 
 def end_turn(st: StakBotsState, events: list) -> None:
@@ -125,7 +152,7 @@ def end_turn(st: StakBotsState, events: list) -> None:
     n = st.game.num_players
     if st.turn >= st.game.options["max_turns"]:
         alive = [s for s in range(n) if st.alive[s]]
-        finish(st, alive, "turn_cap", events)
+        finish(st, with_teammates(st, alive), "turn_cap", events)
         return
     nxt = (st.active + 1) % n
     while not st.alive[nxt]:
@@ -144,19 +171,29 @@ def finish(st: StakBotsState, winners: list[int], reason: str, events: list) -> 
     st.stomp = -1
     st.decision = None
     st.pending = []
-    events.append(
-        {
-            "type": "game_over",
-            "reason": reason,
-            "returns": list(st.result),
-            "winners": list(winners),
-            "turn": st.turn,
-        }
-    )
+    event = {
+        "type": "game_over",
+        "reason": reason,
+        "returns": list(st.result),
+        "winners": list(winners),
+        "turn": st.turn,
+    }
+    if st.game.options["teams"] and reason != "wipe_out_draw" and winners:
+        event["team"] = True  # SB-11.10: one team wins, both its seats
+    events.append(event)
+
+
+def with_teammates(st: StakBotsState, seats: list[int]) -> list[int]:
+    """`seats` and their teammates (SB-11.10: a team wins or draws together); `seats` alone
+    without teams."""
+    team = st.game.team
+    teams = {team[s] for s in seats}
+    return [s for s in range(st.game.num_players) if team[s] in teams]
 
 
 def after_chain(st: StakBotsState, events: list) -> None:
-    """SB-7.2 (eliminations once the chain is over), SB-7.3/7.4 (the end), SB-7.5, SB-5.6."""
+    """SB-7.2 (eliminations once the chain is over), SB-7.3/7.4 (the end), SB-7.5, SB-5.6,
+    SB-11.2 (the setup chain's end starts turn 1)."""
     staks = st.staks
     out = None
     for stak in staks:
@@ -174,15 +211,22 @@ def after_chain(st: StakBotsState, events: list) -> None:
             scrap_from_hand(st, s, c, events, "out")
     if out:
         alive = [s for s in range(n) if st.alive[s]]
-        if len(alive) == 1:
-            finish(st, alive, "last_stak", events)
+        team = st.game.team
+        if alive and all(team[s] == team[alive[0]] for s in alive):
+            finish(st, with_teammates(st, alive), "last_stak", events)
             return
         if not alive:
-            finish(st, out, "wipe_out_draw", events)
+            finish(st, with_teammates(st, out), "wipe_out_draw", events)
             return
-        if not st.alive[st.active]:
+        if not st.alive[st.active] and st.turn > 0:
             end_turn(st, events)
             return
+    if st.turn == 0:
+        while not st.alive[st.active]:
+            st.active = (st.active + 1) % n
+        st.turn = 1
+        start_turn(st, events)
+        return
     if st.stomp >= 0:
         top = st.staks[st.active][-1]
         t = st.stomp
@@ -262,6 +306,8 @@ def attack(st: StakBotsState, target: int, events: list) -> None:
     }
     events.append(event)
     st.counts[0] += 1
+    if st.stomp != target:
+        st.n_attacks += 1  # SB-11.7: a Stomp Bot's forced attacks belong to the one it began
     doomed: set[int] = set()
     if pa > 0:
         add_damage(st, dfn, pa)
@@ -300,17 +346,23 @@ def legal_actions(st: StakBotsState) -> list:
         return [g.attack_a[st.stomp]]  # SB-5.6: the forced continuation
     hand = st.hands[a]
     top = st.staks[a][-1]
-    limited = st.n_actions >= MAX_TURN_ACTIONS
-    if limited:
-        if st.fed:
+    limit = g.hand_limit
+    can_end = st.fed and (limit < 0 or len(hand) <= limit)  # SB-3.3, SB-11.8
+    if st.n_actions >= MAX_TURN_ACTIONS:
+        if can_end:
             return [g.end_a]
-        out = [g.scrap_top_a[top]]
+        out = []
+        if not st.fed:
+            out.append(g.scrap_top_a[top])
         seen = 0
         for c in hand:
             bit = 1 << g.defkey[c]
             if not seen & bit:
                 seen |= bit
-                out.append(g.scrap_hand_a[c])
+                if limit < 0 and not st.fed:
+                    out.append(g.scrap_hand_a[c])
+                elif limit >= 0 and len(hand) > limit:
+                    out += [g.play_onto[t][c] for t in play_seats(st, a)]
         return out
     # One pass over the hand: plays first, then scraps (interchangeable copies appear once).
     out = []
@@ -319,30 +371,57 @@ def legal_actions(st: StakBotsState) -> list:
         defkey = g.defkey
         play_a = g.play_a
         scrap_hand_a = g.scrap_hand_a
+        onto = play_seats(st, a) if g.options["borderless"] != "off" or limit >= 0 else None
+        recycle = g.options["recycling"]
         seen = 0
         for c in hand:
             bit = 1 << defkey[c]
             if not seen & bit:
                 seen |= bit
-                out.append(play_a[c])
-                scraps.append(scrap_hand_a[c])
+                if onto is None:
+                    out.append(play_a[c])
+                else:
+                    out += [play_a[c] if t == a else g.play_onto[t][c] for t in onto]
+                if limit < 0:
+                    scraps.append(scrap_hand_a[c])
+                if recycle:
+                    scraps.append(g.recycle_a[c])
     out += scraps
-    if st.attacker < 0 or (st.attacker == top and not st.stopped):
+    tally = g.tally
+    if st.n_attacks < tally if tally else st.attacker < 0 or st.attacker == top and not st.stopped:
         p_top = -1
         n = g.num_players
+        team = g.team
         for k in range(1, n):
             t = (a + k) % n
             ts = st.staks[t]
-            if not ts:
-                continue
+            if not ts or team[t] == team[a]:
+                continue  # SB-11.10: teammates' staks are not attacked
             if p_top < 0:
                 p_top = power(st, top)
             if p_top == 0 and power(st, ts[-1]) == 0:
                 continue  # SB-4.5: an attack that deals no damage at all is not offered
             out.append(g.attack_a[t])
-    if st.fed:
+    if can_end:
         out.append(g.end_a)
     return out
+
+
+def play_seats(st: StakBotsState, a: int) -> list[int]:
+    """The seats whose staks `a` may play onto (SB-11.6 borderless, SB-11.8 traitor): own
+    first, then in turn order; only seats still in."""
+    g = st.game
+    n = g.num_players
+    team = g.team
+    mode = g.options["borderless"]
+    if g.hand_limit >= 0:  # traitor: opponents' staks only
+        return [t for k in range(1, n) if st.alive[t := (a + k) % n] and team[t] != team[a]]
+    seats = [a]
+    for k in range(1, n):
+        t = (a + k) % n
+        if st.alive[t] and (mode == "on" or team[t] == team[a]):
+            seats.append(t)
+    return seats
 
 
 # -- apply ------------------------------------------------------------------------------------
@@ -353,23 +432,17 @@ def apply(st: StakBotsState, action: Any) -> list:
     a = st.active
     if cls is Play:
         c = action.card
-        st.hands[a].remove(c)
-        st.staks[a].append(c)
-        st.vis[c] = UP
+        t = a if action.seat < 0 else action.seat
         st.n_actions += 1
-        st.counts[1] += 1
-        p = g.base_power[c]
-        events.append(
-            {
-                "type": "played",
-                "seat": a,
-                "card": g.names[c],
-                "id": c,
-                "power": p if p >= 0 else power(st, c),
-            }
-        )
-        if g.bot[c] in effects.ENTRY:
-            st.pending.append(c)  # SB-6.1
+        play_card(st, a, t, c, False, events)
+        run(st, events)
+    elif cls is Recycle:
+        st.n_actions += 1
+        events.append({"type": "recycled", "seat": a})  # SB-11.4
+        scrap_from_stak(st, a, st.staks[a][-1], events, "recycled")
+        settle(st, events)
+        scrap_from_hand(st, a, action.card, events, "recycled")
+        draw(st, a, events)
         run(st, events)
     elif cls is Scrap:
         c = action.card
@@ -382,8 +455,26 @@ def apply(st: StakBotsState, action: Any) -> list:
         run(st, events)
     elif cls is Attack:
         st.n_actions += 1
-        attack(st, action.target, events)
-        run(st, events)
+        t = action.target
+        if g.options["reactive"] and st.hands[t]:
+            # SB-11.5: the attacked seat may react before the combat.
+            top = st.staks[a][-1]
+            dfn = st.staks[t][-1]
+            events.append(
+                {
+                    "type": "attack_declared",
+                    "seat": a,
+                    "card": g.names[top],
+                    "power": power(st, top),
+                    "target": t,
+                    "target_card": g.names[dfn],
+                    "target_power": power(st, dfn),
+                }
+            )
+            st.decision = (D_REACT, top, t)
+        else:
+            attack(st, t, events)
+            run(st, events)
     elif cls is EndTurn:
         end_turn(st, events)
     else:
@@ -395,9 +486,40 @@ def apply(st: StakBotsState, action: Any) -> list:
             effects.resolve_player(st, c, chooser, action.seat, events)
         elif cls is Discard:
             scrap_from_hand(st, chooser, action.card, events, "expelled")
+        elif cls is React:
+            play_card(st, chooser, chooser, action.card, True, events)
+        elif cls is LetThrough:
+            attack(st, chooser, events)
         settle(st, events)
         run(st, events)
     return events
+
+
+def play_card(
+    st: StakBotsState, seat: int, onto: int, c: int, reaction: bool, events: list
+) -> None:
+    """`seat` plays hand card `c` face-up onto `onto`'s stak (SB-4.1, SB-11.5, SB-11.6); its
+    entry effect waits to resolve, steered by that stak's owner (SB-6.7)."""
+    g = st.game
+    st.hands[seat].remove(c)
+    st.staks[onto].append(c)
+    st.vis[c] = UP
+    st.counts[1] += 1
+    p = g.base_power[c]
+    event = {
+        "type": "played",
+        "seat": seat,
+        "card": g.names[c],
+        "id": c,
+        "power": p if p >= 0 else power(st, c),
+    }
+    if onto != seat:
+        event["onto"] = onto
+    if reaction:
+        event["reaction"] = True
+    events.append(event)
+    if g.bot[c] in g.entry:
+        st.pending.append(c)  # SB-6.1
 
 
 # -- words ------------------------------------------------------------------------------------
@@ -412,6 +534,14 @@ def prompt(st: StakBotsState) -> str:
     if st.stomp >= 0:
         name = g.names[st.attacker]
         return f"Seat {a + 1}: your {name} must keep attacking Seat {st.stomp + 1}'s stak"
+    limit = g.hand_limit
+    if limit >= 0 and len(st.hands[a]) > limit:
+        held = len(st.hands[a])
+        feed = "feed the scrapheap and " if not st.fed else ""
+        return (
+            f"Seat {a + 1}, your turn: play, scrap or attack; {feed}play cards onto your "
+            f"opponents' staks until you hold {limit} or fewer (you hold {held}) before you end it"
+        )
     if not st.fed:
         return (
             f"Seat {a + 1}, your turn: play, scrap or attack; feed the scrapheap before you end it"

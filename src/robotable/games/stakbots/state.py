@@ -26,7 +26,14 @@ D_TOP = 1  # choose a top card (Shot, Reaper, Begone, Trip, Pit)
 D_FACEUP = 2  # choose a face-up card anywhere (Tranq)
 D_PLAYER = 3  # choose a player (Expel)
 D_DISCARD = 4  # the chosen player picks a hand card to scrap (Expel)
-DECISION_NAMES = {D_TOP: "top", D_FACEUP: "face_up", D_PLAYER: "player", D_DISCARD: "discard"}
+D_REACT = 5  # the attacked seat may play a card onto the defending stak (SB-11.5)
+DECISION_NAMES = {
+    D_TOP: "top",
+    D_FACEUP: "face_up",
+    D_PLAYER: "player",
+    D_DISCARD: "discard",
+    D_REACT: "react",
+}
 
 _FIELDS = (
     "staks",
@@ -50,7 +57,11 @@ _FIELDS = (
     "result",
     "end_reason",
     "counts",
+    "n_attacks",
+    "declared",
 )
+# Fields added with the SB-11 modes: a state saved before them reads with these values.
+_LATER = {"n_attacks": 0, "declared": -1}
 
 
 class StakBotsState(State):
@@ -83,6 +94,8 @@ class StakBotsState(State):
         self.end_reason = ""
         # game-long tallies for stats(): attacks, plays, scraps, effects, reshuffles
         self.counts: list[int] = [0, 0, 0, 0, 0]
+        self.n_attacks = 0  # attacks finished this turn, for the attack tally (SB-11.7)
+        self.declared = -1  # the seat whose stak an attack waits on a reaction from (SB-11.5)
 
     # -- protocol -----------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -158,6 +171,8 @@ class StakBotsState(State):
         c.result = self.result
         c.end_reason = self.end_reason
         c.counts = self.counts[:]
+        c.n_attacks = self.n_attacks
+        c.declared = self.declared
         return c
 
     # -- information (SB-9): one model drives view, events and determinize ------------------
@@ -216,6 +231,7 @@ def _from_json(cls: type[StakBotsState], game: Any, data: Any) -> StakBotsState:
     where = f"game {game.name} state"
     if not isinstance(data, dict):
         raise ValueError(f"{where}: expected a JSON object, got {type(data).__name__}")
+    data = {**_LATER, **data}
     missing = [k for k in ("game", "num_players", "options", "rng", *_FIELDS) if k not in data]
     if missing:
         raise ValueError(f"{where}: missing field '{missing[0]}'")
@@ -315,4 +331,6 @@ def _from_json(cls: type[StakBotsState], game: Any, data: Any) -> StakBotsState:
     if not isinstance(cnt, list) or len(cnt) != 5 or not all(is_int(x) for x in cnt):
         raise ValueError(f"{where}: field 'counts' must be a list of 5 integers")
     s.counts = list(cnt)
+    s.n_attacks = int_field("n_attacks", 0, 1 << 31)
+    s.declared = int_field("declared", -1, n - 1)
     return s

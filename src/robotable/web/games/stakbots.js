@@ -49,6 +49,7 @@ function seatZone(view, s, ctx) {
     view.active === s.seat ? h("span", { class: "pill" }, "turn") : null,
     h("span", { class: "pill" }, `stak ${s.stak_size}`),
     h("span", { class: "pill" }, `hand ${s.hand_size}`),
+    s.team !== undefined && s.team !== null ? h("span", { class: "pill" }, `team ${s.team + 1}`) : null,
     s.in_game ? null : h("span", { class: "pill out" }, "out of the game"));
   const zone = h("section", { class: classes.join(" "), dataset: { seat: s.seat } }, header);
 
@@ -79,11 +80,20 @@ function seatZone(view, s, ctx) {
     for (const c of s.hand) {
       const wrap = h("div", { class: "sb-hand-card" });
       const el = card(c);
-      const play = ctx.find({ type: "play", card: c.id })[0] || ctx.find({ type: "discard", card: c.id })[0];
-      if (play) ctx.bind(el, play.index, play.label);
+      // A click plays the card onto your own stak (or reacts with it, or discards it); plays
+      // onto other staks (borderless, traitor) and recycling are the small buttons below it.
+      const plays = ctx.find({ type: "play", card: c.id });
+      const own = plays.find((a) => a.action.seat < 0);
+      const main = own || ctx.find({ type: "react", card: c.id })[0] || ctx.find({ type: "discard", card: c.id })[0];
+      if (main) ctx.bind(el, main.index, main.label);
       wrap.appendChild(el);
+      for (const a of plays.filter((x) => x !== own)) {
+        wrap.appendChild(ctx.bind(h("button", { type: "button", class: "secondary small-button" }, `onto ${ctx.seatName(a.action.seat)}'s stak`), a.index, a.label));
+      }
       const scrap = ctx.find({ type: "scrap", card: c.id, from_hand: true })[0];
       if (scrap) wrap.appendChild(ctx.bind(h("button", { type: "button", class: "secondary small-button" }, "scrap"), scrap.index, scrap.label));
+      const recycle = ctx.find({ type: "recycle", card: c.id })[0];
+      if (recycle) wrap.appendChild(ctx.bind(h("button", { type: "button", class: "secondary small-button" }, "recycle"), recycle.index, recycle.label));
       cards.appendChild(wrap);
     }
   } else {
@@ -120,6 +130,8 @@ function middle(view, ctx) {
   if (view.attacker) {
     row.appendChild(h("div", { class: "sb-pile" }, h("div", { class: "sb-label" }, "Attacked with"), card(view.attacker, { small: true })));
   }
+  const through = ctx.find({ type: "let_through" })[0];
+  if (through) row.appendChild(ctx.bind(h("button", { type: "button", class: "big-button" }, "Let the attack through"), through.index, through.label));
   const end = ctx.find({ type: "end_turn" })[0];
   if (end) row.appendChild(ctx.bind(h("button", { type: "button", class: "big-button" }, "End the turn"), end.index, end.label));
   box.appendChild(row);

@@ -1,0 +1,300 @@
+"""SB-11: the official toggles, the traitor variation and the modes, one test per numbered rule,
+and the protocol's contract and the no-leak property on every mode."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+import robotable
+from robotable import IllegalAction, OptionError
+from robotable.core.conformance import check_random_game
+
+from .sbkit import do, game, position, stak_names
+from .test_stakbots_properties import hidden_ids, ids_in
+
+# Every toggle, variation and mode, and some of their combinations, as (seats, options).
+MODES = [
+    (2, {"stak_size": 5, "hand_size": 4}),
+    (2, {"setup_effects": True}),
+    (3, {"setup_effects": True, "skip_first_draw": True}),
+    (2, {"recycling": True}),
+    (3, {"reactive": True}),
+    (3, {"borderless": "on"}),
+    (2, {"attack_tally": 3}),
+    (3, {"traitor": True}),
+    (2, {"quickfire": True}),
+    (4, {"teams": True}),
+    (4, {"teams": True, "borderless": "team", "reactive": True}),
+    (2, {"reactive": True, "recycling": True, "setup_effects": True, "attack_tally": 2}),
+]
+MODE_IDS = [f"{n}-" + "-".join(f"{k}={v}" for k, v in o.items()) for n, o in MODES]
+seeds = hs.integers(0, 2**31)
+
+
+def types(events) -> list[str]:
+    return [e["type"] for e in events]
+
+
+# -- SB-11.1 stak depth --------------------------------------------------------------------------
+def test_sb_11_1_stak_depth_and_hand_size_are_options():
+    st = game(3, stak_size=4, hand_size=5).new_initial_state(1)
+    assert [len(s) for s in st.staks] == [4, 4, 4]
+    assert [len(h) for h in st.hands] == [6, 5, 5]  # the first player has drawn
+
+
+# -- SB-11.2 setup entry effects -----------------------------------------------------------------
+def _setup_game_with_entry_tops(**options):
+    """A seed whose starting tops include an entry effect, and its state."""
+    g = game(2, setup_effects=True, **options)
+    for seed in range(200):
+        st = g.new_initial_state(seed)
+        if any(e["type"] == "setup_effects" for e in st.opening_events()):
+            return g, seed, st
+    raise AssertionError("no seed with an entry effect on a starting top")
+
+
+def test_sb_11_2_setup_entry_effects_fire_before_the_first_draw():
+    g, seed, st = _setup_game_with_entry_tops()
+    plain = game(2).new_initial_state(seed)
+    opening = types(st.opening_events())
+    assert opening[0] == "setup_effects"
+    assert "entry_effect" in opening
+    # The chain runs in turn 0; the first draw comes only when it is over.
+    while st.turn == 0:
+        assert "card_drawn" not in types(st.opening_events())
+        st.apply_action(st.legal_actions()[0])
+    assert st.turn == 1
+    assert plain.turn == 1 and "entry_effect" not in types(plain.opening_events())
+
+
+def test_sb_11_2_without_the_toggle_starting_tops_do_not_fire():
+    for seed in range(30):
+        assert "entry_effect" not in types(game(2).new_initial_state(seed).opening_events())
+
+
+# -- SB-11.3 the first player skips the first draw -----------------------------------------------
+def test_sb_11_3_first_player_skips_the_first_draw_only():
+    st = game(2, skip_first_draw=True).new_initial_state(1)  # no entry effect below the top
+    assert len(st.hands[0]) == 2
+    assert {"type": "draw_skipped", "seat": 0, "why": "first_turn"} in st.opening_events()
+    do(st, "scrap", from_hand=False, card=st.staks[0][-1])
+    events = do(st, "end_turn")
+    assert "card_drawn" in types(events)  # seat 2 draws as usual
+    assert len(st.hands[1]) == 3
+
+
+# -- SB-11.4 recycling ---------------------------------------------------------------------------
+def test_sb_11_4_recycling_scraps_top_and_hand_card_then_draws():
+    st = position(
+        [["Core:1", "Core:5"], ["Core:2"]],
+        hands=[["Core:3"], []],
+        supply_top=["Core:7"],
+        recycling=True,
+    )
+    heap = len(st.scrapheap)
+    events = do(st, "recycle", name="Core Bot")
+    assert types(events)[0] == "recycled"
+    assert len(st.scrapheap) == heap + 2
+    assert stak_names(st, 0) == ["Core Bot"] and st.game.base_power[st.staks[0][-1]] == 1
+    assert [st.game.base_power[c] for c in st.hands[0]] == [7]
+    assert st.fed
+    assert not [
+        a
+        for a in position([["Core:1"], ["Core:2"]], [["Core:3"], []]).legal_actions()
+        if a.kind == "recycle"
+    ]
+
+
+# -- SB-11.5 reactive play -----------------------------------------------------------------------
+def test_sb_11_5_a_reaction_cancels_the_attack():
+    st = position([["Core:5"], ["Core:1"]], hands=[[], ["Core:4"]], reactive=True)
+    events = do(st, "attack", target=1)
+    assert types(events) == ["attack_declared"]
+    assert st.current_player() == 1
+    assert {a.kind for a in st.legal_actions()} == {"react", "let_through"}
+    events = do(st, "react", name="Core Bot")
+    assert "attack" not in types(events)
+    assert [st.game.base_power[c] for c in st.staks[1]] == [1, 4]
+    assert st.current_player() == 0 and st.attacker == -1  # no attack finished: may switch
+    assert st.dmg == [0] * len(st.dmg)
+
+
+def test_sb_11_5_letting_the_attack_through_fights():
+    st = position([["Core:5"], ["Core:2", "Core:1"]], hands=[[], ["Core:4"]], reactive=True)
+    do(st, "attack", target=1)
+    events = do(st, "let_through")
+    assert "attack" in types(events)
+    assert [st.game.base_power[c] for c in st.staks[1]] == [2]
+
+
+def test_sb_11_5_no_reaction_is_asked_of_an_empty_hand():
+    st = position([["Core:5"], ["Core:2", "Core:1"]], reactive=True)
+    assert "attack" in types(do(st, "attack", target=1))
+
+
+# -- SB-11.6 borderless play ---------------------------------------------------------------------
+def test_sb_11_6_borderless_play_onto_another_stak_whose_owner_steers_it():
+    st = position([["Core:5"], ["Core:2"]], hands=[["Shot"], []], borderless="on")
+    plays = {a.seat for a in st.legal_actions() if a.kind == "play"}
+    assert plays == {-1, 1}
+    do(st, "play", seat=1)
+    assert stak_names(st, 1)[-1] == "Shot Bot"
+    assert st.current_player() == 1  # the owner of the stak it sits on makes its choice
+
+
+def test_sb_11_6_borderless_team_allows_only_teammates_staks():
+    st = position(
+        [["Core:5"], ["Core:2"], ["Core:3"], ["Core:4"]],
+        hands=[["Core:1"], [], [], []],
+        teams=True,
+        borderless="team",
+    )
+    assert {a.seat for a in st.legal_actions() if a.kind == "play"} == {-1, 2}
+
+
+# -- SB-11.7 attack tally ------------------------------------------------------------------------
+def test_sb_11_7_attack_tally_allows_n_attacks_by_any_top_card():
+    st = position(
+        [["Core:7", "Core:1"], ["Core:7", "Core:7", "Core:1"]],
+        hands=[["Core:6"], []],
+        attack_tally=2,
+    )
+    do(st, "attack", target=1)  # Core 1 against Core 1: both scrapped
+    assert st.attacker >= 0 and st.n_attacks == 1
+    assert [a for a in st.legal_actions() if a.kind == "attack"]  # the new top card may attack
+    do(st, "attack", target=1)
+    assert st.n_attacks == 2
+    assert not [a for a in st.legal_actions() if a.kind == "attack"]
+
+
+def test_sb_11_7_without_a_tally_a_new_top_card_may_not_attack():
+    st = position([["Core:7", "Core:1"], ["Core:7", "Core:7", "Core:1"]])
+    do(st, "attack", target=1)
+    assert not [a for a in st.legal_actions() if a.kind == "attack"]
+
+
+# -- SB-11.8 traitor -----------------------------------------------------------------------------
+def test_sb_11_8_traitor_plays_only_onto_opponents_and_never_scraps_from_hand():
+    g = game(2, traitor=True)
+    assert g.options["hand_size"] == 3
+    st = position(
+        [["Core:5"], ["Core:2"]],
+        hands=[["Core:1", "Core:3", "Core:4", "Core:6"], []],
+        traitor=True,
+    )
+    kinds = {
+        (a.kind, getattr(a, "seat", None), getattr(a, "from_hand", None))
+        for a in st.legal_actions()
+    }
+    assert ("play", 1, None) in kinds and ("play", -1, None) not in kinds
+    assert ("scrap", None, True) not in kinds
+    # Fed, but holding 4: the turn may not end until the hand is down to 3.
+    st.fed = True
+    st._legal = None
+    assert "end_turn" not in {a.kind for a in st.legal_actions()}
+    do(st, "play", seat=1, card=st.hands[0][0])
+    assert "end_turn" in {a.kind for a in st.legal_actions()}
+
+
+def test_sb_11_8_traitor_refuses_recycling():
+    with pytest.raises(OptionError, match="recycling"):
+        game(2, traitor=True, recycling=True)
+
+
+# -- SB-11.9 quickfire ---------------------------------------------------------------------------
+def test_sb_11_9_quickfire_deals_five_card_staks_and_no_entry_effect_fires():
+    g = game(2, quickfire=True)
+    assert g.options["stak_size"] == 5
+    st = position([["Core:5"], ["Core:2"]], hands=[["Shot"], []], quickfire=True)
+    events = do(st, "play", name="Shot Bot")
+    assert "entry_effect" not in types(events)
+    assert st.current_player() == 0 and st.decision is None
+    st.hands[0].append(st.supply.pop())
+    st._legal = None
+    for a in st.legal_actions():
+        assert "entry effect" not in st.describe_action(a)
+
+
+# -- SB-11.10 teams ------------------------------------------------------------------------------
+def test_sb_11_10_teammates_are_not_attacked_and_win_together():
+    st = position(
+        [["Core:5"], ["Core:1"], ["Core:3"], ["?Core:2"]],
+        teams=True,
+    )
+    assert {a.target for a in st.legal_actions() if a.kind == "attack"} == {1, 3}
+    st.staks[3] = []
+    st.alive[3] = False
+    events = do(st, "attack", target=1)
+    over = [e for e in events if e["type"] == "game_over"][0]
+    assert over["winners"] == [0, 2] and over.get("team")
+    assert st.returns() == [0.5, 0.0, 0.5, 0.0]
+    text = " ".join(st.game.narrate(events, None, ["Ada", "Bo", "Cy", "Di"]))
+    assert "Ada and Cy win together" in text
+
+
+# -- SB-11.11 combinations refused ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("n", "options", "words"),
+    [
+        (2, {"teams": True}, "teams need 4 seats"),
+        (2, {"borderless": "team"}, "teams=true"),
+        (3, {"traitor": True, "borderless": "on"}, "traitor"),
+        (2, {"borderless": "sideways"}, "borderless"),
+    ],
+)
+def test_sb_11_11_combinations_the_rules_do_not_allow_are_refused(n, options, words):
+    with pytest.raises(OptionError, match=words) as info:
+        game(n, **options)
+    assert "\n" not in str(info.value)
+
+
+# -- every mode: the contract, no leaks, words for every choice ----------------------------------
+@pytest.mark.parametrize(("n", "options"), MODES, ids=MODE_IDS)
+@settings(max_examples=3, deadline=None)
+@given(seed=seeds, choice_seed=seeds)
+def test_every_mode_keeps_the_protocol_contract(n, options, seed, choice_seed):
+    g = robotable.load_game("stakbots", num_players=n, **options)
+    check_random_game(g, seed=seed, choice_seed=choice_seed, max_steps=250, every=3)
+
+
+@pytest.mark.parametrize(("n", "options"), MODES, ids=MODE_IDS)
+@settings(max_examples=3, deadline=None)
+@given(seed=seeds, choice_seed=seeds)
+def test_every_mode_leaks_nothing_and_words_every_choice(n, options, seed, choice_seed):
+    g = robotable.load_game("stakbots", num_players=n, **options)
+    st = g.new_initial_state(seed)
+    rng = random.Random(choice_seed)
+    steps = 0
+    while not st.is_terminal() and steps < 400:
+        legal = st.legal_actions()
+        if rng.random() < 0.3:
+            for seat in range(n):
+                v = st.view(seat)
+                json.dumps(v)
+                assert not ids_in(v) & hidden_ids(st, seat)
+                assert st.determinize(seat, rng).view(seat) == v
+            for a in legal:
+                words = st.describe_action(a)
+                assert words and "{" not in words and "#" not in words
+        a = rng.choice(legal)
+        before = st.clone()
+        with pytest.raises(IllegalAction):
+            st.apply_action(_illegal(g, legal))
+        assert st.to_json() == before.to_json()
+        events = st.apply_action(a)
+        for line in g.narrate(events, None):
+            assert line and "{" not in line
+        steps += 1
+
+
+def _illegal(g, legal):
+    """An action of this game that is not legal now."""
+    for a in (g.end_a, g.play_a[0], g.attack_a[0], g.recycle_a[0]):
+        if a not in legal:
+            return a
+    raise AssertionError("every probe action is legal")
