@@ -49,17 +49,20 @@ def position(
     active: int = 0,
     empty_supply: bool = False,
     g=None,
+    per_seat: int = 1,
     **options: Any,
 ) -> StakBotsState:
     """A state at the start of `active`'s turn (after the draw) with exactly these cards."""
-    n = len(staks)
+    n = len(staks) // per_seat  # staks are listed per stak, seat by seat (SB-11.12)
+    if per_seat > 1:
+        options["staks"] = per_seat
     g = g or rules_game(n, **options)
     st = g.new_initial_state(0)
     used: set[int] = set()
     st.vis = [HIDDEN] * len(g.deck)
     st.dmg = [0] * len(g.deck)
     st.damaged = []
-    for s in range(n):
+    for s in range(len(staks)):
         st.staks[s] = []
         for spec in staks[s]:
             down = spec.startswith("?")
@@ -83,8 +86,10 @@ def position(
     st.alive = [True] * n
     st.active = active
     st.turn = 1
-    st.attacker = -1
-    st.stopped = False
+    st.attacker = [-1] * len(st.staks)
+    st.stopped = [False] * len(st.staks)
+    st.stomp_from = -1
+    st.declared = -1
     st.fed = False
     st.stomp = -1
     st.n_actions = 0

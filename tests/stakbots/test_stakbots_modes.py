@@ -30,6 +30,9 @@ MODES = [
     (2, {"quickfire": True}),
     (4, {"teams": True}),
     (4, {"teams": True, "borderless": "team", "reactive": True}),
+    (2, {"staks": 2}),
+    (3, {"staks": 3, "reactive": True, "borderless": "on", "recycling": True}),
+    (4, {"staks": 2, "teams": True, "traitor": True}),
     (2, {"reactive": True, "recycling": True, "setup_effects": True, "attack_tally": 2}),
 ]
 MODE_IDS = [f"{n}-" + "-".join(f"{k}={v}" for k, v in o.items()) for n, o in MODES]
@@ -120,7 +123,7 @@ def test_sb_11_5_a_reaction_cancels_the_attack():
     events = do(st, "react", name="Core Bot")
     assert "attack" not in types(events)
     assert [st.game.base_power[c] for c in st.staks[1]] == [1, 4]
-    assert st.current_player() == 0 and st.attacker == -1  # no attack finished: may switch
+    assert st.current_player() == 0 and st.attacker == [-1, -1]  # none finished: may switch
     assert st.dmg == [0] * len(st.dmg)
 
 
@@ -165,7 +168,7 @@ def test_sb_11_7_attack_tally_allows_n_attacks_by_any_top_card():
         attack_tally=2,
     )
     do(st, "attack", target=1)  # Core 1 against Core 1: both scrapped
-    assert st.attacker >= 0 and st.n_attacks == 1
+    assert st.attacker[0] >= 0 and st.n_attacks == 1
     assert [a for a in st.legal_actions() if a.kind == "attack"]  # the new top card may attack
     do(st, "attack", target=1)
     assert st.n_attacks == 2
@@ -235,6 +238,62 @@ def test_sb_11_10_teammates_are_not_attacked_and_win_together():
     assert st.returns() == [0.5, 0.0, 0.5, 0.0]
     text = " ".join(st.game.narrate(events, None, ["Ada", "Bo", "Cy", "Di"]))
     assert "Ada and Cy win together" in text
+
+
+# -- SB-11.12 several staks per seat ------------------------------------------------------------
+def test_sb_11_12_several_staks_per_seat_are_dealt_with_their_default_sizes():
+    st = game(2, staks=2).new_initial_state(1)
+    assert [len(s) for s in st.staks] == [9, 9, 9, 9]
+    st = game(3, staks=2).new_initial_state(1)
+    assert [len(s) for s in st.staks] == [5] * 6
+    st = game(4, staks=3).new_initial_state(1)  # the deck cannot deal 5 each: 4 each
+    assert [len(s) for s in st.staks] == [4] * 12
+    assert all(st.vis[s[-1]] == 1 for s in st.staks)
+
+
+def test_sb_11_12_each_stak_supplies_one_attacking_card():
+    st = position(
+        [["Core:7", "Core:1"], ["Core:6"], ["Core:7", "Core:7", "Core:1"], ["Core:5"]],
+        per_seat=2,
+    )
+    do(st, "attack", target=1, target_stak=0, own_stak=0)  # 1 against 1: both scrapped
+    attacks = {(a.target_stak, a.own_stak) for a in st.legal_actions() if a.kind == "attack"}
+    assert attacks == {(0, 1), (1, 1)}  # the first stak's new top may not attack; the second may
+    events = do(st, "attack", target=1, target_stak=1, own_stak=1)
+    attack = [e for e in events if e["type"] == "attack"][0]
+    assert (attack["stak"], attack["target_stak"]) == (1, 1)
+    text = " ".join(st.game.narrate(events, None, ["Ada", "Bo"]))
+    assert "Ada's Core Bot (power 6) from their second stak attacks Bo's Core Bot" in text
+
+
+def test_sb_11_12_a_seat_is_out_only_when_every_stak_is_empty():
+    st = position(
+        [["Core:5"], ["Core:6"], ["Core:7"], ["Core:1"]],
+        hands=[["Core:2"], []],
+        per_seat=2,
+    )
+    events = do(st, "attack", target=1, target_stak=0, own_stak=0)  # 5 against 7: 5 scrapped
+    assert st.staks[0] == [] and st.alive[0] and "seat_out" not in types(events)
+    legal = st.legal_actions()
+    assert {(a.seat, a.stak) for a in legal if a.kind == "play"} == {(-1, 1)}
+    assert all(a.own_stak == 1 for a in legal if a.kind == "attack")
+    st.apply_action(
+        next(a for a in legal if a.kind == "attack" and a.target_stak == 0)
+    )  # 6 against 7: scrapped, and seat 1 has no stak left
+    assert not st.alive[0] and st.returns() == [0.0, 1.0]
+
+
+def test_sb_11_12_effects_choose_cards_on_any_stak():
+    st = position(
+        [["Core:5"], ["Core:6"], ["Core:7"], ["Core:1"]],
+        hands=[["Reaper"], []],
+        per_seat=2,
+    )
+    do(st, "play", seat=-1, stak=1)
+    targets = {(a.seat, a.stak) for a in st.legal_actions()}
+    assert targets == {(0, 0), (1, 0), (1, 1)}  # "another top card": not the Reaper itself
+    events = do(st, "target", seat=1, stak=1)
+    assert st.staks[3] == [] and "seat_out" not in types(events)
 
 
 # -- SB-11.11 combinations refused ---------------------------------------------------------------

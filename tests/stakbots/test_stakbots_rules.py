@@ -314,7 +314,7 @@ def test_sb_4_4_a_stopped_attacker_cannot_attack_again():
     st = position([["Core:2", "Core:7"], ["Core:3", "Core:4", "Core:2"]])
     do(st, "attack", target=1)
     do(st, "scrap", from_hand=False)  # the attacker is scrapped
-    assert st.stopped and "attack" not in kinds(st)  # the card that surfaced may not attack
+    assert st.stopped[0] and "attack" not in kinds(st)  # the card that surfaced may not attack
 
 
 def test_sb_4_4_returned_attacker_cannot_attack_after_replay():

@@ -28,7 +28,7 @@ from .actions import (
     Scrap,
 )
 from .content import BUNDLED, Deck, load_deck
-from .modes import QUICKFIRE_STAK, TRAITOR_HAND, check_modes
+from .modes import ORDINAL, QUICKFIRE_STAK, TRAITOR_HAND, check_modes, multi_stak_size
 from .rules import setup
 from .state import StakBotsState
 
@@ -118,6 +118,16 @@ class StakBots(Game):
             "Quickfire Mode for young players: 5-card staks, no entry effects (SB-11.9)",
         ),
         OptionSpec(
+            "staks",
+            int,
+            1,
+            "staks per seat; with several, stak_size defaults to 9 for 2 seats and 5 for 3 or 4 "
+            "(SB-11.12)",
+            (),
+            1,
+            3,
+        ),
+        OptionSpec(
             "teams",
             bool,
             False,
@@ -144,12 +154,17 @@ class StakBots(Game):
             opts["stak_size"] = QUICKFIRE_STAK
         check_modes(self.name, self.num_players, opts)
         deck: Deck = load_deck(self.options["cards"])
-        need = self.num_players * (self.options["stak_size"] + self.options["hand_size"])
+        if opts["staks"] > 1 and not opts["quickfire"] and "stak_size" not in options:
+            opts["stak_size"] = multi_stak_size(
+                self.num_players, opts["staks"], opts["hand_size"], len(deck)
+            )
+        per_seat = opts["staks"]
+        need = self.num_players * (per_seat * opts["stak_size"] + opts["hand_size"])
         if len(deck) < need:
             raise ContentError(
-                f"card file {deck.source}: {len(deck)} cards cannot deal {self.num_players} "
-                f"staks of {self.options['stak_size']} and hands of "
-                f"{self.options['hand_size']} (needs {need}, SB-2.7)"
+                f"card file {deck.source}: {len(deck)} cards cannot deal "
+                f"{self.num_players * per_seat} staks of {opts['stak_size']} and "
+                f"{self.num_players} hands of {opts['hand_size']} (needs {need}, SB-2.7)"
             )
         self.deck = deck
         self.card_views = render.static_card_views(deck.cards)
@@ -167,17 +182,43 @@ class StakBots(Game):
         self.scrap_hand_a = [Scrap(c.id, c.name, True) for c in cards]
         self.scrap_top_a = [Scrap(c.id, c.name, False) for c in cards]
         self.discard_a = [Discard(c.id, c.name) for c in cards]
-        self.attack_a = [Attack(s) for s in range(self.num_players)]
         # SB-11: what the toggles and modes change, read on the hot paths as plain attributes.
         n = self.num_players
         self.entry = frozenset() if opts["quickfire"] else effects.ENTRY
         self.team = [s % 2 if opts["teams"] else s for s in range(n)]
         self.hand_limit = TRAITOR_HAND if opts["traitor"] else -1
         self.tally = opts["attack_tally"]
-        self.play_onto = [
-            [Play(c.id, c.name, t) for c in cards] for t in range(n)
-        ]  # onto seat t's stak (SB-11.6, SB-11.8)
-        self.recycle_a = [Recycle(c.id, c.name) for c in cards]
+        # SB-11.12: stak k belongs to seat owner[k] and is its local[k]-th; with one stak per
+        # seat k is the seat. stak_order[s]: every stak in turn order from seat s.
+        per = opts["staks"]
+        self.multi = per > 1
+        # Whether plays may go anywhere but the one own stak (SB-11.6, SB-11.8, SB-11.12).
+        self.play_anywhere = opts["borderless"] != "off" or opts["traitor"] or self.multi
+        self.owner = [k // per for k in range(n * per)]
+        self.local = [k % per for k in range(n * per)]
+        self.staks_of = [[s * per + j for j in range(per)] for s in range(n)]
+        self.stak_order = [
+            [k for i in range(n) for k in self.staks_of[(s + i) % n]] for s in range(n)
+        ]
+        self.stak_word = [
+            f"{ORDINAL[self.local[k]]} stak" if self.multi else "stak" for k in range(n * per)
+        ]
+        self.attack_a = [Attack(s) for s in range(n)]
+        self.attack_ab = [
+            [Attack(self.owner[k], self.local[k], j) for k in range(n * per)] for j in range(per)
+        ]
+        # plays_for[s][k][c]: seat s plays card c onto stak k (its own: seat -1).
+        self.plays_for = [
+            [
+                [
+                    Play(c.id, c.name, -1 if self.owner[k] == s else self.owner[k], self.local[k])
+                    for c in cards
+                ]
+                for k in range(n * per)
+            ]
+            for s in range(n)
+        ]
+        self.recycle_a = [[Recycle(c.id, c.name, j) for c in cards] for j in range(per)]
         self.react_a = [React(c.id, c.name) for c in cards]
         self.player_a = [ChoosePlayer(s) for s in range(self.num_players)]
         self.end_a = END_TURN

@@ -10,18 +10,25 @@ from __future__ import annotations
 from robotable.core.protocol import Action, action
 
 
+def _stak(seat: int, stak: int) -> str:
+    """A stak in a label: "your stak", "seat 1's stak 2" (seats and staks as numbered in JSON)."""
+    whose = "your" if seat < 0 else f"seat {seat}'s"
+    return f"{whose} stak" + (f" {stak}" if stak else "")
+
+
 @action("play")
 class Play(Action):
     """Play a hand card face-up onto your own stak (SB-4.1), or onto `seat`'s stak where
-    borderless play or the traitor variation allow it (SB-11.6, SB-11.8); -1 is your own."""
+    borderless play or the traitor variation allow it (SB-11.6, SB-11.8); -1 is your own.
+    `stak` says which of that seat's staks when each has several (SB-11.12)."""
 
     card: int
     name: str
     seat: int = -1
+    stak: int = 0
 
     def label(self) -> str:
-        onto = "your stak" if self.seat < 0 else f"seat {self.seat}'s stak"
-        return f"play {self.name} (#{self.card}) onto {onto}"
+        return f"play {self.name} (#{self.card}) onto {_stak(self.seat, self.stak)}"
 
 
 @action("scrap")
@@ -37,11 +44,19 @@ class Scrap(Action):
         return f"scrap {self.name} (#{self.card}) {where}"
 
 
-@action("attack", "attack seat {target}'s stak")
+@action("attack")
 class Attack(Action):
-    """Your top card attacks the top card of `target`'s stak (SB-4.3, SB-5)."""
+    """Your top card attacks the top card of `target`'s stak (SB-4.3, SB-5); with several
+    staks per seat (SB-11.12), the top card of your stak `own_stak` attacks `target`'s stak
+    `target_stak`."""
 
     target: int
+    target_stak: int = 0
+    own_stak: int = 0
+
+    def label(self) -> str:
+        mine = f" from your stak {self.own_stak}" if self.own_stak else ""
+        return f"attack {_stak(self.target, self.target_stak)}{mine}"
 
 
 @action("end_turn", "end the turn")
@@ -57,10 +72,11 @@ class Target(Action):
     seat: int
     depth: int
     name: str
+    stak: int = 0
 
     def label(self) -> str:
         where = "top card" if self.depth == 0 else f"card {self.depth} below the top"
-        return f"choose {self.name}, the {where} of seat {self.seat}'s stak"
+        return f"choose {self.name}, the {where} of {_stak(self.seat, self.stak)}"
 
 
 @action("choose_player", "choose seat {seat}")
@@ -78,12 +94,17 @@ class Discard(Action):
     name: str
 
 
-@action("recycle", "recycle {name} (#{card}) from your hand with your top card")
+@action("recycle")
 class Recycle(Action):
-    """Recycling (SB-11.4): scrap your top card and this hand card together, then draw a card."""
+    """Recycling (SB-11.4): scrap your top card (of your stak `stak`, SB-11.12) and this hand
+    card together, then draw a card."""
 
     card: int
     name: str
+    stak: int = 0
+
+    def label(self) -> str:
+        return f"recycle {self.name} (#{self.card}) with the top card of {_stak(-1, self.stak)}"
 
 
 @action("react", "react: play {name} (#{card}) onto your attacked stak")

@@ -1,4 +1,5 @@
-"""Reading the board: a card's power (SB-1.2, SB-8.10) and where it sits; changes nothing."""
+"""Reading the board: a card's power (SB-1.2, SB-8.10) and where it sits; changes nothing
+(`mark` only writes where a stak is into an event)."""
 
 from __future__ import annotations
 
@@ -46,11 +47,22 @@ def stak_of(st: StakBotsState, c: int) -> int:
     return -1
 
 
-def top_owner(st: StakBotsState, c: int) -> int:
-    """The seat whose face-up top card `c` is, else -1 (SB-6.5)."""
+def top_stak(st: StakBotsState, c: int) -> int:
+    """The stak whose face-up top card `c` is, else -1 (SB-6.5); its owner is
+    `game.owner[k]`."""
     if st.vis[c] != UP:
         return -1
-    for s, stak in enumerate(st.staks):
+    for k, stak in enumerate(st.staks):
         if stak and stak[-1] == c:
-            return s
+            return k
     return -1
+
+
+def mark(st: StakBotsState, event: dict, k: int, seat_key: str = "seat") -> dict:
+    """Name stak k in an event: its owner under `seat_key`, and with several staks per seat
+    (SB-11.12) which of them under the matching stak key ("stak", "target_stak")."""
+    g = st.game
+    event[seat_key] = g.owner[k]
+    if g.multi:
+        event[seat_key.replace("seat", "stak")] = g.local[k]
+    return event

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .actions import LET_THROUGH, Target
-from .board import power, power_now, printed, top_owner
+from .board import mark, power, power_now, printed, top_stak
 from .content import Bot
 from .state import D_DISCARD, D_FACEUP, D_PLAYER, D_REACT, D_TOP, HIDDEN, KNOWN, UP, StakBotsState
 
@@ -76,12 +76,17 @@ def _to_heap(st: StakBotsState, c: int) -> None:
     st.scrapheap.append(c)
     st.fed = True  # SB-3.3: any route to the scrapheap feeds it
     st.counts[2] += 1
-    if c == st.attacker:
-        st.stopped = True  # SB-4.4
+    stopped(st, c)
+
+
+def stopped(st: StakBotsState, c: int) -> None:
+    """SB-4.4: an attacking card turned face-down, returned or scrapped stops attacking."""
+    if c in st.attacker:
+        st.stopped[st.attacker.index(c)] = True
 
 
 def uncovered(st: StakBotsState, s: int, event: dict) -> None:
-    """Name the card now on top of `s`'s stak in `event` when it was already face-up (a
+    """Name the card now on top of stak `s` in `event` when it was already face-up (a
     face-down one is named by its `flipped` event), for the words (narration.py)."""
     stak = st.staks[s]
     if stak and st.vis[stak[-1]] == UP:
@@ -101,13 +106,15 @@ def scrap_from_stak(st: StakBotsState, s: int, c: int, events: list, reason: str
         p = "X" if was_hidden else power(st, c)
     event = {
         "type": "scrapped",
-        "seat": s,
+        "seat": g.owner[s],
         "card": g.names[c],
         "id": c,
         "power": p,
         "from": "stak_face_down" if was_hidden else "stak",
         "reason": reason,
     }
+    if g.multi:
+        event["stak"] = g.local[s]
     if stak[-1] == c:
         stak.pop()
         if stak and vis[top := stak[-1]] == UP:  # an already face-up card is on top now
@@ -147,14 +154,13 @@ def add_damage(st: StakBotsState, c: int, amount: int) -> None:
 def return_to_hand(st: StakBotsState, s: int, c: int, events: list) -> None:
     """SB-8.14: the card goes to the hand of its stak's owner; everybody saw which card."""
     st.staks[s].remove(c)
-    st.hands[s].append(c)
+    st.hands[st.game.owner[s]].append(c)
     st.vis[c] = KNOWN
     if st.dmg[c]:
         st.dmg[c] = 0
         st.damaged.remove(c)
-    if c == st.attacker:
-        st.stopped = True  # SB-4.4
-    event = {"type": "returned", "seat": s, "card": st.game.names[c], "id": c}
+    stopped(st, c)
+    event = mark(st, {"type": "returned", "card": st.game.names[c], "id": c}, s)
     event["power"] = printed(st, c)
     uncovered(st, s, event)
     events.append(event)
@@ -163,7 +169,7 @@ def return_to_hand(st: StakBotsState, s: int, c: int, events: list) -> None:
 def reset(st: StakBotsState, s: int, c: int, events: list, by_seat: int = -1, by: int = -1) -> None:
     """SB-8.13: turned face-down, damage cleared; a waiting effect of it lapses (SB-6.5).
     `by_seat`'s card `by` (the Tranq Bot) did it."""
-    event = {"type": "reset", "seat": s, "card": st.game.names[c], "id": c}
+    event = mark(st, {"type": "reset", "card": st.game.names[c], "id": c}, s)
     event["power"] = power(st, c)
     event["damage"] = st.dmg[c]
     event["top"] = st.staks[s][-1] == c
@@ -174,8 +180,7 @@ def reset(st: StakBotsState, s: int, c: int, events: list, by_seat: int = -1, by
     if st.dmg[c]:
         st.dmg[c] = 0
         st.damaged.remove(c)
-    if c == st.attacker:
-        st.stopped = True  # SB-4.4
+    stopped(st, c)
     if c in st.pending:
         st.pending = [p for p in st.pending if p != c]
     events.append(event)
@@ -216,7 +221,8 @@ def draw(st: StakBotsState, seat: int, events: list) -> None:
 def damage_ability(
     st: StakBotsState, src: int, src_seat: int, hit: int, hit_seat: int, doomed: set, events: list
 ) -> None:
-    """SB-5.4: the `*` ability of a card that just dealt damage to `hit` (attacking or not)."""
+    """SB-5.4: the `*` ability of a card that just dealt damage to `hit` (attacking or not);
+    `src_seat` and `hit_seat` are the staks the two cards sit on."""
     bot = st.game.bot[src]
     if bot == Bot.FATAL:
         doomed.add(hit)  # SB-8.8
@@ -234,35 +240,33 @@ def damage_ability(
     else:
         return
     names = st.game.names
-    events.append(
-        {
-            "type": "ability",
-            "seat": src_seat,
-            "card": names[src],
-            "ability": bot.name.lower(),
-            "target_seat": hit_seat,
-            "target_card": names[victim],
-            "hit_card": names[hit],
-        }
-    )
+    event = {
+        "type": "ability",
+        "card": names[src],
+        "ability": bot.name.lower(),
+        "target_card": names[victim],
+        "hit_card": names[hit],
+    }
+    mark(st, event, src_seat)
+    events.append(mark(st, event, hit_seat, "target_seat"))
 
 
-def fire(st: StakBotsState, c: int, owner: int, events: list) -> None:
-    """Resolve the entry effect of `c`, the face-up top card of `owner`'s stak (SB-8)."""
+def fire(st: StakBotsState, c: int, k: int, events: list) -> None:
+    """Resolve the entry effect of `c`, the face-up top card of stak k (SB-8); its choices are
+    its owner's (SB-6.7)."""
     g = st.game
     bot = g.bot[c]
     name = g.names[c]
-    events.append(
-        {"type": "entry_effect", "seat": owner, "card": name, "id": c, "bot": TITLES[bot]}
-    )
+    owner = g.owner[k]
+    events.append(mark(st, {"type": "entry_effect", "card": name, "id": c, "bot": TITLES[bot]}, k))
     if bot == Bot.CLUMSY:  # SB-8.5
-        scrap_from_stak(st, owner, st.staks[owner][0], events, "Clumsy Bot")
+        scrap_from_stak(st, k, st.staks[k][0], events, "Clumsy Bot")
     elif bot == Bot.SIDEKICK:  # SB-8.9
-        stak = st.staks[owner]
+        stak = st.staks[k]
         if len(stak) >= 2:
             stak[-1], stak[-2] = stak[-2], stak[-1]
-            event = {"type": "moved", "seat": owner, "card": name, "position": "second from top"}
-            uncovered(st, owner, event)
+            event = mark(st, {"type": "moved", "card": name, "position": "second from top"}, k)
+            uncovered(st, k, event)
             events.append(event)
     elif bot == Bot.BOUNTIFUL:  # SB-8.11
         draw(st, owner, events)
@@ -291,11 +295,13 @@ def choices(st: StakBotsState, d: tuple[int, int, int]) -> list:
     g = st.game
     names = g.names
     out: list = []
+    owner = g.owner
+    local = g.local
     if kind == D_TOP:
         self_ok = TOP_CHOICE[g.bot[c]]
         for s, stak in enumerate(st.staks):
             if stak and (self_ok or stak[-1] != c):
-                out.append(Target(s, 0, names[stak[-1]]))
+                out.append(Target(owner[s], 0, names[stak[-1]], local[s]))
     elif kind == D_FACEUP:
         vis = st.vis
         for s, stak in enumerate(st.staks):
@@ -303,7 +309,7 @@ def choices(st: StakBotsState, d: tuple[int, int, int]) -> list:
             for i in range(top, -1, -1):
                 x = stak[i]
                 if x != c and vis[x] == UP:
-                    out.append(Target(s, top - i, names[x]))
+                    out.append(Target(owner[s], top - i, names[x], local[s]))
     elif kind == D_PLAYER:
         out = [g.player_a[s] for s in range(g.num_players) if st.alive[s]]
     elif kind == D_REACT:  # SB-11.5: a hand card onto the attacked stak, or no reaction
@@ -328,42 +334,43 @@ def distinct(st: StakBotsState, hand: list[int]) -> list[int]:
 
 
 def resolve_target(
-    st: StakBotsState, c: int, chooser: int, seat: int, depth: int, events: list
+    st: StakBotsState, c: int, chooser: int, k: int, depth: int, events: list
 ) -> None:
+    """Apply `chooser`'s choice for `c`'s effect: the card `depth` below the top of stak k."""
     g = st.game
     bot = g.bot[c]
-    stak = st.staks[seat]
+    stak = st.staks[k]
     x = stak[len(stak) - 1 - depth]
     if bot == Bot.TRANQ:  # SB-8.13
-        reset(st, seat, x, events, chooser, c)
+        reset(st, k, x, events, chooser, c)
         return
     base = {
         "seat": chooser,
         "card": g.names[c],
-        "target_seat": seat,
         "target_card": g.names[x],
         "target_power": power_now(st, x),
     }
+    mark(st, base, k, "target_seat")
     if bot == Bot.SHOT:  # SB-8.6
         add_damage(st, x, SHOT_DAMAGE)
         events.append({"type": "shot", **base, "damage": SHOT_DAMAGE, "target_damage": st.dmg[x]})
     elif bot == Bot.REAPER:  # SB-8.7
         events.append({"type": "reaped", **base})
-        scrap_from_stak(st, seat, x, events, "Reaper Bot")
+        scrap_from_stak(st, k, x, events, "Reaper Bot")
     elif bot == Bot.BEGONE:  # SB-8.14
         events.append({"type": "begone", **base})
-        return_to_hand(st, seat, x, events)
+        return_to_hand(st, k, x, events)
     elif bot == Bot.TRIP:  # SB-8.15
         event = {"type": "tripped", **base, "alone": len(stak) < 2}
         if len(stak) >= 2:
             stak[-1], stak[-2] = stak[-2], stak[-1]
-            uncovered(st, seat, event)
+            uncovered(st, k, event)
         events.append(event)
     elif bot == Bot.PIT:  # SB-8.16
         event = {"type": "pitted", **base, "alone": len(stak) < 2}
         if len(stak) >= 2:
             stak.insert(0, stak.pop())
-            uncovered(st, seat, event)
+            uncovered(st, k, event)
         events.append(event)
 
 
@@ -412,7 +419,7 @@ def describe(st: StakBotsState, d: tuple[int, int, int]) -> str:
             f"to cancel the attack, or let the attack through"
         )
     else:
-        owner = top_owner(st, c)
-        by = f"Seat {owner + 1}'s " if owner >= 0 else ""
+        k = top_stak(st, c)
+        by = f"Seat {st.game.owner[k] + 1}'s " if k >= 0 else ""
         return f"Seat {chooser + 1}: {by}{name} expelled you: discard a card from your hand"
     return f"Seat {chooser + 1}: your {name} entered: {what}"

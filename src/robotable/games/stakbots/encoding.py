@@ -13,7 +13,8 @@ Action indices, with N = cards in the deck and P = seats:
   .. + N                 react with card id (SB-11.5)
   .. + 1                 let the attack through (SB-11.5)
   .. + P*N               play card id onto seat's stak (SB-11.6, SB-11.8)
-The SB-11 actions come last, so the base game's indices are those of earlier versions.
+The SB-11 actions come last, so the base game's indices are those of earlier versions; with
+several staks per seat (SB-11.12) the actions on staks after the first follow (`_multi_index`).
 Observation: built from a view only, seats relative to the viewer (slot 0 = the viewer).
 """
 
@@ -43,16 +44,30 @@ DECISIONS = {None: 0, "top": 1, "face_up": 2, "player": 3, "discard": 4, "react"
 GLOBAL = (BOTS + 1) + (BOTS + 1) + 1 + (len(DECISIONS) + BOTS) + (3 + SLOTS) + 3
 
 
+def _base_size(n: int, p: int) -> int:
+    """The one-stak-per-seat layout's size (every block up to the plays onto seats' staks)."""
+    return 2 + 5 * n + 2 * p + 2 * p * n
+
+
 def num_distinct_actions(game: Any) -> int:
     n = len(game.deck)
     p = game.num_players
-    return 1 + 3 * n + 2 * p + p * n + 2 * n + 1 + p * n
+    extra = game.options["staks"] - 1  # SB-11.12: the blocks for staks after the first
+    if not extra:
+        return _base_size(n, p)
+    per = extra + 1
+    return _base_size(n, p) + extra * n + p * extra * n + p * per * per + p * extra * n + extra * n
 
 
 def action_index(game: Any, action: Any) -> int:
     n = len(game.deck)
     p = game.num_players
     cls = type(action)
+    stak = getattr(action, "stak", 0)
+    if cls is Attack and (action.target_stak or action.own_stak):
+        stak = 1  # any attack but first stak against first stak is in the several-staks block
+    if stak:
+        return _multi_index(game, action, n, p)
     if cls is EndTurn:
         return 0
     if cls is Play:
@@ -75,6 +90,31 @@ def action_index(game: Any, action: Any) -> int:
         return 1 + 4 * n + 2 * p + p * n + action.card
     if cls is LetThrough:
         return 1 + 5 * n + 2 * p + p * n
+    raise ValueError(f"game stakbots: {action!r} is not a Stak Bots action")
+
+
+def _multi_index(game: Any, action: Any, n: int, p: int) -> int:
+    """SB-11.12's blocks, after the base layout: plays onto your own staks 2.., plays onto a
+    seat's staks 2.., attacks (target seat, its stak, your stak), choices on staks 2..,
+    recycling with staks 2..."""
+    per = game.options["staks"]
+    extra = per - 1
+    base = _base_size(n, p)
+    cls = type(action)
+    if cls is Play and action.seat < 0:
+        return base + (action.stak - 1) * n + action.card
+    base += extra * n
+    if cls is Play:
+        return base + (action.seat * extra + action.stak - 1) * n + action.card
+    base += p * extra * n
+    if cls is Attack:
+        return base + (action.target * per + action.target_stak) * per + action.own_stak
+    base += p * per * per
+    if cls is Target:
+        return base + (action.seat * extra + action.stak - 1) * n + action.depth
+    base += p * extra * n
+    if cls is Recycle:
+        return base + (action.stak - 1) * n + action.card
     raise ValueError(f"game stakbots: {action!r} is not a Stak Bots action")
 
 
@@ -105,7 +145,9 @@ def encode_observation(game: Any, view: dict[str, Any]) -> list[float]:
             obs.extend([0.0] * PER_SEAT)
             continue
         sv = view["seats"][(me + k) % p]
-        stak = sv["stak"]
+        # Several staks per seat (SB-11.12) read as one: their cards together, the top of the
+        # first stak still in play.
+        stak = [c for k in sv["staks"] for c in k["cards"]]
         up = [c for c in stak if c["face_up"]]
         obs += [
             1.0,
@@ -117,7 +159,7 @@ def encode_observation(game: Any, view: dict[str, Any]) -> list[float]:
             len(up) / 20,
             (len(stak) - len(up)) / 20,
         ]
-        top = sv["top"]
+        top = next((k["top"] for k in sv["staks"] if k["top"]), None)
         if top and top["face_up"]:
             obs += _one_hot(BOT_INDEX[top["bot"]], BOTS)
             obs += [top["current_power"] / 8, top["damage"] / 8, top["rank"] / 6]

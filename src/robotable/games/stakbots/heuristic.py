@@ -31,19 +31,23 @@ def strength_parts(st: StakBotsState, s: int) -> tuple[float, float, float]:
     """Seat s's strength as (public part, hand bonus its owner sees, hand bonus all see)."""
     if not st.alive[s]:
         return 0.0, 0.0, 0.0
-    stak = st.staks[s]
-    if not stak:
-        return 0.05, 0.0, 0.0
     g = st.game
     vis = st.vis
-    value = STAK_CARD * len(stak)
-    for c in stak:
-        if vis[c] == UP:
-            value += FACE_UP_POWER * power(st, c)
-    top = stak[-1]
-    p = power(st, top)
-    left = max(p - st.dmg[top], 0)
-    value += TOP_POWER * left + TOP_ABILITY.get(g.bot[top], 0.0)
+    value = 0.0
+    for k in g.staks_of[s]:  # SB-11.12: a seat's staks add up
+        stak = st.staks[k]
+        if not stak:
+            continue
+        value += STAK_CARD * len(stak)
+        for c in stak:
+            if vis[c] == UP:
+                value += FACE_UP_POWER * power(st, c)
+        top = stak[-1]
+        p = power(st, top)
+        left = max(p - st.dmg[top], 0)
+        value += TOP_POWER * left + TOP_ABILITY.get(g.bot[top], 0.0)
+    if not value:
+        return 0.05, 0.0, 0.0
     hand = st.hands[s]
     value += HAND_CARD * len(hand)
     own = known = 0.0

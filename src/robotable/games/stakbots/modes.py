@@ -12,6 +12,14 @@ from robotable.core.errors import OptionError
 
 TRAITOR_HAND = 3  # SB-11.8: the traitor's starting hand and the most a turn may end holding
 QUICKFIRE_STAK = 5  # SB-11.9: Quickfire's stak size unless one is given
+ORDINAL = ("first", "second", "third")  # a seat's staks in words (SB-11.12)
+
+
+def multi_stak_size(num_players: int, staks: int, hand_size: int, deck_size: int) -> int:
+    """SB-11.12: the stak size with several staks per seat, unless one is given: 9 for two
+    seats, 5 for three or four, fewer when the deck cannot deal that many."""
+    wanted = 9 if num_players == 2 else 5
+    return max(1, min(wanted, (deck_size - num_players * hand_size) // (num_players * staks)))
 
 
 def check_modes(game: str, num_players: int, opts: dict[str, Any]) -> None:

@@ -24,9 +24,10 @@ from .actions import (
     Scrap,
     Target,
 )
-from .board import power, top_owner
+from .board import power, stak_of, top_stak
 from .content import Bot
 from .effects import SHOT_DAMAGE
+from .modes import ORDINAL
 from .rules import MAX_TURN_EFFECTS
 from .state import UP, StakBotsState
 
@@ -50,6 +51,13 @@ def _card(name: str, value: Any = None, damage: int = 0) -> str:
 def _their(voice: Voice, seat: int) -> str:
     """The possessive for a seat already named in the sentence: "your" or "their"."""
     return "your" if voice.is_you(seat) else "their"
+
+
+def _stak(e: Event, whose: str, key: str = "stak") -> str:
+    """A stak after its possessive: "Ada's stak", or with several staks per seat (SB-11.12)
+    "Ada's second stak" (the event names which under `key`)."""
+    j = e.get(key)
+    return f"{whose} {ORDINAL[j]} stak" if isinstance(j, int) else f"{whose} stak"
 
 
 def _subject(voice: Voice, seat: int, verb: str) -> str:
@@ -147,11 +155,10 @@ def _played(e: Event, v: Voice) -> str:
     seat = e["seat"]
     card = _card(e["card"], e.get("power"))
     if e.get("reaction"):
-        return sentence(
-            v.does(seat, f"reacts, playing {card} onto {_their(v, seat)} stak: the attack is off")
-        )
+        onto = _stak(e, _their(v, seat))
+        return sentence(v.does(seat, f"reacts, playing {card} onto {onto}: the attack is off"))
     onto = _their(v, seat) if "onto" not in e else v.whose(e["onto"])
-    return sentence(v.does(seat, f"plays {card} onto {onto} stak"))
+    return sentence(v.does(seat, f"plays {card} onto {_stak(e, onto)}"))
 
 
 def _recycled(e: Event, v: Voice) -> str:
@@ -191,6 +198,9 @@ def _scrapped(e: Event, v: Voice) -> str:
     if reason == "scrap":
         if source == "hand":
             return sentence(v.does(seat, f"scraps {card} from {_their(v, seat)} hand"))
+        if "stak" in e:
+            where = f"the top card of {_stak(e, _their(v, seat))}"
+            return sentence(v.does(seat, f"scraps {where}, {card}") + top)
         return sentence(v.does(seat, f"scraps {_their(v, seat)} top card, {card}") + top)
     if reason == "recycled":
         if source == "hand":
@@ -202,7 +212,7 @@ def _scrapped(e: Event, v: Voice) -> str:
         return sentence(f"{card} goes from {whose} hand to the scrapheap")
     if reason == "Clumsy Bot":
         down = "a face-down " if source == "stak_face_down" else ""
-        return sentence(f"The bottom card of {whose} stak, {down}{card}, is scrapped")
+        return sentence(f"The bottom card of {_stak(e, whose)}, {down}{card}, is scrapped")
     down = "face-down " if source == "stak_face_down" else ""
     if reason == "damage":
         return sentence(
@@ -231,6 +241,8 @@ def _reset(e: Event, v: Voice) -> str:
 
 def _flipped(e: Event, v: Voice) -> str:
     card = _card(e["card"], e.get("power"))
+    if "stak" in e:
+        return sentence(f"The top card of {_stak(e, v.whose(e['seat']))} turns face-up: {card}")
     return sentence(f"{v.Whose(e['seat'])} top card turns face-up: {card}")
 
 
@@ -250,9 +262,8 @@ def _ability(e: Event, v: Voice) -> str:
     if kind == "spike":
         return sentence(f"{own} damaged {hit}, so the card beneath it will be scrapped")
     if kind == "bash":
-        return sentence(
-            f"{own} damaged {hit}, so the bottom card of {v.whose(target)} stak will be scrapped"
-        )
+        bottom = _stak(e, v.whose(target), "target_stak")
+        return sentence(f"{own} damaged {hit}, so the bottom card of {bottom} will be scrapped")
     return sentence(f"{own} uses its ability on {hit}")
 
 
@@ -261,6 +272,9 @@ def _attack(e: Event, v: Voice) -> str:
     dealt, taken = e["power"], e["target_power"]
     att = f"{v.Whose(seat)} {_card(e['card'], dealt)}"
     dfn = f"{v.whose(target)} {_card(e['target_card'], taken)}"
+    if "stak" in e:  # SB-11.12: which staks fight
+        att += f" from {_stak(e, _their(v, seat))}"
+        dfn += f" on {_stak(e, _their(v, target), 'target_stak')}"
     if e.get("forced"):
         verb = "keeps attacking"
     elif e.get("again"):
@@ -315,7 +329,9 @@ def _pitted(e: Event, v: Voice) -> str:
     if e.get("alone"):
         what = "it is alone in its stak, so nothing moves"
     else:
-        what = f"it goes face-up to the bottom of {v.whose(e['target_seat'])} stak"
+        what = (
+            f"it goes face-up to the bottom of {_stak(e, v.whose(e['target_seat']), 'target_stak')}"
+        )
     what += _on_top(e, v, e["target_seat"], e["target_card"])
     return sentence(f"{v.Whose(e['seat'])} {e['card']} pits {_target(e, v)}: {what}")
 
@@ -367,7 +383,8 @@ def _lapsed(e: Event, v: Voice) -> str:
 
 def _seat_out(e: Event, v: Voice) -> str:
     seat = e["seat"]
-    text = f"{v.Who(seat)} {v.verb(seat, 'is')} out of the game: {v.whose(seat)} stak is empty"
+    staks = "staks are all empty" if e.get("staks", 1) > 1 else "stak is empty"
+    text = f"{v.Who(seat)} {v.verb(seat, 'is')} out of the game: {v.whose(seat)} {staks}"
     if e.get("hand_size"):
         text += f", and {v.whose(seat)} hand goes to the scrapheap"
     return sentence(text)
@@ -464,10 +481,10 @@ def _printed(st: StakBotsState, c: int) -> str:
     return _card(st.game.names[c], p if p >= 0 else "X")
 
 
-def _leader_on_top(st: StakBotsState, seat: int) -> int:
-    """A Leader Bot's power once played on `seat`'s stak: itself plus the face-up run below."""
+def _leader_on_top(st: StakBotsState, k: int) -> int:
+    """A Leader Bot's power once played on stak k: itself plus the face-up run below."""
     run = 1
-    for c in reversed(st.staks[seat]):
+    for c in reversed(st.staks[k]):
         if st.vis[c] != UP:
             break
         run += 1
@@ -491,6 +508,11 @@ def _summary(g: Any, card: int) -> str:
     return f" ({text[0].lower()}{text[1:].rstrip('.')})"
 
 
+def _where(st: StakBotsState, whose: str, k: int) -> str:
+    """Stak k after its possessive in a choice: "your stak", "your second stak" (SB-11.12)."""
+    return f"{whose} {st.game.stak_word[k]}"
+
+
 def describe_action(st: StakBotsState, action: Any) -> str:
     """The choice in words for the deciding seat ("attack your opponent's Core Bot (power 2)
     with your Shot Bot (power 5)"), naming cards and seats, never positions."""
@@ -498,33 +520,50 @@ def describe_action(st: StakBotsState, action: Any) -> str:
     v = chooser_voice(st)
     me = st.current_player()
     cls = type(action)
+    multi = g.multi
     if cls is Play or cls is React:
         c = action.card
-        onto = me if cls is React or action.seat < 0 else action.seat
+        if cls is React:
+            k = st.declared
+        else:
+            k = g.staks_of[me if action.seat < 0 else action.seat][action.stak]
         if g.base_power[c] < 0:
-            card = f"{g.names[c]} (power X, {_leader_on_top(st, onto)} once played)"
+            card = f"{g.names[c]} (power X, {_leader_on_top(st, k)} once played)"
         else:
             card = _printed(st, c)
+        onto = _where(st, "your" if g.owner[k] == me else v.whose(g.owner[k]), k)
         if cls is React:
-            attacker = f"{v.whose(st.active)} {_live(st, st.staks[st.active][-1])}"
-            return f"react: play {card} onto your stak, so {attacker} does not attack"
-        where = "your" if onto == me else v.whose(onto)
-        return f"play {card} onto {where} stak{_summary(g, c)}"
+            attacker = f"{v.whose(st.active)} {_live(st, st.decision[1])}"  # type: ignore[index]
+            return f"react: play {card} onto {onto}, so {attacker} does not attack"
+        return f"play {card} onto {onto}{_summary(g, c)}"
     if cls is Recycle:
-        top = _live(st, st.staks[me][-1])
+        k = g.staks_of[me][action.stak]
+        top = _live(st, st.staks[k][-1])
         card = _printed(st, action.card)
-        return f"recycle: scrap your top card, {top}, and {card} from your hand, then draw a card"
+        where = f"the top card of {_where(st, 'your', k)}" if multi else "your top card"
+        return f"recycle: scrap {where}, {top}, and {card} from your hand, then draw a card"
     if cls is LetThrough:
-        attacker = f"{v.whose(st.active)} {_live(st, st.staks[st.active][-1])}"
-        return f"let the attack through: {attacker} attacks your {_live(st, st.staks[me][-1])}"
+        attacker = f"{v.whose(st.active)} {_live(st, st.decision[1])}"  # type: ignore[index]
+        k = st.declared
+        mine = f"your {_live(st, st.staks[k][-1])}"
+        if multi:
+            mine += f" on {_where(st, 'your', k)}"
+        return f"let the attack through: {attacker} attacks {mine}"
     if cls is Scrap:
         if action.from_hand:
             return f"scrap {_printed(st, action.card)} from your hand{_summary(g, action.card)}"
+        if multi:
+            k = stak_of(st, action.card)
+            return f"scrap the top card of {_where(st, 'your', k)}, {_live(st, action.card)}"
         return f"scrap your top card, {_live(st, action.card)}"
     if cls is Attack:
-        t = action.target
-        target = f"{v.whose(t)} {_live(st, st.staks[t][-1])}"
-        mine = f"your {_live(st, st.staks[me][-1])}"
+        t = g.staks_of[action.target][action.target_stak]
+        k = g.staks_of[me][action.own_stak]
+        target = f"{v.whose(action.target)} {_live(st, st.staks[t][-1])}"
+        mine = f"your {_live(st, st.staks[k][-1])}"
+        if multi:
+            target += f" on {_where(st, _their(v, action.target), t)}"
+            mine += f" from {_where(st, 'your', k)}"
         if st.stomp >= 0:
             return f"keep attacking: attack {target} with {mine} again"
         return f"attack {target} with {mine}"
@@ -534,8 +573,8 @@ def describe_action(st: StakBotsState, action: Any) -> str:
         card = _printed(st, action.card)
         if st.decision is not None:
             effect = st.decision[1]
-            owner = top_owner(st, effect)
-            by = f"{v.whose(owner)} " if owner >= 0 else ""
+            k = top_stak(st, effect)
+            by = f"{v.whose(g.owner[k])} " if k >= 0 else ""
             return f"scrap {card} from your hand, as {by}{g.names[effect]} demands"
         return f"scrap {card} from your hand"
     if cls is ChoosePlayer:
@@ -554,14 +593,18 @@ def describe_action(st: StakBotsState, action: Any) -> str:
 def _describe_target(st: StakBotsState, v: Voice, action: Target) -> str:
     _kind, effect, me = st.decision  # type: ignore[misc]
     g = st.game
-    stak = st.staks[action.seat]
+    k = g.staks_of[action.seat][action.stak]
+    stak = st.staks[k]
     x = stak[len(stak) - 1 - action.depth]
+    their = _where(st, _their(v, action.seat), k)
     if x == effect:
         what = f"your {g.names[x]} itself"
     else:
         what = f"{v.whose(action.seat)} {_live(st, x)}"
     if action.depth:
-        what += f", {_from_top(action.depth, len(stak))} of {_their(v, action.seat)} stak"
+        what += f", {_from_top(action.depth, len(stak))} of {their}"
+    elif g.multi and x != effect:
+        what += f" on {their}"
     bot = g.bot[effect]
     if bot == Bot.SHOT:
         return f"shoot {what} for {SHOT_DAMAGE} damage"
@@ -572,7 +615,7 @@ def _describe_target(st: StakBotsState, v: Voice, action: Target) -> str:
     if bot == Bot.TRIP:
         return f"trip {what}: it drops one place"
     if bot == Bot.PIT:
-        return f"pit {what}: it goes to the bottom of {_their(v, action.seat)} stak"
+        return f"pit {what}: it goes to the bottom of {their}"
     if bot == Bot.TRANQ:
         return f"reset {what}: it turns face-down"
     return f"choose {what}"

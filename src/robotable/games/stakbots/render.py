@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from robotable.core.narration import plural
 
 from .board import power
+from .modes import ORDINAL
 from .state import DECISION_NAMES, HIDDEN, KNOWN, UP, StakBotsState
 
 if TYPE_CHECKING:
@@ -51,23 +52,37 @@ def build_view(st: StakBotsState, seat: int | None) -> dict[str, Any]:
     legal = st.legal_action_entries(seat)
     seats = []
     for s in range(g.num_players):
-        stak_cards = []
-        for c in st.staks[s]:
-            if vis[c] == UP:
-                stak_cards.append({"face_up": True, **card_json(st, c, live=True)})
-            elif vis[c] == KNOWN:
-                stak_cards.append({"face_up": False, "known": card_json(st, c)})
-            else:
-                stak_cards.append({"face_up": False})
+        staks = []
+        for k in g.staks_of[s]:
+            stak_cards = []
+            for c in st.staks[k]:
+                if vis[c] == UP:
+                    stak_cards.append({"face_up": True, **card_json(st, c, live=True)})
+                elif vis[c] == KNOWN:
+                    stak_cards.append({"face_up": False, "known": card_json(st, c)})
+                else:
+                    stak_cards.append({"face_up": False})
+            staks.append(
+                {
+                    "stak": g.local[k],
+                    "size": len(stak_cards),
+                    "cards": stak_cards,
+                    "top": stak_cards[-1] if stak_cards else None,
+                    "attacked": st.active == s and st.attacker[k] >= 0,
+                }
+            )
+        first = staks[0]
         hand = st.hands[s]
         seats.append(
             {
                 "seat": s,
                 "team": g.team[s] if g.options["teams"] else None,  # SB-11.10
                 "in_game": st.alive[s],
-                "stak_size": len(st.staks[s]),
-                "stak": stak_cards,
-                "top": stak_cards[-1] if stak_cards else None,
+                # The seat's first stak (its only one unless SB-11.12); `staks` holds them all.
+                "stak_size": first["size"],
+                "stak": first["cards"],
+                "top": first["top"],
+                "staks": staks,
                 "hand_size": len(hand),
                 "hand": [card_json(st, c) for c in hand] if s == seat else None,
                 "known_hand": [card_json(st, c) for c in hand if vis[c] == KNOWN],
@@ -83,6 +98,11 @@ def build_view(st: StakBotsState, seat: int | None) -> dict[str, Any]:
             "why": st.prompt(),
         }
     heap = st.scrapheap
+    # The card that attacked this turn (the last to attack, with several staks): a scrapped
+    # attacker may since have been reshuffled into the supply, a hidden card again, and then
+    # only the fact that an attack happened stays public.
+    mine = [k for k in g.staks_of[st.active] if st.attacker[k] >= 0]
+    attacker = st.attacker[mine[-1]] if mine else -1
     return {
         "game": g.name,
         "seat": seat,
@@ -100,15 +120,12 @@ def build_view(st: StakBotsState, seat: int | None) -> dict[str, Any]:
         "supply_size": len(st.supply),
         "scrapheap": [card_json(st, c) for c in heap],
         "scrapheap_top": card_json(st, heap[-1]) if heap else None,
-        # A scrapped attacker may since have been reshuffled into the supply: then it is a
-        # hidden card again and only the fact that an attack happened stays public.
-        "attacker": card_json(st, st.attacker)
-        if st.attacker >= 0 and vis[st.attacker] != HIDDEN
-        else None,
-        "attacked_this_turn": st.attacker >= 0,
-        "attacker_stopped": st.stopped,
+        "attacker": card_json(st, attacker) if attacker >= 0 and vis[attacker] != HIDDEN else None,
+        "attacked_this_turn": attacker >= 0,
+        "attacker_stopped": bool(mine) and st.stopped[mine[-1]],
         "scrapheap_fed": st.fed,
-        "stomp_target": st.stomp if st.stomp >= 0 else None,
+        "stomp_target": g.owner[st.stomp] if st.stomp >= 0 else None,
+        "stomp_target_stak": g.local[st.stomp] if st.stomp >= 0 else None,
         "actions_this_turn": st.n_actions,
         "attacks_this_turn": st.n_attacks,
         "effects_this_turn": st.n_effects,
@@ -124,6 +141,36 @@ def _card_line(c: dict[str, Any]) -> str:
     dmg = f" dmg {c['damage']}" if c.get("damage") else ""
     short = f"  {c['short']}" if c["short"] else ""
     return f"{c['name']} P{power}{dmg} r{c['rank']}{short}"
+
+
+def _stak_lines(cards: list[dict[str, Any]], mine: bool, indent: str) -> list[str]:
+    """One stak: the viewer's own in full, another seat's top and face-up cards."""
+    lines = []
+    if mine:
+        run = 0  # consecutive unknown face-down cards print as one line
+        for depth, c in enumerate(reversed(cards)):
+            mark = "top " if depth == 0 else "    "
+            if not c["face_up"] and "known" not in c:
+                run += 1
+                continue
+            if run:
+                lines.append(f"{indent}      [{run} face-down]")
+                run = 0
+            if c["face_up"]:
+                lines.append(f"{indent}  {mark}{_card_line(c)}")
+            else:
+                lines.append(f"{indent}  {mark}[face-down, was {c['known']['name']}]")
+        if run:
+            lines.append(f"{indent}      [{run} face-down]")
+    elif cards:
+        tc = cards[-1]
+        lines.append(f"{indent}  top: {_card_line(tc) if tc['face_up'] else '-'}")
+        below = [c for c in cards[:-1] if c["face_up"]]
+        if below:
+            lines.append(
+                f"{indent}  face-up below: " + ", ".join(c["name"] for c in reversed(below))
+            )
+    return lines
 
 
 def render(st: StakBotsState, seat: int | None) -> str:
@@ -150,32 +197,21 @@ def render(st: StakBotsState, seat: int | None) -> str:
         if not sv["in_game"]:
             lines.append(f"Seat {s + 1} ({label}): out of the game")
             continue
-        lines.append(
-            f"Seat {s + 1} ({label}): stak {plural(sv['stak_size'], 'card')}, "
-            f"hand {plural(sv['hand_size'], 'card')}"
-        )
-        if mine:
-            run = 0  # consecutive unknown face-down cards print as one line
-            for depth, c in enumerate(reversed(sv["stak"])):
-                mark = "top " if depth == 0 else "    "
-                if not c["face_up"] and "known" not in c:
-                    run += 1
-                    continue
-                if run:
-                    lines.append(f"      [{run} face-down]")
-                    run = 0
-                if c["face_up"]:
-                    lines.append(f"  {mark}{_card_line(c)}")
-                else:
-                    lines.append(f"  {mark}[face-down, was {c['known']['name']}]")
-            if run:
-                lines.append(f"      [{run} face-down]")
+        multi = len(sv["staks"]) > 1
+        if multi:  # SB-11.12
+            sizes = ", ".join(plural(k["size"], "card") for k in sv["staks"])
+            lines.append(
+                f"Seat {s + 1} ({label}): staks {sizes}, hand {plural(sv['hand_size'], 'card')}"
+            )
         else:
-            tc = sv["top"]
-            lines.append(f"  top: {_card_line(tc) if tc and tc['face_up'] else '-'}")
-            below = [c for c in sv["stak"][:-1] if c["face_up"]]
-            if below:
-                lines.append("  face-up below: " + ", ".join(c["name"] for c in reversed(below)))
+            lines.append(
+                f"Seat {s + 1} ({label}): stak {plural(sv['stak_size'], 'card')}, "
+                f"hand {plural(sv['hand_size'], 'card')}"
+            )
+        for k in sv["staks"]:
+            if multi:
+                lines.append(f"  {ORDINAL[k['stak']]} stak:" + ("" if k["cards"] else " empty"))
+            lines += _stak_lines(k["cards"], mine, "  " if multi else "")
         if mine and sv["hand"] is not None:
             hand = ", ".join(_card_line(c) for c in sv["hand"]) or "empty"
             lines.append(f"  your hand: {hand}")

@@ -29,7 +29,7 @@ from .actions import (
     Scrap,
     Target,
 )
-from .board import power, stak_of, top_owner
+from .board import mark, power, stak_of, top_stak
 from .content import Bot
 from .effects import add_damage, draw, scrap_from_hand, scrap_from_stak, shuffle
 from .state import D_REACT, KNOWN, UP, StakBotsState
@@ -58,26 +58,25 @@ def settle(st: StakBotsState, events: list) -> None:
             break
     else:
         return  # the common case: every top card is already face-up
-    bots = st.game.bot
-    entry = st.game.entry
+    g = st.game
+    bots = g.bot
+    entry = g.entry
     batch = []
-    n = len(staks)
-    a = st.active
-    for k in range(n):
-        s = (a + k) % n
+    for s in g.stak_order[st.active]:
         stak = staks[s]
         if stak and vis[stak[-1]] != UP:
             c = stak[-1]
             vis[c] = UP
-            events.append(
-                {
-                    "type": "flipped",
-                    "seat": s,
-                    "card": st.game.names[c],
-                    "id": c,
-                    "power": p if (p := st.game.base_power[c]) >= 0 else power(st, c),
-                }
-            )
+            event = {
+                "type": "flipped",
+                "seat": g.owner[s],
+                "card": g.names[c],
+                "id": c,
+                "power": p if (p := g.base_power[c]) >= 0 else power(st, c),
+            }
+            if g.multi:
+                event["stak"] = g.local[s]
+            events.append(event)
             if bots[c] in entry:
                 batch.append(c)
     if batch:
@@ -94,7 +93,7 @@ def setup(st: StakBotsState, seed: int) -> None:
     deck = list(range(len(g.deck)))
     shuffle(st.rng, deck)
     size = g.options["stak_size"]
-    for s in range(g.num_players):
+    for s in range(len(st.staks)):
         st.staks[s] = [deck.pop() for _ in range(size)]
         st.vis[st.staks[s][-1]] = UP
     for s in range(g.num_players):
@@ -102,7 +101,7 @@ def setup(st: StakBotsState, seed: int) -> None:
     st.supply = deck
     st.active = 0  # SB-2.6
     opening: list = []
-    tops = [st.staks[s][-1] for s in range(g.num_players)]
+    tops = [st.staks[s][-1] for s in g.stak_order[0]]
     batch = [c for c in tops if g.bot[c] in g.entry] if g.options["setup_effects"] else []
     if batch:
         # SB-11.2: the starting tops' entry effects resolve as one batch in turn order from the
@@ -120,9 +119,11 @@ def setup(st: StakBotsState, seed: int) -> None:
 
 def start_turn(st: StakBotsState, events: list) -> None:
     st.fed = False
-    st.attacker = -1
-    st.stopped = False
+    k = len(st.staks)
+    st.attacker = [-1] * k
+    st.stopped = [False] * k
     st.stomp = -1
+    st.stomp_from = -1
     st.n_actions = 0
     st.n_effects = 0
     st.n_attacks = 0
@@ -193,7 +194,7 @@ def with_teammates(st: StakBotsState, seats: list[int]) -> list[int]:
 
 def after_chain(st: StakBotsState, events: list) -> None:
     """SB-7.2 (eliminations once the chain is over), SB-7.3/7.4 (the end), SB-7.5, SB-5.6,
-    SB-11.2 (the setup chain's end starts turn 1)."""
+    SB-11.2 (the setup chain's end starts turn 1), SB-11.12 (out when every stak is empty)."""
     staks = st.staks
     out = None
     for stak in staks:
@@ -201,17 +202,22 @@ def after_chain(st: StakBotsState, events: list) -> None:
             break
     else:
         out = ()  # the common case: nobody is at zero
-    n = st.game.num_players
+    g = st.game
+    n = g.num_players
     if out is None:
-        out = [s for s in range(n) if st.alive[s] and not staks[s]]
+        staks_of = g.staks_of
+        out = [s for s in range(n) if st.alive[s] and not any(staks[k] for k in staks_of[s])]
     for s in out:
         st.alive[s] = False
-        events.append({"type": "seat_out", "seat": s, "hand_size": len(st.hands[s])})
+        event = {"type": "seat_out", "seat": s, "hand_size": len(st.hands[s])}
+        if g.multi:
+            event["staks"] = len(g.staks_of[s])
+        events.append(event)
         for c in st.hands[s][:]:
             scrap_from_hand(st, s, c, events, "out")
     if out:
         alive = [s for s in range(n) if st.alive[s]]
-        team = st.game.team
+        team = g.team
         if alive and all(team[s] == team[alive[0]] for s in alive):
             finish(st, with_teammates(st, alive), "last_stak", events)
             return
@@ -228,9 +234,11 @@ def after_chain(st: StakBotsState, events: list) -> None:
         start_turn(st, events)
         return
     if st.stomp >= 0:
-        top = st.staks[st.active][-1]
+        k = st.stomp_from
+        src = staks[k]
+        top = src[-1] if src else -1
         t = st.stomp
-        if top != st.attacker or st.stopped or not st.staks[t] or power(st, top) == 0:
+        if top != st.attacker[k] or st.stopped[k] or not staks[t] or power(st, top) == 0:
             st.stomp = -1
 
 
@@ -242,8 +250,8 @@ def run(st: StakBotsState, events: list) -> None:
             return
         pending = st.pending
         c = pending.pop()
-        s = top_owner(st, c)
-        if s < 0:
+        k = top_stak(st, c)
+        if k < 0:
             events.append(_lapsed(st, c, "not on top"))
             continue
         if st.n_effects >= MAX_TURN_EFFECTS:
@@ -251,7 +259,7 @@ def run(st: StakBotsState, events: list) -> None:
             continue
         st.n_effects += 1
         st.counts[3] += 1
-        effects.fire(st, c, s, events)
+        effects.fire(st, c, k, events)
         settle(st, events)
 
 
@@ -260,9 +268,9 @@ def _lapsed(st: StakBotsState, c: int, why: str) -> dict[str, Any]:
     now (absent when it has left both: it was face-up, so naming it tells nobody a secret)."""
     event: dict[str, Any] = {"type": "effect_lapsed", "card": st.game.names[c], "id": c}
     event["why"] = why
-    s = stak_of(st, c)
-    if s >= 0:
-        event["seat"] = s
+    k = stak_of(st, c)
+    if k >= 0:
+        mark(st, event, k)
         event["where"] = "stak"
     elif c in st.scrapheap:
         event["where"] = "scrapheap"
@@ -279,42 +287,45 @@ def _lapsed(st: StakBotsState, c: int, why: str) -> dict[str, Any]:
     return event
 
 
-def attack(st: StakBotsState, target: int, events: list) -> None:
-    """SB-5: one combat between the active top card and `target`'s top card."""
+def attack(st: StakBotsState, src: int, target: int, events: list) -> None:
+    """SB-5: one combat between stak `src`'s top card (the active seat's) and stak `target`'s."""
     g = st.game
-    a = st.active
-    sa = st.staks[a]
+    sa = st.staks[src]
     sd = st.staks[target]
     att = sa[-1]
     dfn = sd[-1]
-    again = st.attacker == att
-    st.attacker = att
+    again = st.attacker[src] == att
+    st.attacker[src] = att
     pa = power(st, att)
     pd = power(st, dfn)
+    forced = st.stomp == target and st.stomp_from == src
     event = {
         "type": "attack",
-        "seat": a,
+        "seat": g.owner[src],
         "card": g.names[att],
         "id": att,
-        "target": target,
+        "target": g.owner[target],
         "target_card": g.names[dfn],
         "target_id": dfn,
         "power": pa,
         "target_power": pd,
-        "forced": st.stomp == target,
+        "forced": forced,
         "again": again,
     }
+    if g.multi:
+        event["stak"] = g.local[src]
+        event["target_stak"] = g.local[target]
     events.append(event)
     st.counts[0] += 1
-    if st.stomp != target:
+    if not forced:
         st.n_attacks += 1  # SB-11.7: a Stomp Bot's forced attacks belong to the one it began
     doomed: set[int] = set()
     if pa > 0:
         add_damage(st, dfn, pa)
-        effects.damage_ability(st, att, a, dfn, target, doomed, events)
+        effects.damage_ability(st, att, src, dfn, target, doomed, events)
     if pd > 0:
         add_damage(st, att, pd)
-        effects.damage_ability(st, dfn, target, att, a, doomed, events)
+        effects.damage_ability(st, dfn, target, att, src, doomed, events)
     dmg = st.dmg
     # The damage each card holds now, this combat's included (for the words, SB-5.2).
     event["damage"] = dmg[att]
@@ -324,7 +335,7 @@ def attack(st: StakBotsState, target: int, events: list) -> None:
             doomed.add(c)
     # SB-5.4: everything doomed by this combat goes at once (attacker's stak first, top down).
     if doomed:
-        for s in (a, target):
+        for s in (src, target):
             stak = st.staks[s]
             victims = [c for c in doomed if c in stak]
             if len(victims) > 1:
@@ -332,7 +343,11 @@ def attack(st: StakBotsState, target: int, events: list) -> None:
             for c in victims:
                 scrap_from_stak(st, s, c, events, "combat")
     settle(st, events)
-    st.stomp = target if g.bot[att] == Bot.STOMP else -1
+    if g.bot[att] == Bot.STOMP:
+        st.stomp = target
+        st.stomp_from = src
+    else:
+        st.stomp = -1
 
 
 # -- legal actions ----------------------------------------------------------------------------
@@ -343,9 +358,10 @@ def legal_actions(st: StakBotsState) -> list:
     g = st.game
     a = st.active
     if st.stomp >= 0:
-        return [g.attack_a[st.stomp]]  # SB-5.6: the forced continuation
+        return [g.attack_ab[g.local[st.stomp_from]][st.stomp]]  # SB-5.6: the forced attack
     hand = st.hands[a]
-    top = st.staks[a][-1]
+    staks = st.staks
+    own = [k for k in g.staks_of[a] if staks[k]]  # SB-11.12: an emptied stak is out of play
     limit = g.hand_limit
     can_end = st.fed and (limit < 0 or len(hand) <= limit)  # SB-3.3, SB-11.8
     if st.n_actions >= MAX_TURN_ACTIONS:
@@ -353,7 +369,7 @@ def legal_actions(st: StakBotsState) -> list:
             return [g.end_a]
         out = []
         if not st.fed:
-            out.append(g.scrap_top_a[top])
+            out += [g.scrap_top_a[staks[k][-1]] for k in own]
         seen = 0
         for c in hand:
             bit = 1 << g.defkey[c]
@@ -362,17 +378,18 @@ def legal_actions(st: StakBotsState) -> list:
                 if limit < 0 and not st.fed:
                     out.append(g.scrap_hand_a[c])
                 elif limit >= 0 and len(hand) > limit:
-                    out += [g.play_onto[t][c] for t in play_seats(st, a)]
+                    out += [g.plays_for[a][t][c] for t in play_staks(st, a)]
         return out
     # One pass over the hand: plays first, then scraps (interchangeable copies appear once).
     out = []
-    scraps = [g.scrap_top_a[top]]
+    scraps = [g.scrap_top_a[staks[k][-1]] for k in own]
     if hand:
         defkey = g.defkey
         play_a = g.play_a
         scrap_hand_a = g.scrap_hand_a
-        onto = play_seats(st, a) if g.options["borderless"] != "off" or limit >= 0 else None
-        recycle = g.options["recycling"]
+        onto = play_staks(st, a) if g.play_anywhere else None
+        plays = g.plays_for[a]
+        recycle = g.recycle_a if g.options["recycling"] else None
         seen = 0
         for c in hand:
             bit = 1 << defkey[c]
@@ -381,47 +398,56 @@ def legal_actions(st: StakBotsState) -> list:
                 if onto is None:
                     out.append(play_a[c])
                 else:
-                    out += [play_a[c] if t == a else g.play_onto[t][c] for t in onto]
+                    out += [plays[t][c] for t in onto]
                 if limit < 0:
                     scraps.append(scrap_hand_a[c])
                 if recycle:
-                    scraps.append(g.recycle_a[c])
+                    scraps += [recycle[g.local[k]][c] for k in own]
     out += scraps
     tally = g.tally
-    if st.n_attacks < tally if tally else st.attacker < 0 or st.attacker == top and not st.stopped:
+    team = g.team
+    for k in own:
+        top = staks[k][-1]
+        if tally:
+            if st.n_attacks >= tally:
+                break
+        elif not (st.attacker[k] < 0 or st.attacker[k] == top and not st.stopped[k]):
+            continue
         p_top = -1
-        n = g.num_players
-        team = g.team
-        for k in range(1, n):
-            t = (a + k) % n
-            ts = st.staks[t]
-            if not ts or team[t] == team[a]:
-                continue  # SB-11.10: teammates' staks are not attacked
+        attacks = g.attack_ab[g.local[k]]
+        for t in g.stak_order[a]:
+            ts = staks[t]
+            if not ts or team[g.owner[t]] == team[a]:
+                continue  # own and (SB-11.10) teammates' staks are not attacked
             if p_top < 0:
                 p_top = power(st, top)
             if p_top == 0 and power(st, ts[-1]) == 0:
                 continue  # SB-4.5: an attack that deals no damage at all is not offered
-            out.append(g.attack_a[t])
+            out.append(attacks[t])
     if can_end:
         out.append(g.end_a)
     return out
 
 
-def play_seats(st: StakBotsState, a: int) -> list[int]:
-    """The seats whose staks `a` may play onto (SB-11.6 borderless, SB-11.8 traitor): own
-    first, then in turn order; only seats still in."""
+def play_staks(st: StakBotsState, a: int) -> list[int]:
+    """The staks `a` may play onto: own (in play), then with borderless play (SB-11.6) others'
+    or teammates' in turn order; in the traitor variation (SB-11.8) only opponents'."""
     g = st.game
-    n = g.num_players
     team = g.team
+    owner = g.owner
     mode = g.options["borderless"]
-    if g.hand_limit >= 0:  # traitor: opponents' staks only
-        return [t for k in range(1, n) if st.alive[t := (a + k) % n] and team[t] != team[a]]
-    seats = [a]
-    for k in range(1, n):
-        t = (a + k) % n
-        if st.alive[t] and (mode == "on" or team[t] == team[a]):
-            seats.append(t)
-    return seats
+    traitor = g.hand_limit >= 0
+    out = []
+    for k in g.stak_order[a]:
+        if not st.staks[k]:
+            continue
+        s = owner[k]
+        if traitor:
+            if team[s] != team[a]:
+                out.append(k)
+        elif s == a or mode == "on" or mode == "team" and team[s] == team[a]:
+            out.append(k)
+    return out
 
 
 # -- apply ------------------------------------------------------------------------------------
@@ -432,14 +458,15 @@ def apply(st: StakBotsState, action: Any) -> list:
     a = st.active
     if cls is Play:
         c = action.card
-        t = a if action.seat < 0 else action.seat
+        k = g.staks_of[a if action.seat < 0 else action.seat][action.stak]
         st.n_actions += 1
-        play_card(st, a, t, c, False, events)
+        play_card(st, a, k, c, False, events)
         run(st, events)
     elif cls is Recycle:
         st.n_actions += 1
-        events.append({"type": "recycled", "seat": a})  # SB-11.4
-        scrap_from_stak(st, a, st.staks[a][-1], events, "recycled")
+        k = g.staks_of[a][action.stak]
+        events.append(mark(st, {"type": "recycled"}, k))  # SB-11.4
+        scrap_from_stak(st, k, st.staks[k][-1], events, "recycled")
         settle(st, events)
         scrap_from_hand(st, a, action.card, events, "recycled")
         draw(st, a, events)
@@ -450,30 +477,34 @@ def apply(st: StakBotsState, action: Any) -> list:
         if action.from_hand:
             scrap_from_hand(st, a, c, events, "scrap")
         else:
-            scrap_from_stak(st, a, c, events, "scrap")
+            scrap_from_stak(st, stak_of(st, c) if g.multi else a, c, events, "scrap")
             settle(st, events)
         run(st, events)
     elif cls is Attack:
         st.n_actions += 1
-        t = action.target
-        if g.options["reactive"] and st.hands[t]:
+        src = g.staks_of[a][action.own_stak]
+        t = g.staks_of[action.target][action.target_stak]
+        if g.options["reactive"] and st.hands[action.target]:
             # SB-11.5: the attacked seat may react before the combat.
-            top = st.staks[a][-1]
+            top = st.staks[src][-1]
             dfn = st.staks[t][-1]
-            events.append(
-                {
-                    "type": "attack_declared",
-                    "seat": a,
-                    "card": g.names[top],
-                    "power": power(st, top),
-                    "target": t,
-                    "target_card": g.names[dfn],
-                    "target_power": power(st, dfn),
-                }
-            )
-            st.decision = (D_REACT, top, t)
+            event = {
+                "type": "attack_declared",
+                "seat": a,
+                "card": g.names[top],
+                "power": power(st, top),
+                "target": action.target,
+                "target_card": g.names[dfn],
+                "target_power": power(st, dfn),
+            }
+            if g.multi:
+                event["stak"] = action.own_stak
+                event["target_stak"] = action.target_stak
+            events.append(event)
+            st.declared = t
+            st.decision = (D_REACT, top, action.target)
         else:
-            attack(st, t, events)
+            attack(st, src, t, events)
             run(st, events)
     elif cls is EndTurn:
         end_turn(st, events)
@@ -481,28 +512,30 @@ def apply(st: StakBotsState, action: Any) -> list:
         kind, c, chooser = st.decision  # type: ignore[misc]
         st.decision = None
         if cls is Target:
-            effects.resolve_target(st, c, chooser, action.seat, action.depth, events)
+            k = g.staks_of[action.seat][action.stak]
+            effects.resolve_target(st, c, chooser, k, action.depth, events)
         elif cls is ChoosePlayer:
             effects.resolve_player(st, c, chooser, action.seat, events)
         elif cls is Discard:
             scrap_from_hand(st, chooser, action.card, events, "expelled")
         elif cls is React:
-            play_card(st, chooser, chooser, action.card, True, events)
+            play_card(st, chooser, st.declared, action.card, True, events)
+            st.declared = -1
         elif cls is LetThrough:
-            attack(st, chooser, events)
+            t = st.declared
+            st.declared = -1
+            attack(st, stak_of(st, c), t, events)
         settle(st, events)
         run(st, events)
     return events
 
 
-def play_card(
-    st: StakBotsState, seat: int, onto: int, c: int, reaction: bool, events: list
-) -> None:
-    """`seat` plays hand card `c` face-up onto `onto`'s stak (SB-4.1, SB-11.5, SB-11.6); its
-    entry effect waits to resolve, steered by that stak's owner (SB-6.7)."""
+def play_card(st: StakBotsState, seat: int, k: int, c: int, reaction: bool, events: list) -> None:
+    """`seat` plays hand card `c` face-up onto stak k (SB-4.1, SB-11.5, SB-11.6); its entry
+    effect waits to resolve, steered by that stak's owner (SB-6.7)."""
     g = st.game
     st.hands[seat].remove(c)
-    st.staks[onto].append(c)
+    st.staks[k].append(c)
     st.vis[c] = UP
     st.counts[1] += 1
     p = g.base_power[c]
@@ -513,8 +546,10 @@ def play_card(
         "id": c,
         "power": p if p >= 0 else power(st, c),
     }
-    if onto != seat:
-        event["onto"] = onto
+    if g.owner[k] != seat:
+        event["onto"] = g.owner[k]
+    if g.multi:
+        event["stak"] = g.local[k]
     if reaction:
         event["reaction"] = True
     events.append(event)
@@ -532,8 +567,9 @@ def prompt(st: StakBotsState) -> str:
         return effects.describe(st, d)
     a = st.active
     if st.stomp >= 0:
-        name = g.names[st.attacker]
-        return f"Seat {a + 1}: your {name} must keep attacking Seat {st.stomp + 1}'s stak"
+        name = g.names[st.attacker[st.stomp_from]]
+        whose = f"Seat {g.owner[st.stomp] + 1}'s"
+        return f"Seat {a + 1}: your {name} must keep attacking {whose} {g.stak_word[st.stomp]}"
     limit = g.hand_limit
     if limit >= 0 and len(st.hands[a]) > limit:
         held = len(st.hands[a])

@@ -1,6 +1,7 @@
 """Stak Bots state: plain data (card ids in small lists), cloned by hand.
 
-Zones (SB-1.5): `staks[s]` bottom -> top, `hands[s]`, `supply` (top = last), `scrapheap`
+Zones (SB-1.5): `staks[k]` bottom -> top (stak k belongs to seat `game.owner[k]`: with one stak
+per seat, k is the seat; with several, seat s holds `game.staks_of[s]`, SB-11.12), `hands[s]`, `supply` (top = last), `scrapheap`
 (top = last). Per card id: `vis` (what the table knows of it, SB-9) and `dmg` (damage this turn).
 Entry effects waiting to resolve are `pending`, a stack of card ids (top = last, SB-6.4); a choice
 an effect is asking for is `decision` = (kind, card, chooser). The forward model is rules.py;
@@ -59,9 +60,10 @@ _FIELDS = (
     "counts",
     "n_attacks",
     "declared",
+    "stomp_from",
 )
 # Fields added with the SB-11 modes: a state saved before them reads with these values.
-_LATER = {"n_attacks": 0, "declared": -1}
+_LATER = {"n_attacks": 0, "declared": -1, "stomp_from": -1}
 
 
 class StakBotsState(State):
@@ -72,7 +74,8 @@ class StakBotsState(State):
         self._legal = None
         self.rng = GameRng(0)
         n = game.num_players
-        self.staks: list[list[int]] = [[] for _ in range(n)]
+        k = len(game.owner)
+        self.staks: list[list[int]] = [[] for _ in range(k)]
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.supply: list[int] = []
         self.scrapheap: list[int] = []
@@ -82,10 +85,13 @@ class StakBotsState(State):
         self.alive: list[bool] = [True] * n
         self.active = 0
         self.turn = 0
-        self.attacker = -1  # the one card that attacked this turn (SB-4.3)
-        self.stopped = False  # that card was turned face-down, returned or scrapped (SB-4.4)
+        # Per stak: the one card of it that attacked this turn (SB-4.3, SB-11.12), and whether
+        # that card was since turned face-down, returned or scrapped (SB-4.4).
+        self.attacker: list[int] = [-1] * k
+        self.stopped: list[bool] = [False] * k
         self.fed = False  # a card reached the scrapheap this turn (SB-3.3)
         self.stomp = -1  # the stak a Stomp Bot must keep attacking (SB-5.6)
+        self.stomp_from = -1  # the stak that Stomp Bot sits on
         self.n_actions = 0  # free actions taken this turn (SB-3.6)
         self.n_effects = 0  # entry effects resolved this turn (SB-6.8)
         self.pending: list[int] = []
@@ -95,7 +101,7 @@ class StakBotsState(State):
         # game-long tallies for stats(): attacks, plays, scraps, effects, reshuffles
         self.counts: list[int] = [0, 0, 0, 0, 0]
         self.n_attacks = 0  # attacks finished this turn, for the attack tally (SB-11.7)
-        self.declared = -1  # the seat whose stak an attack waits on a reaction from (SB-11.5)
+        self.declared = -1  # the stak an attack waits on a reaction for (SB-11.5)
 
     # -- protocol -----------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -138,7 +144,7 @@ class StakBotsState(State):
             "scraps": self.counts[2],
             "entry_effects": self.counts[3],
             "reshuffles": self.counts[4],
-            "stak_sizes": [len(s) for s in self.staks],
+            "stak_sizes": [len(s) for s in self.staks],  # per stak (SB-11.12)
         }
 
     def opening_events(self) -> list[dict[str, Any]]:
@@ -160,8 +166,8 @@ class StakBotsState(State):
         c.alive = self.alive[:]
         c.active = self.active
         c.turn = self.turn
-        c.attacker = self.attacker
-        c.stopped = self.stopped
+        c.attacker = self.attacker[:]
+        c.stopped = self.stopped[:]
         c.fed = self.fed
         c.stomp = self.stomp
         c.n_actions = self.n_actions
@@ -173,6 +179,7 @@ class StakBotsState(State):
         c.counts = self.counts[:]
         c.n_attacks = self.n_attacks
         c.declared = self.declared
+        c.stomp_from = self.stomp_from
         return c
 
     # -- information (SB-9): one model drives view, events and determinize ------------------
@@ -232,6 +239,12 @@ def _from_json(cls: type[StakBotsState], game: Any, data: Any) -> StakBotsState:
     if not isinstance(data, dict):
         raise ValueError(f"{where}: expected a JSON object, got {type(data).__name__}")
     data = {**_LATER, **data}
+    k = len(game.owner)
+    if isinstance(data.get("attacker"), int) and not isinstance(data["attacker"], bool):
+        # Saved before SB-11.12, with one stak per seat: one attacker for the active seat.
+        active = data.get("active")
+        data["attacker"] = [data["attacker"] if s == active else -1 for s in range(k)]
+        data["stopped"] = [data.get("stopped") is True and s == active for s in range(k)]
     missing = [k for k in ("game", "num_players", "options", "rng", *_FIELDS) if k not in data]
     if missing:
         raise ValueError(f"{where}: missing field '{missing[0]}'")
@@ -258,10 +271,10 @@ def _from_json(cls: type[StakBotsState], game: Any, data: Any) -> StakBotsState:
             raise ValueError(f"{where}: field '{name}' must be a list of card ids < {size}")
         return list(v)
 
-    def per_seat(name: str) -> list[list[int]]:
+    def per_seat(name: str, count: int = n, what: str = "seat") -> list[list[int]]:
         v = data[name]
-        if not isinstance(v, list) or len(v) != n:
-            raise ValueError(f"{where}: field '{name}' must hold one list per seat")
+        if not isinstance(v, list) or len(v) != count:
+            raise ValueError(f"{where}: field '{name}' must hold one list per {what}")
         return [id_list(f"{name}[{i}]", x) for i, x in enumerate(v)]
 
     def bool_list(name: str) -> list[bool]:
@@ -277,7 +290,7 @@ def _from_json(cls: type[StakBotsState], game: Any, data: Any) -> StakBotsState:
     if not is_int(rng) or not 0 <= rng < 1 << 64:
         raise ValueError(f"{where}: field 'rng' must be an unsigned 64-bit integer")
     s.rng = GameRng(rng)
-    s.staks = per_seat("staks")
+    s.staks = per_seat("staks", k, "stak")
     s.hands = per_seat("hands")
     s.supply = id_list("supply", data["supply"])
     s.scrapheap = id_list("scrapheap", data["scrapheap"])
@@ -299,13 +312,26 @@ def _from_json(cls: type[StakBotsState], game: Any, data: Any) -> StakBotsState:
     s.alive = bool_list("alive")
     s.active = int_field("active", 0, n - 1)
     s.turn = int_field("turn", 0, 1 << 31)
-    s.attacker = int_field("attacker", -1, size - 1)
-    for name in ("stopped", "fed"):
-        if not isinstance(data[name], bool):
-            raise ValueError(f"{where}: field '{name}' must be a boolean")
-    s.stopped = data["stopped"]
+    att = data["attacker"]
+    if (
+        not isinstance(att, list)
+        or len(att) != k
+        or not all(is_int(x) and -1 <= x < size for x in att)
+    ):
+        raise ValueError(f"{where}: field 'attacker' must be a card id or -1 per stak")
+    s.attacker = list(att)
+    stopped = data["stopped"]
+    if (
+        not isinstance(stopped, list)
+        or len(stopped) != k
+        or not all(isinstance(x, bool) for x in stopped)
+    ):
+        raise ValueError(f"{where}: field 'stopped' must be a boolean per stak")
+    s.stopped = list(stopped)
+    if not isinstance(data["fed"], bool):
+        raise ValueError(f"{where}: field 'fed' must be a boolean")
     s.fed = data["fed"]
-    s.stomp = int_field("stomp", -1, n - 1)
+    s.stomp = int_field("stomp", -1, k - 1)
     s.n_actions = int_field("n_actions", 0, 1 << 31)
     s.n_effects = int_field("n_effects", 0, 1 << 31)
     s.pending = id_list("pending", data["pending"])
@@ -332,5 +358,6 @@ def _from_json(cls: type[StakBotsState], game: Any, data: Any) -> StakBotsState:
         raise ValueError(f"{where}: field 'counts' must be a list of 5 integers")
     s.counts = list(cnt)
     s.n_attacks = int_field("n_attacks", 0, 1 << 31)
-    s.declared = int_field("declared", -1, n - 1)
+    s.declared = int_field("declared", -1, k - 1)
+    s.stomp_from = int_field("stomp_from", -1, k - 1)
     return s

@@ -23,10 +23,10 @@ function card(c, opts = {}) {
     c.known ? h("div", { class: "card-tags" }, "face-down, known") : null);
 }
 
-function stakPile(seatView, ctx, targetable) {
+function stakPile(cards, ctx, targetable) {
   const pile = h("div", { class: "sb-stak" });
-  const n = seatView.stak.length;
-  seatView.stak.forEach((c, i) => {
+  const n = cards.length;
+  cards.forEach((c, i) => {
     const depth = n - 1 - i;
     const el = card(c, { small: depth !== 0 });
     el.classList.add(depth === 0 ? "sb-top" : "sb-under");
@@ -56,21 +56,29 @@ function seatZone(view, s, ctx) {
   for (const a of ctx.find({ type: "choose_player", seat: s.seat })) {
     header.appendChild(ctx.bind(h("button", { type: "button" }, "Choose this player"), a.index, a.label));
   }
-  const targets = ctx.legal.filter((a) => a.action.type === "target" && a.action.seat === s.seat);
   const row = h("div", { class: "sb-row" });
-  const stakBox = h("div", { class: "sb-stak-box" }, h("div", { class: "sb-label" }, "Stak (top on the right)"), stakPile(s, ctx, targets));
-  row.appendChild(stakBox);
-
-  // Attacks: click the opponent's top card (also offered as a button beside it).
-  for (const a of ctx.find({ type: "attack", target: s.seat })) {
-    const top = stakBox.querySelector(".sb-top");
-    if (top && !top.dataset.actionIndex) ctx.bind(top, a.index, a.label);
-    else stakBox.appendChild(ctx.bind(h("button", { type: "button" }, "Attack this stak"), a.index, a.label));
-    top && top.classList.add("sb-attackable");
-  }
-  if (mine) {
-    for (const a of ctx.legal.filter((x) => x.action.type === "scrap" && !x.action.from_hand)) {
-      stakBox.appendChild(ctx.bind(h("button", { type: "button", class: "secondary" }, `Scrap ${a.action.name} from the top`), a.index, a.label));
+  // One pile per stak (several per seat with the `staks` option).
+  const staks = s.staks || [{ stak: 0, cards: s.stak }];
+  const ordinal = ["First", "Second", "Third"];
+  for (const k of staks) {
+    const j = k.stak;
+    const targets = ctx.legal.filter((a) => a.action.type === "target" && a.action.seat === s.seat && (a.action.stak || 0) === j);
+    const title = staks.length > 1 ? `${ordinal[j]} stak (top on the right)` : "Stak (top on the right)";
+    const stakBox = h("div", { class: "sb-stak-box", dataset: { stak: j } }, h("div", { class: "sb-label" }, title), stakPile(k.cards, ctx, targets));
+    row.appendChild(stakBox);
+    // Attacks: click the opponent's top card (also offered as a button beside it, naming the
+    // attacking stak when there are several).
+    for (const a of ctx.legal.filter((x) => x.action.type === "attack" && x.action.target === s.seat && (x.action.target_stak || 0) === j)) {
+      const top = stakBox.querySelector(".sb-top");
+      if (top && !top.dataset.actionIndex) ctx.bind(top, a.index, a.label);
+      else stakBox.appendChild(ctx.bind(h("button", { type: "button" }, "Attack this stak"), a.index, a.label));
+      top && top.classList.add("sb-attackable");
+    }
+    if (mine) {
+      const topCard = k.cards.length ? k.cards[k.cards.length - 1] : null;
+      for (const a of ctx.legal.filter((x) => x.action.type === "scrap" && !x.action.from_hand && topCard && x.action.card === topCard.id)) {
+        stakBox.appendChild(ctx.bind(h("button", { type: "button", class: "secondary" }, `Scrap ${a.action.name} from the top`), a.index, a.label));
+      }
     }
   }
 
@@ -83,12 +91,14 @@ function seatZone(view, s, ctx) {
       // A click plays the card onto your own stak (or reacts with it, or discards it); plays
       // onto other staks (borderless, traitor) and recycling are the small buttons below it.
       const plays = ctx.find({ type: "play", card: c.id });
-      const own = plays.find((a) => a.action.seat < 0);
+      const own = plays.find((a) => a.action.seat < 0 && !a.action.stak);
       const main = own || ctx.find({ type: "react", card: c.id })[0] || ctx.find({ type: "discard", card: c.id })[0];
       if (main) ctx.bind(el, main.index, main.label);
       wrap.appendChild(el);
       for (const a of plays.filter((x) => x !== own)) {
-        wrap.appendChild(ctx.bind(h("button", { type: "button", class: "secondary small-button" }, `onto ${ctx.seatName(a.action.seat)}'s stak`), a.index, a.label));
+        const whose = a.action.seat < 0 ? "your" : `${ctx.seatName(a.action.seat)}'s`;
+        const which = (s.staks || []).length > 1 || a.action.stak ? ["first ", "second ", "third "][a.action.stak || 0] : "";
+        wrap.appendChild(ctx.bind(h("button", { type: "button", class: "secondary small-button" }, `onto ${whose} ${which}stak`), a.index, a.label));
       }
       const scrap = ctx.find({ type: "scrap", card: c.id, from_hand: true })[0];
       if (scrap) wrap.appendChild(ctx.bind(h("button", { type: "button", class: "secondary small-button" }, "scrap"), scrap.index, scrap.label));
