@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 import robotable
-from robotable import IllegalAction, OptionError
+from robotable import ContentError, IllegalAction, OptionError
 from robotable.core.conformance import check_random_game
 
 from .sbkit import do, game, position, stak_names
@@ -33,6 +33,7 @@ MODES = [
     (2, {"staks": 2}),
     (3, {"staks": 3, "reactive": True, "borderless": "on", "recycling": True}),
     (4, {"staks": 2, "teams": True, "traitor": True}),
+    (2, {"preset": "club"}),
     (2, {"reactive": True, "recycling": True, "setup_effects": True, "attack_tally": 2}),
 ]
 MODE_IDS = [f"{n}-" + "-".join(f"{k}={v}" for k, v in o.items()) for n, o in MODES]
@@ -294,6 +295,76 @@ def test_sb_11_12_effects_choose_cards_on_any_stak():
     assert targets == {(0, 0), (1, 0), (1, 1)}  # "another top card": not the Reaper itself
     events = do(st, "target", seat=1, stak=1)
     assert st.staks[3] == [] and "seat_out" not in types(events)
+
+
+# -- SB-11.13 the club tournament preset ---------------------------------------------------------
+def test_sb_11_13_club_preset_plays_the_club_format():
+    g = game(2, preset="club")
+    for name, value in {
+        "staks": 2,
+        "stak_size": 9,
+        "hand_size": 3,
+        "reactive": True,
+        "setup_effects": True,
+        "skip_first_draw": True,
+    }.items():
+        assert g.options[name] == value
+    st = g.new_initial_state(5)
+    assert [len(s) for s in st.staks] == [9, 9, 9, 9]
+    events = st.opening_events()
+    while st.turn == 0:  # the setup chain's choices
+        events += st.apply_action(st.legal_actions()[0])
+    assert {"type": "draw_skipped", "seat": 0, "why": "first_turn"} in events
+
+
+@pytest.mark.parametrize(
+    ("n", "options", "words"),
+    [
+        (3, {}, "a duel, 2 seats"),
+        (2, {"staks": 1}, "option 'staks': the club format plays staks=2"),
+        (2, {"quickfire": True}, "plays quickfire=false"),
+    ],
+)
+def test_sb_11_13_club_preset_refuses_what_the_format_does_not_play(n, options, words):
+    with pytest.raises(OptionError, match=words):
+        game(n, preset="club", **options)
+
+
+def _deck_file(tmp_path, cards: list[tuple[str, int, int, int]]) -> str:
+    text = "".join(
+        f'[[cards]]\nbot = "{bot}"\npower = {power}\nrank = {rank}\ncopies = {copies}\n\n'
+        for bot, power, rank, copies in cards
+    )
+    path = tmp_path / "deck.toml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_sb_11_13_club_preset_checks_the_deck_building_limits(tmp_path):
+    legal = [("Core", r, r, 5) for r in range(1, 7)] + [("Shot", 0, r, 5) for r in range(1, 7)]
+    assert game(2, preset="club", cards=_deck_file(tmp_path, legal)).deck
+    too_many = [("Core", r, r, 10 if r == 1 else 5) for r in range(1, 7)]
+    too_many += [("Shot", 0, r, 5) for r in range(2, 7)]
+    with pytest.raises(ContentError, match="allows 5 copies of a card, and Core Bot"):
+        game(2, preset="club", cards=_deck_file(tmp_path, too_many))
+    short = [("Core", r, r, 5) for r in range(1, 7)]
+    with pytest.raises(ContentError, match="10 cards of each rank 1-6, and rank 1 has 5"):
+        game(2, preset="club", cards=_deck_file(tmp_path, short))
+
+
+def test_a_state_saved_before_the_modes_still_loads():
+    g = game(2)
+    st = g.new_initial_state(4)
+    old = st.to_json()
+    for name in ("n_attacks", "declared", "stomp_from"):
+        del old[name]
+    old["attacker"] = -1
+    old["stopped"] = False
+    old["options"] = {
+        k: old["options"][k] for k in ("stak_size", "hand_size", "cards", "max_turns")
+    }
+    back = g.state_from_json(old)
+    assert back.to_json() == st.to_json()
 
 
 # -- SB-11.11 combinations refused ---------------------------------------------------------------

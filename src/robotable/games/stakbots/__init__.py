@@ -28,7 +28,15 @@ from .actions import (
     Scrap,
 )
 from .content import BUNDLED, Deck, load_deck
-from .modes import ORDINAL, QUICKFIRE_STAK, TRAITOR_HAND, check_modes, multi_stak_size
+from .modes import (
+    ORDINAL,
+    QUICKFIRE_STAK,
+    TRAITOR_HAND,
+    apply_preset,
+    check_club_deck,
+    check_modes,
+    multi_stak_size,
+)
 from .rules import setup
 from .state import StakBotsState
 
@@ -118,6 +126,14 @@ class StakBots(Game):
             "Quickfire Mode for young players: 5-card staks, no entry effects (SB-11.9)",
         ),
         OptionSpec(
+            "preset",
+            str,
+            "none",
+            "club: the club tournament format (a duel, two staks of nine each, hands of 3, "
+            "reactive play, setup entry effects, no first draw; club deck limits) (SB-11.13)",
+            ("none", "club"),
+        ),
+        OptionSpec(
             "staks",
             int,
             1,
@@ -147,6 +163,7 @@ class StakBots(Game):
     def __init__(self, num_players: int | None = None, **options: Any) -> None:
         super().__init__(num_players, **options)
         opts = self.options
+        apply_preset(self.name, self.num_players, opts, options)
         # Defaults another option changes, where the user did not set them (SB-11.8, SB-11.9).
         if opts["traitor"] and "hand_size" not in options:
             opts["hand_size"] = TRAITOR_HAND
@@ -154,6 +171,8 @@ class StakBots(Game):
             opts["stak_size"] = QUICKFIRE_STAK
         check_modes(self.name, self.num_players, opts)
         deck: Deck = load_deck(self.options["cards"])
+        if opts["preset"] == "club":
+            check_club_deck(deck)
         if opts["staks"] > 1 and not opts["quickfire"] and "stak_size" not in options:
             opts["stak_size"] = multi_stak_size(
                 self.num_players, opts["staks"], opts["hand_size"], len(deck)

@@ -6,9 +6,10 @@ the options and why, before any card is dealt.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-from robotable.core.errors import OptionError
+from robotable.core.errors import ContentError, OptionError
 
 TRAITOR_HAND = 3  # SB-11.8: the traitor's starting hand and the most a turn may end holding
 QUICKFIRE_STAK = 5  # SB-11.9: Quickfire's stak size unless one is given
@@ -20,6 +21,74 @@ def multi_stak_size(num_players: int, staks: int, hand_size: int, deck_size: int
     seats, 5 for three or four, fewer when the deck cannot deal that many."""
     wanted = 9 if num_players == 2 else 5
     return max(1, min(wanted, (deck_size - num_players * hand_size) // (num_players * staks)))
+
+
+# SB-11.13: what the club tournament format fixes, and the deck-building limits it checks.
+CLUB = {
+    "staks": 2,
+    "stak_size": 9,
+    "hand_size": 3,
+    "reactive": True,
+    "setup_effects": True,
+    "skip_first_draw": True,
+    "borderless": "off",
+    "attack_tally": 0,
+    "recycling": False,
+    "traitor": False,
+    "quickfire": False,
+    "teams": False,
+}
+CLUB_PER_RANK = 10  # cards of each rank 1-6 in a club deck
+CLUB_MAX_COPIES = 5  # copies of one card (same name, power and rank)
+
+
+def apply_preset(game: str, num_players: int, opts: dict[str, Any], given: dict[str, Any]) -> None:
+    """SB-11.13: `preset=club` sets the club format's options; an option the user gave that
+    differs from the format's is refused, naming it."""
+    if opts["preset"] != "club":
+        return
+    if num_players != 2:
+        raise OptionError(
+            f"game {game}, option 'preset=club': the club format is a duel, 2 seats, not "
+            f"{num_players} (SB-11.13)"
+        )
+    for name, value in CLUB.items():
+        if name in given and opts[name] != value:
+            raise OptionError(
+                f"game {game}, option '{name}': the club format plays {name}={_word(value)} "
+                f"(SB-11.13); leave it out or drop preset=club"
+            )
+        opts[name] = value
+
+
+def _word(value: Any) -> str:
+    """An option's value as typed on a command line ("true", not "True")."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def check_club_deck(deck: Any) -> None:
+    """SB-11.13: a club deck holds 10 cards of each rank 1-6 and at most 5 copies of a card."""
+    ranks = Counter(c.rank for c in deck.cards)
+    for rank in range(1, 7):
+        if ranks.get(rank, 0) != CLUB_PER_RANK:
+            raise ContentError(
+                f"card file {deck.source}: the club format needs {CLUB_PER_RANK} cards of each "
+                f"rank 1-6, and rank {rank} has {ranks.get(rank, 0)} (SB-11.13)"
+            )
+    other = sorted(r for r in ranks if not 1 <= r <= 6)
+    if other:
+        raise ContentError(
+            f"card file {deck.source}: the club format takes ranks 1-6 only, not rank "
+            f"{other[0]} (SB-11.13)"
+        )
+    copies = Counter(c.key() for c in deck.cards)
+    key, most = copies.most_common(1)[0]
+    if most > CLUB_MAX_COPIES:
+        raise ContentError(
+            f"card file {deck.source}: the club format allows {CLUB_MAX_COPIES} copies of a "
+            f"card, and {key[0]} (power {key[2] if key[2] is not None else 'X'}, rank {key[3]}) "
+            f"has {most} (SB-11.13)"
+        )
 
 
 def check_modes(game: str, num_players: int, opts: dict[str, Any]) -> None:

@@ -245,7 +245,7 @@ def _from_json(cls: type[StakBotsState], game: Any, data: Any) -> StakBotsState:
         active = data.get("active")
         data["attacker"] = [data["attacker"] if s == active else -1 for s in range(k)]
         data["stopped"] = [data.get("stopped") is True and s == active for s in range(k)]
-    missing = [k for k in ("game", "num_players", "options", "rng", *_FIELDS) if k not in data]
+    missing = [f for f in ("game", "num_players", "options", "rng", *_FIELDS) if f not in data]
     if missing:
         raise ValueError(f"{where}: missing field '{missing[0]}'")
     if data["game"] != game.name:
@@ -253,7 +253,12 @@ def _from_json(cls: type[StakBotsState], game: Any, data: Any) -> StakBotsState:
     n = game.num_players
     if data["num_players"] != n:
         raise ValueError(f"{where}: field 'num_players' is {data['num_players']!r}, expected {n}")
-    if data["options"] != dict(game.options):
+    saved = data["options"]
+    if isinstance(saved, dict):
+        # A state saved before an option existed (the SB-11 modes) was played with its default.
+        absent = {o.name: o.default_for(n) for o in game.option_specs if o.name not in saved}
+        saved = {**absent, **saved}
+    if saved != dict(game.options):
         raise ValueError(f"{where}: field 'options' {data['options']!r} differ from the game's")
     size = len(game.deck)
 
