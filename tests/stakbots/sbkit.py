@@ -57,6 +57,7 @@ def position(
     if per_seat > 1:
         options["staks"] = per_seat
     g = g or rules_game(n, **options)
+    n = g.num_players  # the Drone's staks (SB-11.14) come after the seats' own
     st = g.new_initial_state(0)
     used: set[int] = set()
     st.vis = [HIDDEN] * len(g.deck)

@@ -14,7 +14,7 @@ import robotable
 from robotable import ContentError, IllegalAction, OptionError
 from robotable.core.conformance import check_random_game
 
-from .sbkit import do, game, position, stak_names
+from .sbkit import RULES_DECK, do, game, position, stak_names
 from .test_stakbots_properties import hidden_ids, ids_in
 
 # Every toggle, variation and mode, and some of their combinations, as (seats, options).
@@ -34,6 +34,8 @@ MODES = [
     (3, {"staks": 3, "reactive": True, "borderless": "on", "recycling": True}),
     (4, {"staks": 2, "teams": True, "traitor": True}),
     (2, {"preset": "club"}),
+    (1, {}),
+    (1, {"drones": 3, "reactive": True, "staks": 2, "setup_effects": True}),
     (2, {"reactive": True, "recycling": True, "setup_effects": True, "attack_tally": 2}),
 ]
 MODE_IDS = [f"{n}-" + "-".join(f"{k}={v}" for k, v in o.items()) for n, o in MODES]
@@ -321,13 +323,19 @@ def test_sb_11_13_club_preset_plays_the_club_format():
     ("n", "options", "words"),
     [
         (3, {}, "a duel, 2 seats"),
-        (2, {"staks": 1}, "option 'staks': the club format plays staks=2"),
+        (2, {"staks": 3}, "option 'staks': the club format plays staks=2"),
         (2, {"quickfire": True}, "plays quickfire=false"),
     ],
 )
 def test_sb_11_13_club_preset_refuses_what_the_format_does_not_play(n, options, words):
     with pytest.raises(OptionError, match=words):
         game(n, preset="club", **options)
+
+
+def test_sb_11_13_club_preset_takes_options_left_at_their_defaults():
+    """The web lobby sends every checkbox: options at their defaults give way to the format."""
+    g = game(2, preset="club", reactive=False, staks=1, traitor=False)
+    assert g.options["reactive"] is True and g.options["staks"] == 2
 
 
 def _deck_file(tmp_path, cards: list[tuple[str, int, int, int]]) -> str:
@@ -350,6 +358,75 @@ def test_sb_11_13_club_preset_checks_the_deck_building_limits(tmp_path):
     short = [("Core", r, r, 5) for r in range(1, 7)]
     with pytest.raises(ContentError, match="10 cards of each rank 1-6, and rank 1 has 5"):
         game(2, preset="club", cards=_deck_file(tmp_path, short))
+
+
+# -- SB-11.14 Drone Mode -------------------------------------------------------------------------
+def _drone_position(player, drones, hands=None, supply_top=None, **options):
+    """One seat's staks then the Drone's, as `position` lists them."""
+    g = robotable.load_game(
+        "stakbots", num_players=1, drones=len(drones), cards=RULES_DECK, **options
+    )
+    return position([*player, *drones], hands=hands, supply_top=supply_top, g=g)
+
+
+def test_sb_11_14_one_seat_plays_the_drone_which_never_decides():
+    g = game(1)
+    assert g.options["drones"] == 2 and g.num_players == 1
+    st = g.new_initial_state(3)
+    assert len(st.staks) == 3 and st.view(0)["drone"]["staks"][1]["size"] == 9
+    rng = random.Random(3)
+    while not st.is_terminal():
+        assert st.current_player() == 0
+        st.apply_action(rng.choice(st.legal_actions()))
+    assert st.end_reason in ("drone_wins", "drone_cleared", "wipe_out_draw", "turn_cap")
+    assert game().num_players == 2  # two seats unless one is asked for
+
+
+def test_sb_11_14_the_drone_plays_the_supply_top_then_attacks_the_weakest_top_card():
+    st = _drone_position(
+        [["Core:1", "Core:7"]],
+        [["Core:2", "Core:3"], ["Core:1"]],
+        supply_top=["Core:5", "Core:4"],
+    )
+    st.fed = True
+    events = do(st, "end_turn")
+    played = [e for e in events if e["type"] == "played"][0]
+    assert (played["seat"], played["stak"], played["power"]) == (1, 1, 5)  # the shortest stak
+    attacks = [e for e in events if e["type"] == "attack"]
+    assert [(a["stak"], a["power"]) for a in attacks] == [(0, 3), (1, 5)]
+    assert st.current_player() == 0 and st.active == 0 and st.turn == 3
+
+
+def test_sb_11_14_the_drones_entry_effects_choose_by_the_fixed_rule():
+    st = _drone_position(
+        [["Core:2"]],
+        [["Core:1", "Core:1"]],
+        hands=[["Core:6"]],
+        supply_top=["Reaper"],
+    )
+    do(st, "play", name="Core Bot")  # the player's strongest top card: power 6
+    st.fed = True
+    events = do(st, "end_turn")
+    reaped = [e for e in events if e["type"] == "reaped"][0]
+    assert reaped["target_seat"] == 0 and reaped["target_power"] == 6
+
+
+def test_sb_11_14_the_player_wins_by_emptying_every_drone_stak():
+    st = _drone_position([["Core:7"]], [["Core:1"], ["Core:2"]])
+    do(st, "attack", target=1, target_stak=0)
+    assert not st.is_terminal()  # one Drone stak is empty, the other is not
+    events = do(st, "attack", target=1, target_stak=1)  # the same card attacks again
+    assert st.returns() == [1.0] and st.end_reason == "drone_cleared"
+    assert "You win" in " ".join(st.game.narrate(events, 0))
+
+
+def test_sb_11_14_drone_mode_is_solo_and_plays_the_base_rules():
+    with pytest.raises(OptionError, match="Drone Mode is solo"):
+        game(2, drones=1)
+    with pytest.raises(OptionError, match="one seat plays Drone Mode"):
+        game(1, drones=0)
+    with pytest.raises(OptionError, match="base rules"):
+        game(1, borderless="on")
 
 
 def test_a_state_saved_before_the_modes_still_loads():

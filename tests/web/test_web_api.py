@@ -258,3 +258,24 @@ def test_what_happened_before_the_first_move_is_told(client, seat_client, new_ta
     table = new_table(client, "breadwinner", [HUMAN, AI], seed=3)
     me = seat_client(client, table["id"], table["seats"][0]["token"])
     assert any("roll" in line for line in me.state["opening"])
+
+
+def test_sb_11_14_drone_mode_is_played_by_one_person_at_a_web_table(client, seat_client, new_table):
+    """Stak Bots' solo Drone Mode: a one-seat table, the Drone's turns played by the server."""
+    table = new_table(client, "stakbots", [HUMAN], seed=4, options={"drones": 1})
+    me = seat_client(client, table["id"], table["seats"][0]["token"])
+    view = me.state["view"]
+    assert view["drone"]["staks"][0]["size"] == 9 and view["num_players"] == 1
+    turns = set()
+    while not me.state["view"]["terminal"]:
+        view = me.state["view"]
+        assert view["current_player"] == 0  # the Drone never waits for anyone
+        end = [a for a in view["legal_actions"] if a["action"]["type"] == "end_turn"]
+        pick = end[0] if end else view["legal_actions"][0]
+        me.send({"type": "act", "index": pick["index"], "step": me.state["step"]})
+        me.until(lambda f: f["type"] in ("ack", "error"))
+        assert me.frames[-1]["type"] == "ack"
+        turns.add(me.state["view"]["turn"])
+    final = me.until(lambda f: f["type"] == "state")
+    lines = " ".join(line for entry in final["log"] for line in entry["lines"])
+    assert "Drone's turn" in lines and len(turns) > 2

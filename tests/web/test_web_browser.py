@@ -119,9 +119,25 @@ def test_stak_bots_against_the_ai_from_the_lobby_to_the_end(live_server, page):
     page.screenshot(path=str(SCREENSHOTS / "stakbots-end.png"))
 
 
+def test_sb_11_14_drone_mode_from_the_lobby_to_the_end(live_server, page):
+    """One person alone plays Stak Bots' Drone Mode: one seat in the lobby, the Drone's staks
+    on the table, the game played to its end screen by clicking."""
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#game", "stakbots")
+    page.select_option("#num-players", "1")
+    page.fill("#seed", "4")
+    page.click("#create-button")
+    page.click("#open-table")
+    page.wait_for_function(READY)
+    assert "Drone" in page.text_content(".sb-board")
+    assert play_by_clicking(page, seed=2) > 0
+    check_end_screen(page, live_server.url)
+
+
 def _table_against_ai(base: str, game: str) -> str:
     info = next(g for g in httpx.get(base + "/api/games").json()["games"] if g["name"] == game)
-    seats = [{"kind": "human"}] + [{"kind": "ai", "ai": "random"}] * (info["min_players"] - 1)
+    seats = [{"kind": "human"}] + [{"kind": "ai", "ai": "random"}] * (info["default_players"] - 1)
     created = httpx.post(
         base + "/api/tables",
         json={"game": game, "num_players": len(seats), "seats": seats, "seed": 5},

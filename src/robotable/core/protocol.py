@@ -148,6 +148,9 @@ class Game(ABC):
     version: ClassVar[str] = "1"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+    # The seat count when none is given; 0 means min_players. (Stak Bots takes one seat for its
+    # solo Drone Mode, and is still a game for two unless asked.)
+    default_players: ClassVar[int] = 0
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     action_classes: ClassVar[tuple[type[Action], ...]] = ()
     # The game's own modules, named once (see __init_subclass__): what every game wires the same
@@ -183,7 +186,7 @@ class Game(ABC):
         from .errors import OptionError
 
         if num_players is None:
-            num_players = self.min_players
+            num_players = self.usual_players()
         if (
             not isinstance(num_players, int)
             or isinstance(num_players, bool)
@@ -196,6 +199,11 @@ class Game(ABC):
         self.num_players = num_players
         self.options = resolve_options(self.name, self.option_specs, num_players, options)
         self.codec = ActionCodec(self.name, list(self.action_classes))
+
+    @classmethod
+    def usual_players(cls) -> int:
+        """The seat count front ends and tools use when none is given."""
+        return cls.default_players or cls.min_players
 
     # -- construction -------------------------------------------------------------------------
     @abstractmethod
@@ -296,6 +304,7 @@ class Game(ABC):
             "version": self.version,
             "min_players": self.min_players,
             "max_players": self.max_players,
+            "default_players": self.usual_players(),
             "options": [
                 {
                     "name": s.name,

@@ -336,7 +336,7 @@ class RobotableSpielGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         cls = game_class(self.robotable_name)
-        players = int(params.get("players", 0)) or cls.min_players
+        players = int(params.get("players", 0)) or cls.usual_players()
         max_length = int(params.get("max_game_length", 0)) or DEFAULT_MAX_GAME_LENGTH
         options_text = str(params.get("options", ""))
         self.adapter = _adapter(self.robotable_name, players, options_text, max_length)

@@ -43,7 +43,7 @@ def games_command(
     infos = []
     for name in game_names():
         cls = game_class(name)
-        infos.append(cls(num_players=cls.min_players).info())
+        infos.append(cls(num_players=cls.usual_players()).info())
     if as_json:
         print(json.dumps(infos, indent=1))
         return
@@ -142,7 +142,7 @@ def play_command(
     seat_list = [s.strip() for s in seats.split(",")] if seats else None
     cls = game_class(game)
     if players is None:
-        players = len(seat_list) if seat_list else cls.min_players
+        players = len(seat_list) if seat_list else cls.usual_players()
     if seat_list is None:
         seat_list = ["human"] + ["medium"] * (players - 1)
     if len(seat_list) == 1 and players > 1:

@@ -114,10 +114,10 @@ def analyse(
     score = [0.0] * n
     for r in done:
         winner = r.sole_winner()
-        if winner is None:
-            draws += 1
-        else:
+        if winner is not None:
             wins[winner] += 1
+        elif r.is_draw():
+            draws += 1
         for seat, value in enumerate(r.returns):
             score[seat] += value
     decided = completed - draws
@@ -200,7 +200,7 @@ def first_mover_stats(done: Sequence[GameResult], n: int) -> dict[str, Any]:
     for k in range(n if n >= 3 else 1):
         games = [r for r in known if len(r.turn_order) > k]
         wins = sum(1 for r in games if r.sole_winner() == r.turn_order[k])
-        draws = sum(1 for r in games if r.sole_winner() is None)
+        draws = sum(1 for r in games if r.is_draw())
         positions.append({"position": k, **_rate_test(wins, len(games), draws, n)})
     for row, adjusted in zip(positions, holm([r["p_value"] for r in positions])):
         row["p_adjusted"] = adjusted
@@ -290,11 +290,10 @@ def _agent_stats(spec: RunSpec, done: Sequence[GameResult]) -> dict[str, Any]:
             games[agent] += 1
             seats[agent][seat] += 1
             score[agent] += r.returns[seat]
-            if seat in winners:
-                if len(winners) == 1:
-                    wins[agent] += 1
-                else:
-                    draws[agent] += 1
+            if seat in winners and len(winners) == 1:
+                wins[agent] += 1
+            elif r.is_draw() and (seat in winners or len(r.returns) == 1):
+                draws[agent] += 1
     return {
         label: {
             "spec": spec.agents[i],

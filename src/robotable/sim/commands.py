@@ -492,7 +492,7 @@ def register(app: typer.Typer) -> None:
         try:
             workers = worker_count(workers)
             if players is None:
-                players = game_class(game).min_players
+                players = game_class(game).usual_players()
             spec = _prepare(
                 game,
                 agents,

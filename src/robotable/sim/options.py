@@ -162,7 +162,8 @@ def default_players(game: str, agents: int, given: int | None) -> int:
     if given is not None:
         return given
     cls = game_class(game)
-    return agents if cls.min_players <= agents <= cls.max_players else cls.min_players
+    # One agent means self-play at the usual table, not a one-seat mode (Stak Bots' Drone).
+    return agents if cls.usual_players() <= agents <= cls.max_players else cls.usual_players()
 
 
 def time_budget_warnings(game: str, specs: list[str]) -> list[str]:

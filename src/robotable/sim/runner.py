@@ -169,11 +169,23 @@ class GameResult:
         )
 
     def winners(self) -> list[int]:
-        """The seats with the best return (one seat: a win; several: a draw; none on error)."""
+        """The seats with the best return (one seat: a win; several: a draw; none on error).
+        A game with one seat against the game itself (Stak Bots' Drone Mode) is won only with
+        a return above one half; otherwise nobody won it (`is_draw` tells a draw from a loss)."""
         if self.returns is None:
             return []
+        if len(self.returns) == 1:
+            return [0] if self.returns[0] > 0.5 else []
         best = max(self.returns)
         return [s for s, r in enumerate(self.returns) if r == best]
+
+    def is_draw(self) -> bool:
+        """Several seats share the best return, or a one-seat game ended at one half."""
+        if self.returns is None:
+            return False
+        if len(self.returns) == 1:
+            return self.returns[0] == 0.5
+        return len(self.winners()) > 1
 
     def sole_winner(self) -> int | None:
         won = self.winners()

@@ -35,6 +35,7 @@ function onGameChange() {
   document.getElementById("game-description").textContent = g.description || "";
   const count = clear(document.getElementById("num-players"));
   for (let n = g.min_players; n <= g.max_players; n++) count.appendChild(h("option", { value: n }, String(n)));
+  count.value = String(g.default_players || g.min_players);
   renderSeats();
   renderOptions(g);
 }

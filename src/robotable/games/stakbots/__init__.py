@@ -12,6 +12,8 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from robotable.core.errors import ContentError, OptionError
+from robotable.core.events import Event
+from robotable.core.narration import narrate_events
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Action, Game
 
@@ -49,8 +51,9 @@ class StakBots(Game):
         "the last player with cards in their stak wins."
     )
     version: ClassVar[str] = "1"
-    min_players: ClassVar[int] = 2
+    min_players: ClassVar[int] = 1  # one seat: Drone Mode (SB-11.14)
     max_players: ClassVar[int] = 4
+    default_players: ClassVar[int] = 2
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("stak_size", int, 9, "cards dealt face-down to each stak (SB-2.1)", (), 1, 30),
         OptionSpec("hand_size", int, 2, "cards dealt to each starting hand (SB-2.3)", (), 0, 10),
@@ -144,6 +147,17 @@ class StakBots(Game):
             3,
         ),
         OptionSpec(
+            "drones",
+            int,
+            0,
+            "Drone Mode, solo: staks the game plays by itself against one seat; 2 when one seat "
+            "plays (SB-11.14)",
+            (),
+            0,
+            3,
+            default_by_players={1: 2},
+        ),
+        OptionSpec(
             "teams",
             bool,
             False,
@@ -163,7 +177,8 @@ class StakBots(Game):
     def __init__(self, num_players: int | None = None, **options: Any) -> None:
         super().__init__(num_players, **options)
         opts = self.options
-        apply_preset(self.name, self.num_players, opts, options)
+        defaults = {o.name: o.default_for(self.num_players) for o in self.option_specs}
+        apply_preset(self.name, self.num_players, opts, options, defaults)
         # Defaults another option changes, where the user did not set them (SB-11.8, SB-11.9).
         if opts["traitor"] and "hand_size" not in options:
             opts["hand_size"] = TRAITOR_HAND
@@ -177,12 +192,12 @@ class StakBots(Game):
             opts["stak_size"] = multi_stak_size(
                 self.num_players, opts["staks"], opts["hand_size"], len(deck)
             )
-        per_seat = opts["staks"]
-        need = self.num_players * (per_seat * opts["stak_size"] + opts["hand_size"])
+        staks = self.num_players * opts["staks"] + opts["drones"]
+        need = staks * opts["stak_size"] + self.num_players * opts["hand_size"]
         if len(deck) < need:
             raise ContentError(
                 f"card file {deck.source}: {len(deck)} cards cannot deal "
-                f"{self.num_players * per_seat} staks of {opts['stak_size']} and "
+                f"{staks} staks of {opts['stak_size']} and "
                 f"{self.num_players} hands of {opts['hand_size']} (needs {need}, SB-2.7)"
             )
         self.deck = deck
@@ -204,27 +219,36 @@ class StakBots(Game):
         # SB-11: what the toggles and modes change, read on the hot paths as plain attributes.
         n = self.num_players
         self.entry = frozenset() if opts["quickfire"] else effects.ENTRY
-        self.team = [s % 2 if opts["teams"] else s for s in range(n)]
+        # Per seat, and for the Drone (SB-11.14) the pseudo-seat n: its own side.
+        self.team = [s % 2 if opts["teams"] else s for s in range(n)] + [n]
         self.hand_limit = TRAITOR_HAND if opts["traitor"] else -1
         self.tally = opts["attack_tally"]
         # SB-11.12: stak k belongs to seat owner[k] and is its local[k]-th; with one stak per
-        # seat k is the seat. stak_order[s]: every stak in turn order from seat s.
+        # seat k is the seat. The Drone's staks (SB-11.14) come last, owned by pseudo-seat n.
+        # stak_order[s]: every stak in turn order from seat s (the Drone's after the last seat).
         per = opts["staks"]
+        self.drones = opts["drones"]
+        seats = n * per
+        total = seats + self.drones
         self.multi = per > 1
         # Whether plays may go anywhere but the one own stak (SB-11.6, SB-11.8, SB-11.12).
         self.play_anywhere = opts["borderless"] != "off" or opts["traitor"] or self.multi
-        self.owner = [k // per for k in range(n * per)]
-        self.local = [k % per for k in range(n * per)]
+        self.owner = [k // per for k in range(seats)] + [n] * self.drones
+        self.local = [k % per for k in range(seats)] + list(range(self.drones))
         self.staks_of = [[s * per + j for j in range(per)] for s in range(n)]
+        self.staks_of.append(list(range(seats, total)))
+        sides = n + (1 if self.drones else 0)
         self.stak_order = [
-            [k for i in range(n) for k in self.staks_of[(s + i) % n]] for s in range(n)
+            [k for i in range(sides) for k in self.staks_of[(s + i) % sides]] for s in range(sides)
         ]
+        # Whether an event names which of its owner's staks a stak is (the owner has several).
+        self.several = [len(self.staks_of[self.owner[k]]) > 1 for k in range(total)]
         self.stak_word = [
-            f"{ORDINAL[self.local[k]]} stak" if self.multi else "stak" for k in range(n * per)
+            f"{ORDINAL[self.local[k]]} stak" if self.several[k] else "stak" for k in range(total)
         ]
         self.attack_a = [Attack(s) for s in range(n)]
         self.attack_ab = [
-            [Attack(self.owner[k], self.local[k], j) for k in range(n * per)] for j in range(per)
+            [Attack(self.owner[k], self.local[k], j) for k in range(total)] for j in range(per)
         ]
         # plays_for[s][k][c]: seat s plays card c onto stak k (its own: seat -1).
         self.plays_for = [
@@ -233,7 +257,7 @@ class StakBots(Game):
                     Play(c.id, c.name, -1 if self.owner[k] == s else self.owner[k], self.local[k])
                     for c in cards
                 ]
-                for k in range(n * per)
+                for k in range(total)
             ]
             for s in range(n)
         ]
@@ -241,6 +265,13 @@ class StakBots(Game):
         self.react_a = [React(c.id, c.name) for c in cards]
         self.player_a = [ChoosePlayer(s) for s in range(self.num_players)]
         self.end_a = END_TURN
+
+    def narrate(
+        self, events: list[Event], viewer: int | None = None, names: list[str] | None = None
+    ) -> list[str]:
+        """As every game's, with the Drone (SB-11.14) named "Drone"."""
+        voice = narration.table_voice(self.num_players, viewer, names, self.drones)
+        return narrate_events(self.narrate_event, events, voice)
 
     def new_initial_state(self, seed: int = 0) -> StakBotsState:
         state = StakBotsState(self)

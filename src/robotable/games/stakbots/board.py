@@ -63,6 +63,6 @@ def mark(st: StakBotsState, event: dict, k: int, seat_key: str = "seat") -> dict
     (SB-11.12) which of them under the matching stak key ("stak", "target_stak")."""
     g = st.game
     event[seat_key] = g.owner[k]
-    if g.multi:
+    if g.several[k]:
         event[seat_key.replace("seat", "stak")] = g.local[k]
     return event

@@ -113,7 +113,7 @@ def scrap_from_stak(st: StakBotsState, s: int, c: int, events: list, reason: str
         "from": "stak_face_down" if was_hidden else "stak",
         "reason": reason,
     }
-    if g.multi:
+    if g.several[s]:
         event["stak"] = g.local[s]
     if stak[-1] == c:
         stak.pop()
@@ -186,12 +186,13 @@ def reset(st: StakBotsState, s: int, c: int, events: list, by_seat: int = -1, by
     events.append(event)
 
 
-def draw(st: StakBotsState, seat: int, events: list) -> None:
-    """SB-3.1: draw the supply's top card; an empty supply is the reshuffled scrapheap."""
+def take_top(st: StakBotsState, seat: int, events: list) -> int:
+    """SB-3.1: the supply's top card, taken (an empty supply is the reshuffled scrapheap);
+    -1 when both are empty."""
     if not st.supply:
         if not st.scrapheap:
             events.append({"type": "draw_skipped", "seat": seat})
-            return
+            return -1
         st.supply = st.scrapheap
         st.scrapheap = []
         vis = st.vis
@@ -200,7 +201,14 @@ def draw(st: StakBotsState, seat: int, events: list) -> None:
         shuffle(st.rng, st.supply)
         st.counts[4] += 1
         events.append({"type": "reshuffled", "cards": len(st.supply)})
-    c = st.supply.pop()
+    return st.supply.pop()
+
+
+def draw(st: StakBotsState, seat: int, events: list) -> None:
+    """SB-3.1: draw the supply's top card into `seat`'s hand."""
+    c = take_top(st, seat, events)
+    if c < 0:
+        return
     st.hands[seat].append(c)
     events.append(
         {
@@ -269,7 +277,10 @@ def fire(st: StakBotsState, c: int, k: int, events: list) -> None:
             uncovered(st, k, event)
             events.append(event)
     elif bot == Bot.BOUNTIFUL:  # SB-8.11
-        draw(st, owner, events)
+        if owner < g.num_players:
+            draw(st, owner, events)
+        else:  # SB-11.14: the Drone holds no hand
+            events.append(_fizzled(owner, name, bot, "no_hand"))
     elif bot in TOP_CHOICE:
         if TOP_CHOICE[bot] or any(s and s[-1] != c for s in st.staks):
             st.decision = (D_TOP, c, owner)
@@ -359,7 +370,10 @@ def resolve_target(
         scrap_from_stak(st, k, x, events, "Reaper Bot")
     elif bot == Bot.BEGONE:  # SB-8.14
         events.append({"type": "begone", **base})
-        return_to_hand(st, k, x, events)
+        if g.owner[k] < g.num_players:
+            return_to_hand(st, k, x, events)
+        else:  # SB-11.14: the Drone holds no hand, so its card is scrapped
+            scrap_from_stak(st, k, x, events, "Begone Bot")
     elif bot == Bot.TRIP:  # SB-8.15
         event = {"type": "tripped", **base, "alone": len(stak) < 2}
         if len(stak) >= 2:
@@ -413,13 +427,17 @@ def describe(st: StakBotsState, d: tuple[int, int, int]) -> str:
     elif kind == D_PLAYER:
         what = "choose a player who must discard a hand card"
     elif kind == D_REACT:
-        a = st.active
         return (
-            f"Seat {chooser + 1}: Seat {a + 1}'s {name} attacks your stak: play a card onto it "
-            f"to cancel the attack, or let the attack through"
+            f"Seat {chooser + 1}: {_seat_s(st, st.active)} {name} attacks your stak: play a card "
+            f"onto it to cancel the attack, or let the attack through"
         )
     else:
         k = top_stak(st, c)
-        by = f"Seat {st.game.owner[k] + 1}'s " if k >= 0 else ""
+        by = f"{_seat_s(st, st.game.owner[k])} " if k >= 0 else ""
         return f"Seat {chooser + 1}: {by}{name} expelled you: discard a card from your hand"
     return f"Seat {chooser + 1}: your {name} entered: {what}"
+
+
+def _seat_s(st: StakBotsState, seat: int) -> str:
+    """ "Seat 2's", or "the Drone's" for Drone Mode's automated side (SB-11.14)."""
+    return "the Drone's" if seat == st.game.num_players else f"Seat {seat + 1}'s"

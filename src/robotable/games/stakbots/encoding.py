@@ -44,6 +44,11 @@ DECISIONS = {None: 0, "top": 1, "face_up": 2, "player": 3, "discard": 4, "react"
 GLOBAL = (BOTS + 1) + (BOTS + 1) + 1 + (len(DECISIONS) + BOTS) + (3 + SLOTS) + 3
 
 
+def _per(game: Any) -> int:
+    """Staks per side in the layout: a seat's (SB-11.12) or the Drone's (SB-11.14)."""
+    return max(game.options["staks"], game.drones)
+
+
 def _base_size(n: int, p: int) -> int:
     """The one-stak-per-seat layout's size (every block up to the plays onto seats' staks)."""
     return 2 + 5 * n + 2 * p + 2 * p * n
@@ -51,8 +56,8 @@ def _base_size(n: int, p: int) -> int:
 
 def num_distinct_actions(game: Any) -> int:
     n = len(game.deck)
-    p = game.num_players
-    extra = game.options["staks"] - 1  # SB-11.12: the blocks for staks after the first
+    p = game.num_players + (1 if game.drones else 0)  # the Drone as a seat (SB-11.14)
+    extra = _per(game) - 1  # SB-11.12: the blocks for staks after the first
     if not extra:
         return _base_size(n, p)
     per = extra + 1
@@ -61,7 +66,7 @@ def num_distinct_actions(game: Any) -> int:
 
 def action_index(game: Any, action: Any) -> int:
     n = len(game.deck)
-    p = game.num_players
+    p = game.num_players + (1 if game.drones else 0)  # the Drone as a seat (SB-11.14)
     cls = type(action)
     stak = getattr(action, "stak", 0)
     if cls is Attack and (action.target_stak or action.own_stak):
@@ -97,7 +102,7 @@ def _multi_index(game: Any, action: Any, n: int, p: int) -> int:
     """SB-11.12's blocks, after the base layout: plays onto your own staks 2.., plays onto a
     seat's staks 2.., attacks (target seat, its stak, your stak), choices on staks 2..,
     recycling with staks 2..."""
-    per = game.options["staks"]
+    per = _per(game)
     extra = per - 1
     base = _base_size(n, p)
     cls = type(action)
@@ -137,14 +142,18 @@ def _one_hot(index: int | None, size: int) -> list[float]:
 
 
 def encode_observation(game: Any, view: dict[str, Any]) -> list[float]:
-    p = view["num_players"]
+    sides = list(view["seats"])
+    drone = view.get("drone")
+    if drone:  # SB-11.14: the Drone fills the slot after the seats, with no hand
+        sides.append({**drone, "hand_size": 0, "known_hand": []})
+    p = len(sides)
     me = view["seat"] if view["seat"] is not None else 0
     obs: list[float] = []
     for k in range(SLOTS):
         if k >= p:
             obs.extend([0.0] * PER_SEAT)
             continue
-        sv = view["seats"][(me + k) % p]
+        sv = sides[(me + k) % p]
         # Several staks per seat (SB-11.12) read as one: their cards together, the top of the
         # first stak still in play.
         stak = [c for k in sv["staks"] for c in k["cards"]]

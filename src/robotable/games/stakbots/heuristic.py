@@ -28,10 +28,11 @@ OWN_HAND = {
 
 
 def strength_parts(st: StakBotsState, s: int) -> tuple[float, float, float]:
-    """Seat s's strength as (public part, hand bonus its owner sees, hand bonus all see)."""
-    if not st.alive[s]:
-        return 0.0, 0.0, 0.0
+    """Seat s's strength as (public part, hand bonus its owner sees, hand bonus all see); s is
+    the seat count for the Drone (SB-11.14), which holds no hand."""
     g = st.game
+    if s < g.num_players and not st.alive[s]:
+        return 0.0, 0.0, 0.0
     vis = st.vis
     value = 0.0
     for k in g.staks_of[s]:  # SB-11.12: a seat's staks add up
@@ -48,6 +49,8 @@ def strength_parts(st: StakBotsState, s: int) -> tuple[float, float, float]:
         value += TOP_POWER * left + TOP_ABILITY.get(g.bot[top], 0.0)
     if not value:
         return 0.05, 0.0, 0.0
+    if s == g.num_players:
+        return value, 0.0, 0.0
     hand = st.hands[s]
     value += HAND_CARD * len(hand)
     own = known = 0.0
@@ -65,13 +68,18 @@ def strength(st: StakBotsState, s: int, seat: int) -> float:
     return public + (own if s == seat else known)
 
 
-def _share(values: list[float], seat: int, team: list[int]) -> float:
-    if team[-1] != len(team) - 1:
+def _sides(g) -> range:
+    """Whose strengths are weighed: every seat, and the Drone (SB-11.14) after them."""
+    return range(g.num_players + (1 if g.drones else 0))
+
+
+def _share(values: list[float], seat: int, teams: list[int] | None = None) -> float:
+    if teams is not None:
         # SB-11.10: a team's strength is its seats' together; a win is shared by its two seats.
         totals = [0.0, 0.0]
         for s, v in enumerate(values):
-            totals[team[s]] += v
-        return _share(totals, team[seat], [0, 1]) / 2
+            totals[teams[s]] += v
+        return _share(totals, teams[seat]) / 2
     if sum(values) <= 0:
         return 1.0 / len(values)
     # A share sharpened a little: being ahead in a duel should read as more than 50-60%.
@@ -82,18 +90,22 @@ def evaluate(st: StakBotsState, seat: int) -> float:
     if st.result is not None:
         return st.result[seat]
     g = st.game
-    return _share([strength(st, s, seat) for s in range(g.num_players)], seat, g.team)
+    teams = g.team if g.options["teams"] else None
+    return _share([strength(st, s, seat) for s in _sides(g)], seat, teams)
 
 
 def evaluate_all(st: StakBotsState) -> list[float]:
     """`evaluate` for every seat in one pass over the staks (the same numbers)."""
     if st.result is not None:
         return list(st.result)
-    parts = [strength_parts(st, s) for s in range(st.game.num_players)]
+    g = st.game
+    teams = g.team if g.options["teams"] else None
+    parts = [strength_parts(st, s) for s in _sides(g)]
     seen = [public + known for public, _, known in parts]
     values = []
-    for seat, (public, own, _) in enumerate(parts):
+    for seat in range(g.num_players):
+        public, own, _ = parts[seat]
         row = seen[:]
         row[seat] = public + own
-        values.append(_share(row, seat, st.game.team))
+        values.append(_share(row, seat, teams))
     return values

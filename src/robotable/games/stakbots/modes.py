@@ -37,14 +37,18 @@ CLUB = {
     "traitor": False,
     "quickfire": False,
     "teams": False,
+    "drones": 0,
 }
 CLUB_PER_RANK = 10  # cards of each rank 1-6 in a club deck
 CLUB_MAX_COPIES = 5  # copies of one card (same name, power and rank)
 
 
-def apply_preset(game: str, num_players: int, opts: dict[str, Any], given: dict[str, Any]) -> None:
-    """SB-11.13: `preset=club` sets the club format's options; an option the user gave that
-    differs from the format's is refused, naming it."""
+def apply_preset(
+    game: str, num_players: int, opts: dict[str, Any], given: dict[str, Any], defaults: dict
+) -> None:
+    """SB-11.13: `preset=club` sets the club format's options; an option the user set to
+    something other than its default and the format's is refused, naming it (a form that sends
+    every option at its default, as the web lobby does, is not refused)."""
     if opts["preset"] != "club":
         return
     if num_players != 2:
@@ -53,7 +57,7 @@ def apply_preset(game: str, num_players: int, opts: dict[str, Any], given: dict[
             f"{num_players} (SB-11.13)"
         )
     for name, value in CLUB.items():
-        if name in given and opts[name] != value:
+        if name in given and opts[name] != value and opts[name] != defaults[name]:
             raise OptionError(
                 f"game {game}, option '{name}': the club format plays {name}={_word(value)} "
                 f"(SB-11.13); leave it out or drop preset=club"
@@ -97,6 +101,14 @@ def check_modes(game: str, num_players: int, opts: dict[str, Any]) -> None:
     def refuse(names: str, why: str) -> None:
         raise OptionError(f"game {game}, options {names}: {why}")
 
+    if num_players == 1 and not opts["drones"]:
+        refuse("'drones'", "one seat plays Drone Mode: drones must be 1 to 3 (SB-11.14)")
+    if opts["drones"] and num_players != 1:
+        refuse("'drones'", f"Drone Mode is solo: 1 seat, not {num_players} (SB-11.14)")
+    if opts["drones"]:
+        for name, off in (("borderless", "off"), ("traitor", False), ("preset", "none")):
+            if opts[name] != off:
+                refuse(f"'drones' and '{name}'", "Drone Mode plays the base rules (SB-11.14)")
     if opts["teams"] and num_players != 4:
         refuse("'teams'", f"teams need 4 seats (two teams of two), not {num_players} (SB-11.10)")
     if opts["borderless"] == "team" and not opts["teams"]:

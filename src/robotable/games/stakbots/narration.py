@@ -274,6 +274,7 @@ def _attack(e: Event, v: Voice) -> str:
     dfn = f"{v.whose(target)} {_card(e['target_card'], taken)}"
     if "stak" in e:  # SB-11.12: which staks fight
         att += f" from {_stak(e, _their(v, seat))}"
+    if "target_stak" in e:
         dfn += f" on {_stak(e, _their(v, target), 'target_stak')}"
     if e.get("forced"):
         verb = "keeps attacking"
@@ -360,6 +361,8 @@ def _fizzled(e: Event, v: Voice) -> str:
     if e.get("why") == "empty_hand" and "target_seat" in e:
         target = e["target_seat"]
         return sentence(f"{_subject(v, target, 'has')} no card in hand, so nothing is scrapped")
+    if e.get("why") == "no_hand":
+        return sentence(f"The entry effect of {own} does nothing: the {DRONE} holds no hand")
     if e.get("bot") == "Tranq":
         return sentence(f"The entry effect of {own} does nothing: there is no other face-up card")
     if e.get("bot") in ("Reaper", "Begone"):
@@ -395,6 +398,15 @@ def _game_over(e: Event, v: Voice) -> str:
     if winners is None:
         winners = [s for s, r in enumerate(e.get("returns", [])) if r > 0]
     reason = e.get("reason")
+    if reason == "drone_wins":
+        return sentence(f"The {DRONE} wins: {v.whose(0)} staks are all empty")
+    if reason == "drone_cleared":
+        return sentence(f"{v.does(0, 'wins')}: the {DRONE}'s staks are all empty")
+    if reason == "turn_cap" and not winners and e.get("returns") and e["returns"][0] == 0.5:
+        return sentence(
+            f"Turn {e.get('turn', '')} was the last one allowed: the {DRONE} still has cards, "
+            "and the game is a draw"
+        )
     if e.get("team"):
         names = v.seats(winners)
         if reason == "turn_cap":
@@ -405,6 +417,8 @@ def _game_over(e: Event, v: Voice) -> str:
         if reason == "turn_cap":
             return sentence(f"{v.does(w, 'wins')}: the only player still in at the turn limit")
         return sentence(f"{v.does(w, 'wins')}: the last player with cards in {_their(v, w)} stak")
+    if not winners and reason == "wipe_out_draw":
+        return sentence(f"The last staks emptied together: {v.who(0)} and the {DRONE} draw")
     if not winners:
         return "The game is over, and nobody wins."
     names = v.seats(winners)
@@ -453,6 +467,17 @@ def narrate_event(event: Event, voice: Voice) -> str | None:
 
 
 # -- choices, as the deciding seat reads them -----------------------------------------------------
+DRONE = "Drone"  # what the automated side of Drone Mode is called (SB-11.14)
+
+
+def table_voice(
+    num_players: int, viewer: int | None, names: list[str] | None, drones: int
+) -> Voice:
+    """The table's voice: the seats by their names, and with Drone Mode the Drone."""
+    voice = Voice.of(num_players, viewer, names)
+    return Voice(viewer, (*voice.names, DRONE)) if drones else voice
+
+
 def chooser_voice(st: StakBotsState) -> Voice:
     """The deciding seat is "you"; the others are named by where they sit in turn order from it
     ("your opponent"; with more seats "the next player", "the opposite player", "the previous
@@ -468,6 +493,8 @@ def chooser_voice(st: StakBotsState) -> Voice:
     else:
         after = {1: "the next player", 2: "the opposite player", 3: "the previous player"}
     names = [after.get((s - me) % n, "another player") for s in range(n)]
+    if st.game.drones:
+        names.append(DRONE)
     return Voice(me, tuple(names))
 
 
@@ -520,7 +547,7 @@ def describe_action(st: StakBotsState, action: Any) -> str:
     v = chooser_voice(st)
     me = st.current_player()
     cls = type(action)
-    multi = g.multi
+    several = g.several
     if cls is Play or cls is React:
         c = action.card
         if cls is React:
@@ -540,20 +567,20 @@ def describe_action(st: StakBotsState, action: Any) -> str:
         k = g.staks_of[me][action.stak]
         top = _live(st, st.staks[k][-1])
         card = _printed(st, action.card)
-        where = f"the top card of {_where(st, 'your', k)}" if multi else "your top card"
+        where = f"the top card of {_where(st, 'your', k)}" if several[k] else "your top card"
         return f"recycle: scrap {where}, {top}, and {card} from your hand, then draw a card"
     if cls is LetThrough:
         attacker = f"{v.whose(st.active)} {_live(st, st.decision[1])}"  # type: ignore[index]
         k = st.declared
         mine = f"your {_live(st, st.staks[k][-1])}"
-        if multi:
+        if several[k]:
             mine += f" on {_where(st, 'your', k)}"
         return f"let the attack through: {attacker} attacks {mine}"
     if cls is Scrap:
         if action.from_hand:
             return f"scrap {_printed(st, action.card)} from your hand{_summary(g, action.card)}"
-        if multi:
-            k = stak_of(st, action.card)
+        k = stak_of(st, action.card)
+        if several[k]:
             return f"scrap the top card of {_where(st, 'your', k)}, {_live(st, action.card)}"
         return f"scrap your top card, {_live(st, action.card)}"
     if cls is Attack:
@@ -561,8 +588,9 @@ def describe_action(st: StakBotsState, action: Any) -> str:
         k = g.staks_of[me][action.own_stak]
         target = f"{v.whose(action.target)} {_live(st, st.staks[t][-1])}"
         mine = f"your {_live(st, st.staks[k][-1])}"
-        if multi:
+        if several[t]:
             target += f" on {_where(st, _their(v, action.target), t)}"
+        if several[k]:
             mine += f" from {_where(st, 'your', k)}"
         if st.stomp >= 0:
             return f"keep attacking: attack {target} with {mine} again"
@@ -603,7 +631,7 @@ def _describe_target(st: StakBotsState, v: Voice, action: Target) -> str:
         what = f"{v.whose(action.seat)} {_live(st, x)}"
     if action.depth:
         what += f", {_from_top(action.depth, len(stak))} of {their}"
-    elif g.multi and x != effect:
+    elif g.several[k] and x != effect:
         what += f" on {their}"
     bot = g.bot[effect]
     if bot == Bot.SHOT:

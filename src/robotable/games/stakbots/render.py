@@ -45,6 +45,32 @@ def card_json(st: StakBotsState, c: int, live: bool = False) -> dict[str, Any]:
     return out
 
 
+def _staks(st: StakBotsState, s: int) -> list[dict[str, Any]]:
+    """Seat s's staks (or the Drone's, s = the seat count) as the view shows them."""
+    g = st.game
+    vis = st.vis
+    out = []
+    for k in g.staks_of[s]:
+        cards = []
+        for c in st.staks[k]:
+            if vis[c] == UP:
+                cards.append({"face_up": True, **card_json(st, c, live=True)})
+            elif vis[c] == KNOWN:
+                cards.append({"face_up": False, "known": card_json(st, c)})
+            else:
+                cards.append({"face_up": False})
+        out.append(
+            {
+                "stak": g.local[k],
+                "size": len(cards),
+                "cards": cards,
+                "top": cards[-1] if cards else None,
+                "attacked": st.active == s and st.attacker[k] >= 0,
+            }
+        )
+    return out
+
+
 def build_view(st: StakBotsState, seat: int | None) -> dict[str, Any]:
     g = st.game
     vis = st.vis
@@ -52,25 +78,7 @@ def build_view(st: StakBotsState, seat: int | None) -> dict[str, Any]:
     legal = st.legal_action_entries(seat)
     seats = []
     for s in range(g.num_players):
-        staks = []
-        for k in g.staks_of[s]:
-            stak_cards = []
-            for c in st.staks[k]:
-                if vis[c] == UP:
-                    stak_cards.append({"face_up": True, **card_json(st, c, live=True)})
-                elif vis[c] == KNOWN:
-                    stak_cards.append({"face_up": False, "known": card_json(st, c)})
-                else:
-                    stak_cards.append({"face_up": False})
-            staks.append(
-                {
-                    "stak": g.local[k],
-                    "size": len(stak_cards),
-                    "cards": stak_cards,
-                    "top": stak_cards[-1] if stak_cards else None,
-                    "attacked": st.active == s and st.attacker[k] >= 0,
-                }
-            )
+        staks = _staks(st, s)
         first = staks[0]
         hand = st.hands[s]
         seats.append(
@@ -103,6 +111,14 @@ def build_view(st: StakBotsState, seat: int | None) -> dict[str, Any]:
     # only the fact that an attack happened stays public.
     mine = [k for k in g.staks_of[st.active] if st.attacker[k] >= 0]
     attacker = st.attacker[mine[-1]] if mine else -1
+    n = g.num_players
+    drone = None
+    if g.drones:  # SB-11.14: the Drone's staks, all public as any stak is
+        drone = {
+            "seat": n,
+            "in_game": any(st.staks[k] for k in g.staks_of[n]),
+            "staks": _staks(st, n),
+        }
     return {
         "game": g.name,
         "seat": seat,
@@ -117,6 +133,7 @@ def build_view(st: StakBotsState, seat: int | None) -> dict[str, Any]:
         "active": st.active,
         "decision": decision,
         "seats": seats,
+        "drone": drone,
         "supply_size": len(st.supply),
         "scrapheap": [card_json(st, c) for c in heap],
         "scrapheap_top": card_json(st, heap[-1]) if heap else None,
@@ -179,7 +196,12 @@ def render(st: StakBotsState, seat: int | None) -> str:
     v = build_view(st, seat)
     lines = []
     who = "spectator" if seat is None else f"Seat {seat + 1}"
-    lines.append(f"== Stak Bots, turn {v['turn']}, Seat {v['active'] + 1}'s turn (you: {who}) ==")
+    whose = (
+        "the Drone's"
+        if v["drone"] and v["active"] == v["num_players"]
+        else (f"Seat {v['active'] + 1}'s")
+    )
+    lines.append(f"== Stak Bots, turn {v['turn']}, {whose} turn (you: {who}) ==")
     top = v["scrapheap_top"]
     heap_top = _card_line(top) if top else "empty"
     lines.append(
@@ -217,6 +239,14 @@ def render(st: StakBotsState, seat: int | None) -> str:
             lines.append(f"  your hand: {hand}")
         elif sv["known_hand"]:
             lines.append("  known in hand: " + ", ".join(c["name"] for c in sv["known_hand"]))
+    drone = v["drone"]
+    if drone:  # SB-11.14
+        sizes = ", ".join(plural(k["size"], "card") for k in drone["staks"])
+        lines.append(f"Drone (automated): staks {sizes}")
+        for k in drone["staks"]:
+            if len(drone["staks"]) > 1:
+                lines.append(f"  {ORDINAL[k['stak']]} stak:" + ("" if k["cards"] else " empty"))
+            lines += _stak_lines(k["cards"], False, "  " if len(drone["staks"]) > 1 else "")
     att = v["attacker"]
     if att:
         stopped = " (stopped)" if v["attacker_stopped"] else ""

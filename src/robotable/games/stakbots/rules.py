@@ -16,7 +16,7 @@ from typing import Any
 
 from robotable.core.rng import GameRng
 
-from . import effects
+from . import drone, effects
 from .actions import (
     Attack,
     ChoosePlayer,
@@ -29,9 +29,9 @@ from .actions import (
     Scrap,
     Target,
 )
-from .board import mark, power, stak_of, top_stak
+from .board import mark, power, printed, stak_of, top_stak
 from .content import Bot
-from .effects import add_damage, draw, scrap_from_hand, scrap_from_stak, shuffle
+from .effects import add_damage, draw, scrap_from_hand, scrap_from_stak, shuffle, take_top
 from .state import D_REACT, KNOWN, UP, StakBotsState
 
 # SB-3.6: free actions (play, scrap, attack) a turn may hold before only feeding and ending remain.
@@ -74,7 +74,7 @@ def settle(st: StakBotsState, events: list) -> None:
                 "id": c,
                 "power": p if (p := g.base_power[c]) >= 0 else power(st, c),
             }
-            if g.multi:
+            if g.several[s]:
                 event["stak"] = g.local[s]
             events.append(event)
             if bots[c] in entry:
@@ -128,7 +128,9 @@ def start_turn(st: StakBotsState, events: list) -> None:
     st.n_effects = 0
     st.n_attacks = 0
     events.append({"type": "turn_started", "seat": st.active, "turn": st.turn})
-    if st.turn == 1 and st.game.options["skip_first_draw"]:
+    if st.active == st.game.num_players:
+        drone_turn(st, events)
+    elif st.turn == 1 and st.game.options["skip_first_draw"]:
         events.append({"type": "draw_skipped", "seat": st.active, "why": "first_turn"})  # SB-11.3
     else:
         draw(st, st.active, events)
@@ -141,33 +143,48 @@ def end_turn(st: StakBotsState, events: list) -> None:
     for c in st.damaged:
         dmg[c] = 0
     st.damaged = []
+    g = st.game
+    n = g.num_players
+    drone = st.active == n  # the Drone's turn ends (SB-11.14)
     events.append(
         {
             "type": "turn_ended",
             "seat": st.active,
             "turn": st.turn,
             "repaired": repaired,
-            "out": not st.alive[st.active],
+            "out": not drone and not st.alive[st.active],
         }
     )
-    n = st.game.num_players
-    if st.turn >= st.game.options["max_turns"]:
+    if st.turn >= g.options["max_turns"]:
+        if g.drones:  # SB-11.14: the Drone not cleared in time is a draw
+            finish(st, [], "turn_cap", events, share=0.5)
+            return
         alive = [s for s in range(n) if st.alive[s]]
         finish(st, with_teammates(st, alive), "turn_cap", events)
         return
-    nxt = (st.active + 1) % n
+    st.turn += 1
+    if g.drones and not drone:
+        st.active = n
+        start_turn(st, events)
+        return
+    nxt = 0 if drone else (st.active + 1) % n
     while not st.alive[nxt]:
         nxt = (nxt + 1) % n
     st.active = nxt
-    st.turn += 1
     start_turn(st, events)
 
 
-def finish(st: StakBotsState, winners: list[int], reason: str, events: list) -> None:
-    """SB-7.3/7.4/3.7: winners share the win (a draw when several)."""
+def finish(
+    st: StakBotsState, winners: list[int], reason: str, events: list, share: float = -1.0
+) -> None:
+    """SB-7.3/7.4/3.7: winners share the win (a draw when several). Drone Mode (SB-11.14)
+    gives its one seat `share` when it neither won nor lost."""
     n = st.game.num_players
-    share = 1.0 / len(winners) if winners else 0.0
-    st.result = [share if s in winners else 0.0 for s in range(n)]
+    if share < 0:
+        share = 1.0 / len(winners) if winners else 0.0
+        st.result = [share if s in winners else 0.0 for s in range(n)]
+    else:
+        st.result = [share] * n
     st.end_reason = reason
     st.stomp = -1
     st.decision = None
@@ -204,17 +221,27 @@ def after_chain(st: StakBotsState, events: list) -> None:
         out = ()  # the common case: nobody is at zero
     g = st.game
     n = g.num_players
+    cleared = False
     if out is None:
         staks_of = g.staks_of
         out = [s for s in range(n) if st.alive[s] and not any(staks[k] for k in staks_of[s])]
+        cleared = g.drones > 0 and not any(staks[k] for k in staks_of[n])
     for s in out:
         st.alive[s] = False
         event = {"type": "seat_out", "seat": s, "hand_size": len(st.hands[s])}
-        if g.multi:
+        if g.several[g.staks_of[s][0]]:
             event["staks"] = len(g.staks_of[s])
         events.append(event)
         for c in st.hands[s][:]:
             scrap_from_hand(st, s, c, events, "out")
+    if g.drones and (out or cleared):  # SB-11.14
+        if out and cleared:
+            finish(st, [], "wipe_out_draw", events, share=0.5)
+        elif out:
+            finish(st, [], "drone_wins", events)
+        else:
+            finish(st, [0], "drone_cleared", events)
+        return
     if out:
         alive = [s for s in range(n) if st.alive[s]]
         team = g.team
@@ -224,7 +251,7 @@ def after_chain(st: StakBotsState, events: list) -> None:
         if not alive:
             finish(st, with_teammates(st, out), "wipe_out_draw", events)
             return
-        if not st.alive[st.active] and st.turn > 0:
+        if st.active < n and not st.alive[st.active] and st.turn > 0:
             end_turn(st, events)
             return
     if st.turn == 0:
@@ -240,6 +267,86 @@ def after_chain(st: StakBotsState, events: list) -> None:
         t = st.stomp
         if top != st.attacker[k] or st.stopped[k] or not staks[t] or power(st, top) == 0:
             st.stomp = -1
+    if st.active == n and st.decision is None:
+        drone_step(st, events)  # SB-11.14: the Drone's turn goes on
+
+
+def drone_turn(st: StakBotsState, events: list) -> None:
+    """SB-11.14: the Drone's turn begins: it turns the supply's top card face-up onto its
+    shortest stak still in play (the card's entry effect fires, its choices by the fixed rule),
+    then its staks attack in order (`drone_step`)."""
+    g = st.game
+    st.drone_next = 0
+    live = [k for k in g.staks_of[g.num_players] if st.staks[k]]
+    c = take_top(st, g.num_players, events) if live else -1
+    if c < 0:
+        drone_step(st, events)
+        return
+    k = min(live, key=lambda k: len(st.staks[k]))
+    st.staks[k].append(c)
+    st.vis[c] = UP
+    st.counts[1] += 1
+    events.append(
+        mark(st, {"type": "played", "card": g.names[c], "id": c, "power": printed(st, c)}, k)
+    )
+    if g.bot[c] in g.entry:
+        st.pending.append(c)
+    run(st, events)  # its chain's end resumes the turn (after_chain)
+
+
+def drone_step(st: StakBotsState, events: list) -> None:
+    """SB-11.14: the Drone's next attack (its Stomp Bot's forced one first), or the end of
+    its turn once every Drone stak has attacked. A choice the player must make on the way
+    (an entry effect, a reaction) pauses the turn; the chain's end resumes it."""
+    g = st.game
+    if st.stomp >= 0:
+        attack(st, st.stomp_from, st.stomp, events)
+        run(st, events)
+        return
+    own = g.staks_of[g.num_players]
+    while st.drone_next < len(own):
+        k = own[st.drone_next]
+        st.drone_next += 1
+        if not st.staks[k]:
+            continue
+        t = drone.weakest_top(st)
+        top = st.staks[k][-1]
+        if t < 0 or power(st, top) == 0 and power(st, st.staks[t][-1]) == 0:
+            continue  # SB-4.5
+        if declare(st, k, t, events):
+            return
+        attack(st, k, t, events)
+        run(st, events)
+        return
+    end_turn(st, events)
+
+
+def declare(st: StakBotsState, src: int, t: int, events: list) -> bool:
+    """SB-11.5: with reactive play, an attack on a seat holding cards waits for its reaction
+    (True); otherwise the combat goes ahead (False)."""
+    g = st.game
+    defender = g.owner[t]
+    if not g.options["reactive"] or defender >= g.num_players or not st.hands[defender]:
+        return False
+    top = st.staks[src][-1]
+    dfn = st.staks[t][-1]
+    event = {
+        "type": "attack_declared",
+        "seat": g.owner[src],
+        "card": g.names[top],
+        "power": power(st, top),
+        "target": defender,
+        "target_card": g.names[dfn],
+        "target_power": power(st, dfn),
+    }
+    if g.several[src]:
+        event["stak"] = g.local[src]
+    if g.several[t]:
+        event["target_stak"] = g.local[t]
+    events.append(event)
+    st.declared = t
+    st.decision = (D_REACT, top, defender)
+    return True
 
 
 def run(st: StakBotsState, events: list) -> None:
@@ -261,6 +368,10 @@ def run(st: StakBotsState, events: list) -> None:
         st.counts[3] += 1
         effects.fire(st, c, k, events)
         settle(st, events)
+        d = st.decision
+        if d is not None and d[2] == st.game.num_players:  # SB-11.14: the Drone's fixed choice
+            answer(st, drone.pick(st, effects.choices(st, d)), events)
+            settle(st, events)
 
 
 def _lapsed(st: StakBotsState, c: int, why: str) -> dict[str, Any]:
@@ -312,8 +423,9 @@ def attack(st: StakBotsState, src: int, target: int, events: list) -> None:
         "forced": forced,
         "again": again,
     }
-    if g.multi:
+    if g.several[src]:
         event["stak"] = g.local[src]
+    if g.several[target]:
         event["target_stak"] = g.local[target]
     events.append(event)
     st.counts[0] += 1
@@ -484,50 +596,38 @@ def apply(st: StakBotsState, action: Any) -> list:
         st.n_actions += 1
         src = g.staks_of[a][action.own_stak]
         t = g.staks_of[action.target][action.target_stak]
-        if g.options["reactive"] and st.hands[action.target]:
-            # SB-11.5: the attacked seat may react before the combat.
-            top = st.staks[src][-1]
-            dfn = st.staks[t][-1]
-            event = {
-                "type": "attack_declared",
-                "seat": a,
-                "card": g.names[top],
-                "power": power(st, top),
-                "target": action.target,
-                "target_card": g.names[dfn],
-                "target_power": power(st, dfn),
-            }
-            if g.multi:
-                event["stak"] = action.own_stak
-                event["target_stak"] = action.target_stak
-            events.append(event)
-            st.declared = t
-            st.decision = (D_REACT, top, action.target)
-        else:
+        if not declare(st, src, t, events):
             attack(st, src, t, events)
             run(st, events)
     elif cls is EndTurn:
         end_turn(st, events)
     else:
-        kind, c, chooser = st.decision  # type: ignore[misc]
-        st.decision = None
-        if cls is Target:
-            k = g.staks_of[action.seat][action.stak]
-            effects.resolve_target(st, c, chooser, k, action.depth, events)
-        elif cls is ChoosePlayer:
-            effects.resolve_player(st, c, chooser, action.seat, events)
-        elif cls is Discard:
-            scrap_from_hand(st, chooser, action.card, events, "expelled")
-        elif cls is React:
-            play_card(st, chooser, st.declared, action.card, True, events)
-            st.declared = -1
-        elif cls is LetThrough:
-            t = st.declared
-            st.declared = -1
-            attack(st, stak_of(st, c), t, events)
+        answer(st, action, events)
         settle(st, events)
         run(st, events)
     return events
+
+
+def answer(st: StakBotsState, action: Any, events: list) -> None:
+    """Apply the answer to the pending decision (an effect's choice, a discard, a reaction)."""
+    g = st.game
+    cls = type(action)
+    kind, c, chooser = st.decision  # type: ignore[misc]
+    st.decision = None
+    if cls is Target:
+        k = g.staks_of[action.seat][action.stak]
+        effects.resolve_target(st, c, chooser, k, action.depth, events)
+    elif cls is ChoosePlayer:
+        effects.resolve_player(st, c, chooser, action.seat, events)
+    elif cls is Discard:
+        scrap_from_hand(st, chooser, action.card, events, "expelled")
+    elif cls is React:
+        play_card(st, chooser, st.declared, action.card, True, events)
+        st.declared = -1
+    elif cls is LetThrough:
+        t = st.declared
+        st.declared = -1
+        attack(st, stak_of(st, c), t, events)
 
 
 def play_card(st: StakBotsState, seat: int, k: int, c: int, reaction: bool, events: list) -> None:
@@ -548,7 +648,7 @@ def play_card(st: StakBotsState, seat: int, k: int, c: int, reaction: bool, even
     }
     if g.owner[k] != seat:
         event["onto"] = g.owner[k]
-    if g.multi:
+    if g.several[k]:
         event["stak"] = g.local[k]
     if reaction:
         event["reaction"] = True

@@ -61,9 +61,10 @@ _FIELDS = (
     "n_attacks",
     "declared",
     "stomp_from",
+    "drone_next",
 )
 # Fields added with the SB-11 modes: a state saved before them reads with these values.
-_LATER = {"n_attacks": 0, "declared": -1, "stomp_from": -1}
+_LATER = {"n_attacks": 0, "declared": -1, "stomp_from": -1, "drone_next": 0}
 
 
 class StakBotsState(State):
@@ -92,6 +93,7 @@ class StakBotsState(State):
         self.fed = False  # a card reached the scrapheap this turn (SB-3.3)
         self.stomp = -1  # the stak a Stomp Bot must keep attacking (SB-5.6)
         self.stomp_from = -1  # the stak that Stomp Bot sits on
+        self.drone_next = 0  # in the Drone's turn, its next stak to attack (SB-11.14)
         self.n_actions = 0  # free actions taken this turn (SB-3.6)
         self.n_effects = 0  # entry effects resolved this turn (SB-6.8)
         self.pending: list[int] = []
@@ -180,6 +182,7 @@ class StakBotsState(State):
         c.n_attacks = self.n_attacks
         c.declared = self.declared
         c.stomp_from = self.stomp_from
+        c.drone_next = self.drone_next
         return c
 
     # -- information (SB-9): one model drives view, events and determinize ------------------
@@ -315,7 +318,7 @@ def _from_json(cls: type[StakBotsState], game: Any, data: Any) -> StakBotsState:
     s.dmg = list(data["dmg"])
     s.damaged = id_list("damaged", data["damaged"])
     s.alive = bool_list("alive")
-    s.active = int_field("active", 0, n - 1)
+    s.active = int_field("active", 0, n if game.drones else n - 1)  # n: the Drone (SB-11.14)
     s.turn = int_field("turn", 0, 1 << 31)
     att = data["attacker"]
     if (
@@ -365,4 +368,5 @@ def _from_json(cls: type[StakBotsState], game: Any, data: Any) -> StakBotsState:
     s.n_attacks = int_field("n_attacks", 0, 1 << 31)
     s.declared = int_field("declared", -1, k - 1)
     s.stomp_from = int_field("stomp_from", -1, k - 1)
+    s.drone_next = int_field("drone_next", 0, game.drones)
     return s

@@ -38,17 +38,17 @@ function stakPile(cards, ctx, targetable) {
   return pile;
 }
 
-function seatZone(view, s, ctx) {
+function seatZone(view, s, ctx, name = null) {
   const mine = s.seat === ctx.you;
   const classes = ["zone", `seat-color-${s.seat}`];
   if (mine) classes.push("mine");
   if (view.current_player === s.seat) classes.push("deciding");
   if (!s.in_game) classes.push("out");
   const header = h("h3", {},
-    h("span", {}, ctx.seatName(s.seat)),
+    h("span", {}, name || ctx.seatName(s.seat)),
     view.active === s.seat ? h("span", { class: "pill" }, "turn") : null,
     h("span", { class: "pill" }, `stak ${s.stak_size}`),
-    h("span", { class: "pill" }, `hand ${s.hand_size}`),
+    name ? h("span", { class: "pill" }, "plays by itself") : h("span", { class: "pill" }, `hand ${s.hand_size}`),
     s.team !== undefined && s.team !== null ? h("span", { class: "pill" }, `team ${s.team + 1}`) : null,
     s.in_game ? null : h("span", { class: "pill out" }, "out of the game"));
   const zone = h("section", { class: classes.join(" "), dataset: { seat: s.seat } }, header);
@@ -112,7 +112,7 @@ function seatZone(view, s, ctx) {
     for (let i = known.length; i < s.hand_size; i++) cards.appendChild(card(null));
   }
   handBox.appendChild(cards);
-  row.appendChild(handBox);
+  if (!name) row.appendChild(handBox);
   zone.appendChild(row);
   return zone;
 }
@@ -158,6 +158,12 @@ export default {
     const board = h("div", { class: "sb-board" });
     const me = order.find((s) => s.seat === ctx.you);
     for (const s of order) if (s !== me) board.appendChild(seatZone(view, s, ctx));
+    // Drone Mode: the automated side's staks, attacked like any opponent's.
+    if (view.drone) {
+      const d = view.drone;
+      const first = d.staks[0] || { cards: [], size: 0 };
+      board.appendChild(seatZone(view, { seat: d.seat, in_game: d.in_game, staks: d.staks, stak: first.cards, stak_size: first.size, hand_size: 0, hand: null, known_hand: [] }, ctx, "Drone"));
+    }
     board.appendChild(middle(view, ctx));
     if (me) board.appendChild(seatZone(view, me, ctx));
     root.appendChild(board);
