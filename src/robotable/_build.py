@@ -40,7 +40,7 @@ ENGINE_MODULES: tuple[str, ...] = (
     *(
         f"robotable.games.{game}.{module}"
         for game, modules in (
-            ("stakbots", ("actions", "state", "board", "rules", "heuristic", "encoding")),
+            ("stakbots", ("actions", "state", "board", "rules", "drone", "heuristic", "encoding")),
             (
                 "breadwinner",
                 ("actions", "state", "board", "rules", "heuristic", "encoding"),

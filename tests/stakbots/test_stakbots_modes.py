@@ -499,6 +499,29 @@ def test_every_mode_leaks_nothing_and_words_every_choice(n, options, seed, choic
         steps += 1
 
 
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
+def test_every_named_strength_plays_every_mode(level):
+    """Each named strength's agent plays in every mode: easy and medium whole games; hard and
+    expert (MCTS, timed) their search on a test budget, a few decisions each."""
+    from robotable.agents import concrete_spec, make_agent
+
+    spec = concrete_spec(level, "stakbots")
+    searching = spec.startswith("mcts")
+    if searching:
+        spec = "mcts:iterations=12"  # the same search, a budget for a test
+    for n, options in MODES:
+        g = robotable.load_game("stakbots", num_players=n, **options)
+        st = g.new_initial_state(9)
+        agents = [make_agent(spec, seed=s) for s in range(n)]
+        moves = 0
+        while not st.is_terminal() and (moves < 6 or not searching) and moves < 3000:
+            action = agents[st.current_player()].act(st)
+            assert action in st.legal_actions()
+            st.apply_action(action)
+            moves += 1
+        assert moves >= 1
+
+
 def _illegal(g, legal):
     """An action of this game that is not legal now."""
     for a in (g.end_a, g.play_a[0], g.attack_a[0], g.recycle_a[0]):
