@@ -528,3 +528,28 @@ def _illegal(g, legal):
         if a not in legal:
             return a
     raise AssertionError("every probe action is legal")
+
+
+def test_sb_11_10_the_lab_counts_a_team_win_for_both_seats_not_as_a_draw(tmp_path):
+    from robotable.sim.analysis import summarize
+    from robotable.sim.runner import RunSpec, Variant, run
+
+    spec = RunSpec(
+        "stakbots",
+        4,
+        ("greedy",),
+        games=8,
+        seed=1,
+        variants=(Variant(0, "teams", (("teams", True),)),),
+        error_dir=str(tmp_path),
+        track_cards=False,
+    )
+    outcome = run(spec, workers=1)
+    results = outcome.results
+    s = summarize(outcome)
+    decided = [r for r in results if r.decisive()]
+    assert decided and all(len(r.winners()) == 2 for r in decided)
+    assert s["draws"] == sum(r.is_draw() for r in results)
+    assert sum(s["wins"]) == 2 * len(decided)
+    assert s["quality"]["end_reason"]["counts"]["win"] == len(decided)
+    assert s["first_mover"]["fair_share"] <= 0.5 and s["first_mover"]["fair_share"] > 0.4

@@ -200,6 +200,12 @@ class Game(ABC):
         self.options = resolve_options(self.name, self.option_specs, num_players, options)
         self.codec = ActionCodec(self.name, list(self.action_classes))
 
+    def teams(self) -> list[int] | None:
+        """The side each seat plays on for the whole game when seats form fixed teams (a team
+        wins together), else None: every seat for itself. The lab counts a team's win as a win
+        for each of its seats, not as a draw."""
+        return None
+
     @classmethod
     def usual_players(cls) -> int:
         """The seat count front ends and tools use when none is given."""

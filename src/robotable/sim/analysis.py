@@ -113,15 +113,17 @@ def analyse(
     draws = 0
     score = [0.0] * n
     for r in done:
-        winner = r.sole_winner()
-        if winner is not None:
-            wins[winner] += 1
+        if r.decisive():
+            for winner in r.winners():  # a team's win counts for each of its seats
+                wins[winner] += 1
         elif r.is_draw():
             draws += 1
         for seat, value in enumerate(r.returns):
             score[seat] += value
     decided = completed - draws
-    seat_tests = _seat_tests(wins, completed, decided, n)
+    # The fair share of one seat is one side's: 1/teams with fixed teams (Game.teams()).
+    sides = done[0].sides() if done else n
+    seat_tests = _seat_tests(wins, completed, decided, sides)
     first = seat_tests[0]
     return {
         "games": len(results),
@@ -196,12 +198,13 @@ def first_mover_stats(done: Sequence[GameResult], n: int) -> dict[str, Any]:
     so the first mover is a single test and its p_adjusted is its p_value.
     """
     known = [r for r in done if r.first_mover is not None]
+    sides = known[0].sides() if known else n  # fixed teams: the fair share is a team's
     positions = []
     for k in range(n if n >= 3 else 1):
         games = [r for r in known if len(r.turn_order) > k]
-        wins = sum(1 for r in games if r.sole_winner() == r.turn_order[k])
+        wins = sum(1 for r in games if r.won(r.turn_order[k]))
         draws = sum(1 for r in games if r.is_draw())
-        positions.append({"position": k, **_rate_test(wins, len(games), draws, n)})
+        positions.append({"position": k, **_rate_test(wins, len(games), draws, sides)})
     for row, adjusted in zip(positions, holm([r["p_value"] for r in positions])):
         row["p_adjusted"] = adjusted
     first = {k: v for k, v in positions[0].items() if k != "position"}  # turn_order[0] moved first
@@ -327,9 +330,8 @@ def card_impact(
     total = 0
     total_wins = 0
     for r in done:
-        winner = r.sole_winner()
         for seat in range(num_players):
-            won = seat == winner
+            won = r.won(seat)
             total += 1
             total_wins += won
             pairs = r.cards[seat] if seat < len(r.cards) else ()

@@ -45,10 +45,9 @@ def challenger_share(spec: RunSpec, results: Sequence[GameResult]) -> dict[str, 
     done = [r for r in results if r.returns is not None]
     wins = draws = 0
     for r in done:
-        winner = r.sole_winner()
-        if winner is None:
+        if not r.decisive():
             draws += 1
-        elif r.arrangement[winner] == 0:
+        elif any(r.arrangement[w] == 0 for w in r.winners()):
             wins += 1
     decided = len(done) - draws
     fair = 1 / spec.num_players

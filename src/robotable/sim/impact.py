@@ -78,11 +78,10 @@ def stratified_card_impact(
     with_card: dict[str, dict[tuple, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     decks_known = False
     for r in done:
-        winner = r.sole_winner()
         for seat in range(spec.num_players):
             stratum = stratum_of(spec, labels, r, seat)
             decks_known = decks_known or stratum[1] is not None
-            won = int(seat == winner)
+            won = int(r.won(seat))
             cell = cells[stratum]
             cell[0] += 1
             cell[1] += won

@@ -226,12 +226,17 @@ def stats_score(stats: dict[str, Any], num_players: int) -> tuple[str, list[floa
     return None
 
 
-def end_reasons(records: Sequence[tuple[dict[str, Any], Sequence[float]]]) -> dict[str, Any]:
-    """Counts and rates of win / turn_cap / draw, and the games' own reasons as they gave them."""
+def end_reasons(records: Sequence[tuple[Any, ...]]) -> dict[str, Any]:
+    """Counts and rates of win / turn_cap / draw, and the games' own reasons as they gave them.
+    Each record is (stats, returns) or (stats, returns, decisive): a game a team won together
+    (GameResult.decisive) is a win, though several seats share its best return."""
     kinds: Counter = Counter()
     given: Counter = Counter()
-    for stats, returns in records:
-        kinds[classify_end(stats, returns)] += 1
+    for stats, returns, *decisive in records:
+        kind = classify_end(stats, returns)
+        if kind == "draw" and decisive and decisive[0]:
+            kind = "win"
+        kinds[kind] += 1
         reason = game_reason(stats)
         if reason is not None:
             given[reason] += 1
@@ -265,7 +270,7 @@ def quality_summary(
     turns = [r.turns for r in done]
     out: dict[str, Any] = {
         "games": len(done),
-        "end_reason": end_reasons([(r.extras, r.returns) for r in done]),
+        "end_reason": end_reasons([(r.extras, r.returns, r.decisive()) for r in done]),
         "length": {
             "unit": "turns",
             **_shape(turns),

@@ -122,6 +122,8 @@ class GameResult:
     turn_order: tuple[int, ...] = ()
     # With RunSpec.quality: samples, lead_changes, decision_point, margin (quality.game_quality).
     quality: dict[str, Any] = field(default_factory=dict)
+    # The side of each seat when the game has fixed teams (Game.teams()), else empty.
+    teams: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """One line of a results file (`simulate --out-jsonl`); `from_json` reads it back."""
@@ -142,6 +144,7 @@ class GameResult:
             "first_mover_source": self.first_mover_source,
             "turn_order": list(self.turn_order),
             "quality": self.quality,
+            "teams": list(self.teams),
         }
 
     @classmethod
@@ -166,6 +169,7 @@ class GameResult:
             first_mover_source=str(data.get("first_mover_source", "")),
             turn_order=tuple(int(s) for s in data.get("turn_order", [])),
             quality=dict(data.get("quality") or {}),
+            teams=tuple(int(t) for t in data.get("teams") or ()),
         )
 
     def winners(self) -> list[int]:
@@ -179,13 +183,28 @@ class GameResult:
         best = max(self.returns)
         return [s for s, r in enumerate(self.returns) if r == best]
 
+    def decisive(self) -> bool:
+        """One seat, or (with fixed teams) one team's seats, have the best return alone."""
+        won = self.winners()
+        if len(won) == 1:
+            return True
+        return bool(self.teams) and bool(won) and len({self.teams[s] for s in won}) == 1
+
+    def won(self, seat: int) -> bool:
+        """`seat` won the game, alone or with its team."""
+        return self.decisive() and seat in self.winners()
+
     def is_draw(self) -> bool:
-        """Several seats share the best return, or a one-seat game ended at one half."""
+        """Several seats (or teams) share the best return, or a one-seat game ended at one half."""
         if self.returns is None:
             return False
         if len(self.returns) == 1:
             return self.returns[0] == 0.5
-        return len(self.winners()) > 1
+        return not self.decisive() and len(self.winners()) > 1
+
+    def sides(self) -> int:
+        """How many sides play: teams when there are fixed teams, else seats."""
+        return len(set(self.teams)) if self.teams else len(self.returns or ())
 
     def sole_winner(self) -> int | None:
         won = self.winners()
@@ -384,6 +403,7 @@ def play_game(job: GameJob) -> GameResult:
         first_mover_source=first_source,
         turn_order=turn_order,
         quality=quality,
+        teams=tuple(game.teams() or ()),
     )
 
 

@@ -266,6 +266,10 @@ class StakBots(Game):
         self.player_a = [ChoosePlayer(s) for s in range(self.num_players)]
         self.end_a = END_TURN
 
+    def teams(self) -> list[int] | None:
+        """SB-11.10: seats 1 and 3 against 2 and 4."""
+        return self.team[: self.num_players] if self.options["teams"] else None
+
     def narrate(
         self, events: list[Event], viewer: int | None = None, names: list[str] | None = None
     ) -> list[str]:
