@@ -69,7 +69,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--agent", default="greedy")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--only", help="comma-separated words: only the modes whose label has one")
     args = parser.parse_args(argv)
+    only = args.only.split(",") if args.only else None
     errors = tempfile.mkdtemp(prefix="robotable-modes-")
 
     print(f"Stak Bots modes, self-play with `{args.agent}`, {args.games} games each, seed 0.\n")
@@ -79,13 +81,14 @@ def main(argv: list[str]) -> int:
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for label, seats, options in MODES:
+        if only and not any(word in label for word in only):
+            continue
         s = measure(seats, options, args.agent, args.games, args.workers, errors)
         ends = s["quality"]["end_reason"]["rates"]
         length = s["quality"]["length"]
         if seats == 1:
-            wins = s["wins"][0]
-            done = s["completed"]
-            rate, (low, high), fair = wins / done, s["seats"][0]["ci"], "-"
+            seat = s["seat_tests"][0]
+            rate, (low, high), fair = seat["win_rate"], seat["ci"], "-"
         else:
             first = s["first_mover"]
             rate, (low, high), fair = first["win_rate"], first["ci"], pct(first["fair_share"])

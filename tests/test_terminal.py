@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 import robotable
 from robotable.cli import _register_all, app
 from robotable.core.protocol import Action
+from robotable.core.records import replay_record
 from robotable.core.registry import bundled_game_names
 from robotable.frontend.play import Table, build_agents, menu, run_table
 
@@ -255,3 +256,32 @@ def test_a_long_list_of_choices_is_grouped_by_kind() -> None:
     choices = menu(_Words(), legal)
     groups = [c.group for c in choices]
     assert groups == sorted(groups, key=lambda g: g != "target")  # each kind kept together
+
+
+def test_sb_11_14_one_person_plays_drone_mode_in_the_terminal(tmp_path) -> None:
+    """Stak Bots with one seat is the solo Drone Mode: the board shows the Drone's staks to the
+    person; a whole game (an AI in the seat) tells the Drone's turns and ends with a verdict."""
+    args = ["play", "stakbots", "--seats", "human", "--names", "Ada", "--seed", "4"]
+    result = runner.invoke(app, [*args, "--record", str(tmp_path / "h.json")], input="1\n1\n")
+    assert "Drone (automated): staks 9 cards" in result.stdout
+    args = ["play", "stakbots", "--seats", "greedy", "--names", "Ada", "--seed", "4"]
+    result = runner.invoke(app, [*args, "--record", str(tmp_path / "g.json"), "--delay", "0"])
+    assert result.exit_code == 0, result.output
+    assert "Drone's turn" in result.stdout
+    record = json.loads((tmp_path / "g.json").read_text())
+    assert record["num_players"] == 1 and record["options"]["drones"] == 1
+    _, state, _ = replay_record(record)
+    assert state.is_terminal()
+    said = {0.0: "Ada loses", 0.5: "a draw", 1.0: "Ada wins"}[state.returns()[0]]
+    assert f"moves: {said}" in " ".join(result.stdout.split())
+
+
+def test_sb_11_10_a_team_win_is_not_called_a_draw(tmp_path) -> None:
+    from robotable.frontend.play import verdict
+
+    game = robotable.load_game("stakbots", num_players=4, teams=True)
+    console = Console(record=True, width=200, force_terminal=False)
+    seats = ["random"] * 4
+    table = Table(game, 1, seats, build_agents(seats, 1), None, console, ["Ada", "Bo", "Cy", "Di"])
+    assert verdict(table, [0.5, 0.0, 0.5, 0.0]) == "Ada and Cy won"
+    assert verdict(table, [0.25, 0.25, 0.25, 0.25]) == "a draw"

@@ -371,9 +371,9 @@ def _drone_position(player, drones, hands=None, supply_top=None, **options):
 
 def test_sb_11_14_one_seat_plays_the_drone_which_never_decides():
     g = game(1)
-    assert g.options["drones"] == 2 and g.num_players == 1
+    assert g.options["drones"] == 1 and g.num_players == 1
     st = g.new_initial_state(3)
-    assert len(st.staks) == 3 and st.view(0)["drone"]["staks"][1]["size"] == 9
+    assert len(st.staks) == 2 and st.view(0)["drone"]["staks"][0]["size"] == 9
     rng = random.Random(3)
     while not st.is_terminal():
         assert st.current_player() == 0

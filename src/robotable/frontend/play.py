@@ -219,9 +219,18 @@ def think(table: Table, seat: int) -> Action:
 
 
 def verdict(table: Table, returns: list[float]) -> str:
+    if len(returns) == 1:  # one seat against the game itself (Stak Bots' Drone Mode)
+        you = table.who(0) == "You"
+        if returns[0] == 0.5:
+            return "a draw"
+        if returns[0] > 0.5:
+            return "you won" if you else f"{table.who(0)} wins"
+        return "you lost" if you else f"{table.who(0)} loses"
     best = max(returns)
     winners = [s for s, r in enumerate(returns) if r == best]
-    if len(winners) == len(returns) or best < 1.0 and len(winners) > 1:
+    teams = table.game.teams()
+    one_team = bool(teams) and len({teams[s] for s in winners}) == 1  # a team wins together
+    if len(winners) == len(returns) or best < 1.0 and len(winners) > 1 and not one_team:
         return "a draw"
     names = [table.who(s) for s in winners]
     if names == ["You"]:

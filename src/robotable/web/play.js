@@ -378,7 +378,11 @@ function renderEnd(view) {
   const best = Math.max(...returns);
   const winners = returns.map((v, i) => [v, i]).filter(([v]) => v === best && v > 0).map(([, i]) => i);
   let headline = "Game over";
-  if (page.you !== null) {
+  if (returns.length === 1) {
+    // A one-seat game against the game itself (Stak Bots' Drone Mode): won above one half.
+    const who = page.you !== null ? "You" : seatName(0);
+    headline = returns[0] > 0.5 ? `${who} won!` : returns[0] === 0.5 ? "A draw" : `${who} lost`;
+  } else if (page.you !== null) {
     if (winners.length === returns.length || winners.length === 0) headline = "A draw";
     else headline = winners.includes(page.you) ? (winners.length > 1 ? "You share the win" : "You won!") : "You lost";
   } else if (winners.length && winners.length < returns.length) {

@@ -150,12 +150,12 @@ class StakBots(Game):
             "drones",
             int,
             0,
-            "Drone Mode, solo: staks the game plays by itself against one seat; 2 when one seat "
-            "plays (SB-11.14)",
+            "Drone Mode, solo: staks the game plays by itself against one seat, 1 (gentle) to 3 "
+            "(fierce); 1 when one seat plays (SB-11.14)",
             (),
             0,
             3,
-            default_by_players={1: 2},
+            default_by_players={1: 1},
         ),
         OptionSpec(
             "teams",
