@@ -64,6 +64,19 @@ def table(result: dict, command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _sections(block: str) -> dict[str, str]:
+    """The LADDER block's tables by game (each starts with a line "**game** (...")."""
+    out: dict[str, str] = {}
+    game = None
+    for line in block.strip("\n").splitlines(keepends=True):
+        if line.startswith("**") and "**" in line[2:]:
+            game = line[2 : line.index("**", 2)]
+            out[game] = ""
+        if game is not None and (line.strip() or out[game]):
+            out[game] += line
+    return {g: t.rstrip("\n") + "\n" for g, t in out.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=60)
@@ -73,16 +86,17 @@ def main() -> None:
     parser.add_argument("--only", action="append", default=[], help="only these games")
     args = parser.parse_args()
     counts = {k: int(v) for k, _, v in (p.partition("=") for p in args.games_per_game)}
-    sections = []
+    text = DOC.read_text()
+    before, _, rest = text.partition(START)
+    block, _, after = rest.partition(END)
+    sections = _sections(block)  # the tables of games not re-run this time stay as they were
     for game in args.only or GAMES:
         n = counts.get(game, args.games)
         command = f"robotable ladder {game} --agents '{args.agents}' --games {n}"
         print(f"{game}: {n} games…", flush=True)
-        sections.append(table(ladder(game, n, args.workers, args.agents), command))
-    text = DOC.read_text()
-    before, _, rest = text.partition(START)
-    _, _, after = rest.partition(END)
-    DOC.write_text(before + START + "\n" + "\n".join(sections) + END + after)
+        sections[game] = table(ladder(game, n, args.workers, args.agents), command)
+    ordered = [sections[g] for g in GAMES if g in sections]
+    DOC.write_text(before + START + "\n" + "\n".join(ordered) + END + after)
     print(f"wrote {DOC}")
 
 

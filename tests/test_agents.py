@@ -124,3 +124,29 @@ def test_medium_beats_random_in_every_game(name: str) -> None:
         agents[medium_seat] = make_agent("medium", seed=i)
         score += play(game, agents, seed=100 + i)[medium_seat]
     assert score >= 14, f"{name}: medium scored {score} of 20 against random"
+
+
+def test_mcts_reuse_keeps_the_subtree_when_the_same_seat_decides_again() -> None:
+    """With reuse=1 the agent remembers the subtree under its move for its own next decision,
+    and only for the very position that move leads to; under a seed it plays the same moves."""
+    game = robotable.load_game("stakbots")
+
+    def moves(seed: int) -> tuple[list, int]:
+        state = game.new_initial_state(seed=5)
+        agents = [make_agent("mcts:iterations=40,reuse=1", seed=seed + s) for s in range(2)]
+        played, kept = [], 0
+        while not state.is_terminal() and len(played) < 30:
+            seat = state.current_player()
+            action = agents[seat].act(state)
+            state.apply_action(action)
+            played.append(action)
+            remembered = agents[seat]._kept
+            if remembered is not None:
+                kept += 1
+                assert state.current_player() == seat
+                assert remembered[0] == state.to_json()
+        return played, kept
+
+    first, kept = moves(3)
+    assert kept > 0
+    assert moves(3)[0] == first

@@ -30,7 +30,14 @@ AGENT_KINDS: dict[str, type[Agent]] = {
 _PARAMS: dict[str, dict[str, type]] = {
     "random": {},
     "greedy": {"noise": float},
-    "mcts": {"iterations": int, "time": float, "c": float, "rollout": int, "prior": float},
+    "mcts": {
+        "iterations": int,
+        "time": float,
+        "c": float,
+        "rollout": int,
+        "prior": float,
+        "reuse": int,
+    },
 }
 _POSITIONAL = {"mcts": "iterations"}
 
@@ -77,7 +84,7 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
             ) from None
         if not math.isfinite(number):
             raise OptionError(f"agent spec '{spec}': parameter '{key}' must be a finite number")
-        if number <= 0 and key not in ("rollout", "noise", "prior") or number < 0:
+        if number <= 0 and key not in ("rollout", "noise", "prior", "reuse") or number < 0:
             raise OptionError(f"agent spec '{spec}': parameter '{key}' must be positive")
         if key == "noise" and number > 1:
             raise OptionError(f"agent spec '{spec}': parameter 'noise' must be at most 1")
