@@ -68,6 +68,28 @@ def test_games_are_listed_with_seats_options_and_description(client):
             "option 'pile'",
         ),
         ({"game": "countdown", "num_players": 2, "seats": "x" * 300_000}, 413, "too large"),
+        # Stak Bots' modes the rules do not allow together (SB-11.11, SB-11.13, SB-11.14)
+        (
+            {"game": "stakbots", "num_players": 2, "seats": [HUMAN, AI], "options": {"drones": 2}},
+            400,
+            "Drone Mode is solo",
+        ),
+        (
+            {"game": "stakbots", "num_players": 3, "seats": [HUMAN, AI, AI]}
+            | {"options": {"preset": "club"}},
+            400,
+            "club format is a duel",
+        ),
+        (
+            {
+                "game": "stakbots",
+                "num_players": 2,
+                "seats": [HUMAN, AI],
+                "options": {"teams": True},
+            },
+            400,
+            "teams need 4 seats",
+        ),
     ],
 )
 def test_bad_table_requests_are_refused_with_a_reason(client, body, status, fragment):
