@@ -415,6 +415,9 @@ def test_the_last_move_is_shown_and_explained(live_server, page):
     page.wait_for_function(READY)
     page.query_selector_all("#board [data-action-index]")[0].click()
     page.wait_for_selector("#board .changed")
+    # Settled: every update is drawn and the table waits for us, so the latest log entry (whose
+    # button only the latest entry shows) stays the latest while we click it.
+    page.wait_for_function(READY)
     latest = page.inner_text("#log li.latest")
     assert "{" not in latest and "seat 0" not in latest.lower()
     page.click("#log li.latest .show-move")
