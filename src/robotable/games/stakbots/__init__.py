@@ -223,6 +223,8 @@ class StakBots(Game):
         self.team = [s % 2 if opts["teams"] else s for s in range(n)] + [n]
         self.hand_limit = TRAITOR_HAND if opts["traitor"] else -1
         self.tally = opts["attack_tally"]
+        self.reactive = opts["reactive"]
+        self.recycling = opts["recycling"]
         # SB-11.12: stak k belongs to seat owner[k] and is its local[k]-th; with one stak per
         # seat k is the seat. The Drone's staks (SB-11.14) come last, owned by pseudo-seat n.
         # stak_order[s]: every stak in turn order from seat s (the Drone's after the last seat).
@@ -240,6 +242,12 @@ class StakBots(Game):
         sides = n + (1 if self.drones else 0)
         self.stak_order = [
             [k for i in range(sides) for k in self.staks_of[(s + i) % sides]] for s in range(sides)
+        ]
+        # targets[s]: the staks seat s may attack, in turn order: not its own, nor (SB-11.10)
+        # its teammates'.
+        self.targets = [
+            [k for k in self.stak_order[s] if self.team[self.owner[k]] != self.team[s]]
+            for s in range(n)
         ]
         # Whether an event names which of its owner's staks a stak is (the owner has several).
         self.several = [len(self.staks_of[self.owner[k]]) > 1 for k in range(total)]

@@ -76,7 +76,8 @@ def _to_heap(st: StakBotsState, c: int) -> None:
     st.scrapheap.append(c)
     st.fed = True  # SB-3.3: any route to the scrapheap feeds it
     st.counts[2] += 1
-    stopped(st, c)
+    if c in st.attacker:  # SB-4.4 (inline test: this runs for every scrapped card)
+        stopped(st, c)
 
 
 def stopped(st: StakBotsState, c: int) -> None:
@@ -266,7 +267,10 @@ def fire(st: StakBotsState, c: int, k: int, events: list) -> None:
     bot = g.bot[c]
     name = g.names[c]
     owner = g.owner[k]
-    events.append(mark(st, {"type": "entry_effect", "card": name, "id": c, "bot": TITLES[bot]}, k))
+    event = {"type": "entry_effect", "seat": owner, "card": name, "id": c, "bot": TITLES[bot]}
+    if g.several[k]:
+        event["stak"] = g.local[k]
+    events.append(event)
     if bot == Bot.CLUMSY:  # SB-8.5
         scrap_from_stak(st, k, st.staks[k][0], events, "Clumsy Bot")
     elif bot == Bot.SIDEKICK:  # SB-8.9

@@ -326,7 +326,7 @@ def declare(st: StakBotsState, src: int, t: int, events: list) -> bool:
     (True); otherwise the combat goes ahead (False)."""
     g = st.game
     defender = g.owner[t]
-    if not g.options["reactive"] or defender >= g.num_players or not st.hands[defender]:
+    if not g.reactive or defender >= g.num_players or not st.hands[defender]:
         return False
     top = st.staks[src][-1]
     dfn = st.staks[t][-1]
@@ -473,7 +473,9 @@ def legal_actions(st: StakBotsState) -> list:
         return [g.attack_ab[g.local[st.stomp_from]][st.stomp]]  # SB-5.6: the forced attack
     hand = st.hands[a]
     staks = st.staks
-    own = [k for k in g.staks_of[a] if staks[k]]  # SB-11.12: an emptied stak is out of play
+    own = g.staks_of[a]
+    if g.multi:
+        own = [k for k in own if staks[k]]  # SB-11.12: an emptied stak is out of play
     limit = g.hand_limit
     can_end = st.fed and (limit < 0 or len(hand) <= limit)  # SB-3.3, SB-11.8
     if st.n_actions >= MAX_TURN_ACTIONS:
@@ -494,14 +496,19 @@ def legal_actions(st: StakBotsState) -> list:
         return out
     # One pass over the hand: plays first, then scraps (interchangeable copies appear once).
     out = []
-    scraps = [g.scrap_top_a[staks[k][-1]] for k in own]
+    if g.multi:
+        scraps = [g.scrap_top_a[staks[k][-1]] for k in own]
+    else:
+        scraps = [g.scrap_top_a[staks[a][-1]]]
     if hand:
         defkey = g.defkey
         play_a = g.play_a
         scrap_hand_a = g.scrap_hand_a
-        onto = play_staks(st, a) if g.play_anywhere else None
-        plays = g.plays_for[a]
-        recycle = g.recycle_a if g.options["recycling"] else None
+        onto = None
+        if g.play_anywhere:
+            onto = play_staks(st, a)
+            plays = g.plays_for[a]
+        recycle = g.recycle_a if g.recycling else None
         seen = 0
         for c in hand:
             bit = 1 << defkey[c]
@@ -517,20 +524,21 @@ def legal_actions(st: StakBotsState) -> list:
                     scraps += [recycle[g.local[k]][c] for k in own]
     out += scraps
     tally = g.tally
-    team = g.team
+    if tally and st.n_attacks >= tally:
+        own = ()  # SB-11.7: the turn's attacks are spent
+    targets = g.targets[a]
+    attacker = st.attacker
     for k in own:
         top = staks[k][-1]
-        if tally:
-            if st.n_attacks >= tally:
-                break
-        elif not (st.attacker[k] < 0 or st.attacker[k] == top and not st.stopped[k]):
-            continue
+        used = attacker[k]
+        if not tally and used >= 0 and (used != top or st.stopped[k]):
+            continue  # SB-4.3/4.4: this stak's one attacking card is another or was stopped
         p_top = -1
         attacks = g.attack_ab[g.local[k]]
-        for t in g.stak_order[a]:
+        for t in targets:
             ts = staks[t]
-            if not ts or team[g.owner[t]] == team[a]:
-                continue  # own and (SB-11.10) teammates' staks are not attacked
+            if not ts:
+                continue
             if p_top < 0:
                 p_top = power(st, top)
             if p_top == 0 and power(st, ts[-1]) == 0:
