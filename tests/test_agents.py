@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import random
+
 import pytest
 
 import robotable
@@ -13,6 +16,13 @@ def play(game, agents, seed):
     while not state.is_terminal():
         state.apply_action(agents[state.current_player()].act(state))
     return state.returns()
+
+
+def one_ply_value(state, action, seat: int) -> float:
+    """The heuristic's value for `seat` of the position after `action` (the result if it ends)."""
+    after = state.clone()
+    after.apply_action(action)
+    return after.returns()[seat] if after.is_terminal() else state.game.evaluate(after, seat)
 
 
 def test_agent_specs_parse_positional_and_keyword_parameters() -> None:
@@ -32,6 +42,8 @@ def test_agent_specs_parse_positional_and_keyword_parameters() -> None:
         ("mcts:iterations=lots", "must be int"),
         ("random:3", "takes no parameters"),
         ("mcts:0", "must be positive"),
+        ("mcts:guide=2", "'guide' must be at most 1"),
+        ("mcts:turn=0", "'turn' must be positive"),
         ("", "expected a name"),
     ],
 )
@@ -150,3 +162,70 @@ def test_mcts_reuse_keeps_the_subtree_when_the_same_seat_decides_again() -> None
     first, kept = moves(3)
     assert kept > 0
     assert moves(3)[0] == first
+
+
+def test_mcts_guided_rollout_move_is_the_heuristics_best() -> None:
+    """`guide` plays rollout moves by the heuristic: the move chosen is one the mover values
+    highest one ply ahead, on every position of a played game."""
+    from robotable.agents.mcts import _best_by_heuristic
+
+    game = robotable.load_game("stakbots")
+    state = game.new_initial_state(seed=2)
+    agents = [make_agent("random", seed=s) for s in range(2)]
+    rng = random.Random(0)
+    checked = 0
+    while not state.is_terminal() and checked < 40:
+        legal = state.legal_actions()
+        mover = state.current_player()
+        sample = state.determinize(mover, rng)
+        legal = sample.legal_actions()
+        chosen = _best_by_heuristic(sample, legal, game.evaluate, rng)
+        best = max(one_ply_value(sample, a, mover) for a in legal)
+        assert one_ply_value(sample, chosen, mover) == pytest.approx(best)
+        checked += 1
+        state.apply_action(agents[mover].act(state))
+    assert checked > 10
+
+
+def test_mcts_widening_opens_children_best_first_and_few_at_a_time() -> None:
+    """`widen=W` opens a node's children one at a time, about W * sqrt(visits) of them, the
+    heuristic's favourite first; without it a wide root opens every child at once."""
+    game = robotable.load_game("breadwinner")
+    state = game.new_initial_state(seed=1)
+    while len(state.legal_actions()) < 12:
+        state.apply_action(state.legal_actions()[0])
+    seat = state.current_player()
+    wide = make_agent("mcts:iterations=24,widen=1,rollout=0", seed=0)
+    root = wide.search(state)
+    assert 1 < len(root.children) <= 1 + math.sqrt(24 + 1)
+    assert next(iter(root.children)) == root.order[0]
+    sample = state.determinize(seat, random.Random(0))
+    best = max(one_ply_value(sample, a, seat) for a in sample.legal_actions())
+    assert one_ply_value(sample, root.order[0], seat) == pytest.approx(best)
+    plain = make_agent("mcts:iterations=24,rollout=0", seed=0).search(state)
+    assert len(plain.children) == min(24, len(state.legal_actions()))
+
+
+def test_mcts_turn_budget_is_shared_among_a_turns_decisions() -> None:
+    """`turn=S` gives a turn S seconds: each decision gets what is left of the turn shared among
+    the decisions a turn has needed on average, and a new turn starts afresh."""
+    game = robotable.load_game("stakbots")
+    state = game.new_initial_state(seed=0)
+    agent = make_agent("mcts:turn=2", seed=0)
+    assert agent._decision_budget(state) == pytest.approx(2.0)  # first decision: the whole turn
+    agent._turn_spent = 0.5
+    # Same turn, second decision: a turn has needed two decisions so far, this is the last.
+    assert agent._decision_budget(state) == pytest.approx(1.5)
+    agent._turn_spent = 2.5  # over budget: a sliver, never nothing
+    assert 0 < agent._decision_budget(state) < 0.1
+    later = state.clone()
+    while (later.current_player(), later.turn_number()) == (
+        state.current_player(),
+        state.turn_number(),
+    ):
+        later.apply_action(later.legal_actions()[0])
+    # A new turn: 4 decisions over 2 turns so far, so the turn is shared by 2 decisions.
+    assert agent._decision_budget(later) == pytest.approx(1.0)
+    capped = make_agent("mcts:turn=2,time=0.5", seed=0)
+    assert capped._decision_budget(state) == pytest.approx(0.5)
+    assert parse_agent_spec("mcts:turn=2")[1] == {"turn": 2.0, "iterations": None}

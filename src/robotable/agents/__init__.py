@@ -37,9 +37,13 @@ _PARAMS: dict[str, dict[str, type]] = {
         "rollout": int,
         "prior": float,
         "reuse": int,
+        "guide": float,
+        "widen": float,
+        "turn": float,
     },
 }
 _POSITIONAL = {"mcts": "iterations"}
+_MAY_BE_ZERO = ("rollout", "noise", "prior", "reuse", "guide", "widen")
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -84,12 +88,12 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
             ) from None
         if not math.isfinite(number):
             raise OptionError(f"agent spec '{spec}': parameter '{key}' must be a finite number")
-        if number <= 0 and key not in ("rollout", "noise", "prior", "reuse") or number < 0:
+        if number <= 0 and key not in _MAY_BE_ZERO or number < 0:
             raise OptionError(f"agent spec '{spec}': parameter '{key}' must be positive")
-        if key == "noise" and number > 1:
-            raise OptionError(f"agent spec '{spec}': parameter 'noise' must be at most 1")
+        if key in ("noise", "guide") and number > 1:
+            raise OptionError(f"agent spec '{spec}': parameter '{key}' must be at most 1")
         params[key] = number
-    if kind == "mcts" and "time" in params and "iterations" not in params:
+    if kind == "mcts" and ("time" in params or "turn" in params) and "iterations" not in params:
         params["iterations"] = None
     return kind, params
 

@@ -7,6 +7,14 @@ skipped and UCB uses availability counts, the standard fix for the bias determin
 Leaves are valued after a short random rollout by the game's heuristic, which keeps iterations
 cheap enough for thousands per second in pure Python.
 
+Three options bring the game's knowledge into the search where plain sampling is weak:
+`guide` plays that share of rollout moves by the heuristic (the best one-ply move for the mover)
+instead of at random; `widen` opens a node's children one at a time, best first by the
+heuristic, as the node's visits grow (progressive widening: a wide decision such as a bid or a
+long list of moves is searched deeply among its likely moves instead of thinly among all);
+`turn` is a thinking-time budget per turn rather than per decision, shared among the turn's
+decisions by how many the agent has needed per turn so far.
+
 With `reuse`, the subtree under the chosen action is kept when the agent decides again right
 after its own move (a turn of several decisions: play, scrap, attack...): the next search starts
 from the statistics the last one gathered there instead of from nothing.
@@ -24,13 +32,15 @@ from .base import Agent
 
 
 class _Edge:
-    __slots__ = ("visits", "total", "avail", "children")
+    __slots__ = ("visits", "total", "avail", "children", "order")
 
     def __init__(self) -> None:
         self.visits = 0
         self.total = 0.0
         self.avail = 1
         self.children: dict[Action, _Edge] = {}
+        # With widening: the node's actions, best first by the heuristic (built at first need).
+        self.order: list[Action] | None = None
 
 
 class MCTSAgent(Agent):
@@ -45,12 +55,15 @@ class MCTSAgent(Agent):
         rollout: int = 4,
         prior: float = 0.0,
         reuse: int = 0,
+        guide: float = 0.0,
+        widen: float = 0.0,
+        turn: float | None = None,
         evaluate_all: Callable[[State], list[float]] | None = None,
     ) -> None:
         super().__init__(seed)
         # Another evaluation than the game's own: scripts compare heuristics at equal budgets.
         self.evaluate_all = evaluate_all
-        if iterations is None and time is None:
+        if iterations is None and time is None and turn is None:
             iterations = 1000
         self.iterations = iterations
         self.time_budget = time
@@ -61,6 +74,16 @@ class MCTSAgent(Agent):
         # heuristic's favourites first instead of uniformly.
         self.prior = prior
         self.reuse = bool(reuse)
+        self.guide = guide
+        self.widen = widen
+        self.turn_budget = turn
+        # The turn under way (seat, turn number), the seconds it has used, and the decisions
+        # needing a search the agent has made over all its turns (to share a turn's budget).
+        self._turn: tuple[int, int] | None = None
+        self._turn_spent = 0.0
+        self._turn_decisions = 0
+        self._searched_decisions = 0
+        self._turns = 0
         # (the position expected at the next decision, as JSON; the subtree found for it)
         self._kept: tuple[dict, _Edge] | None = None
         self.last_iterations = 0
@@ -75,6 +98,12 @@ class MCTSAgent(Agent):
             parts.append(f"prior={prior}")
         if reuse:
             parts.append("reuse=1")
+        if guide:
+            parts.append(f"guide={guide}")
+        if widen:
+            parts.append(f"widen={widen}")
+        if turn is not None:
+            parts.append(f"turn={turn}")
         self.name = "mcts:" + ",".join(parts)
 
     def act(self, state: State) -> Action:
@@ -89,7 +118,10 @@ class MCTSAgent(Agent):
             self.last_iterations = 0
             self._keep(state, legal[0], kept)
             return legal[0]
-        root = self.search(state, kept)
+        started = time.perf_counter()
+        budget = self._decision_budget(state)
+        root = self.search(state, kept, budget)
+        self._turn_spent += time.perf_counter() - started
         # Most visited root edge among the actions legal in the real state.
         best = max(
             legal,
@@ -102,6 +134,23 @@ class MCTSAgent(Agent):
         self._keep(state, best, root)
         return best
 
+    def _decision_budget(self, state: State) -> float | None:
+        """Seconds for this decision: `time`, and with `turn` the turn's remaining seconds shared
+        among the decisions a turn has needed on average so far (at least this one)."""
+        if self.turn_budget is None:
+            return self.time_budget
+        key = (state.current_player(), state.turn_number())
+        if key != self._turn:
+            self._turn, self._turn_spent, self._turn_decisions = key, 0.0, 0
+            self._turns += 1
+        self._turn_decisions += 1
+        self._searched_decisions += 1
+        per_turn = self._searched_decisions / self._turns
+        left_in_turn = max(1.0, per_turn - self._turn_decisions + 1)
+        # A turn that runs past its budget still gets a sliver per decision, never none.
+        share = max(self.turn_budget - self._turn_spent, self.turn_budget * 0.02) / left_in_turn
+        return share if self.time_budget is None else min(self.time_budget, share)
+
     def _keep(self, state: State, action: Action, root: _Edge | None) -> None:
         """With `reuse`, remember the subtree under `action` for the agent's next decision when
         that decision is its own again (the same seat decides after the move)."""
@@ -112,26 +161,34 @@ class MCTSAgent(Agent):
         if not after.is_terminal() and after.current_player() == state.current_player():
             self._kept = (after.to_json(), root.children[action])
 
-    def search(self, state: State, root: _Edge | None = None) -> _Edge:
+    def search(self, state: State, root: _Edge | None = None, budget: float | None = None) -> _Edge:
+        """Run the search from `state` (into `root` if given) for the iteration cap and `budget`
+        seconds (default: the agent's `time`); return the root."""
         seat = state.current_player()
         game = state.game
         evaluate_all = self.evaluate_all or game.evaluate_all
+        evaluate = game.evaluate
         rng = self.rng
         c = self.c
         depth = self.rollout_depth
+        guide = self.guide
+        widen = self.widen
+        if budget is None:
+            budget = self.time_budget
         log = math.log
         sqrt = math.sqrt
         if root is None:
             root = _Edge()
             if self.prior > 0:
                 self._seed_root(root, state, seat)
-        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
+        deadline = None if budget is None else time.perf_counter() + budget
         limit = self.iterations
         done = 0
         while (limit is None or done < limit) and (
             deadline is None or done % 16 or time.perf_counter() < deadline
         ):
             done += 1
+            root.visits += 1
             sample = state.determinize(seat, rng)
             node = root
             path: list[tuple[_Edge, int]] = []
@@ -141,9 +198,13 @@ class MCTSAgent(Agent):
                 mover = sample.current_player()
                 children = node.children
                 untried = [a for a in legal if a not in children]
+                if untried and widen and len(legal) > 1:
+                    untried = self._widened(node, sample, legal, untried, mover, evaluate)
                 if untried:
                     action = (
-                        untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                        untried[0]
+                        if widen or len(untried) == 1
+                        else untried[rng.randrange(len(untried))]
                     )
                     for a in legal:
                         edge = children.get(a)
@@ -157,7 +218,9 @@ class MCTSAgent(Agent):
                 best_action = None
                 best_score = -1.0
                 for a in legal:
-                    edge = children[a]
+                    edge = children.get(a)
+                    if edge is None:  # held back by widening
+                        continue
                     edge.avail += 1
                     score = edge.total / edge.visits + c * sqrt(log(edge.avail) / edge.visits)
                     if score > best_score:
@@ -165,11 +228,14 @@ class MCTSAgent(Agent):
                 sample.apply_action(best_action)
                 path.append((best_edge, mover))
                 node = best_edge
-            # Short random rollout, then the heuristic.
+            # A short rollout (random, or partly by the heuristic with `guide`), then the heuristic.
             steps = 0
             while steps < depth and not sample.is_terminal():
                 legal = sample.legal_actions()
-                sample.apply_action(legal[rng.randrange(len(legal))])
+                if guide and len(legal) > 1 and rng.random() < guide:
+                    sample.apply_action(_best_by_heuristic(sample, legal, evaluate, rng))
+                else:
+                    sample.apply_action(legal[rng.randrange(len(legal))])
                 steps += 1
             if sample.is_terminal():
                 values = sample.returns()
@@ -180,6 +246,33 @@ class MCTSAgent(Agent):
                 edge.total += values[mover]
         self.last_iterations = done
         return root
+
+    def _widened(
+        self,
+        node: _Edge,
+        sample: State,
+        legal: list[Action],
+        untried: list[Action],
+        mover: int,
+        evaluate: Callable[[State, int], float],
+    ) -> list[Action]:
+        """Progressive widening: the untried actions this node may open now, best first. A node
+        visited n times has about `widen` * sqrt(n) children open; its order is the heuristic's
+        ranking for the mover in the first sample that needed it (actions seen only in later
+        samples come after). An empty list means: choose among the open children."""
+        open_count = len(legal) - len(untried)
+        if open_count and open_count >= self.widen * math.sqrt(node.visits + 1):
+            return []
+        if node.order is None:
+            values = {}
+            for action in legal:
+                after = sample.clone()
+                after.apply_action(action)
+                values[action] = evaluate(after, mover)
+            node.order = sorted(legal, key=lambda a: -values[a])
+        ranked = set(node.order)
+        first = [a for a in node.order if a in untried]
+        return first + [a for a in untried if a not in ranked]
 
     def _seed_root(self, root: _Edge, state: State, seat: int) -> None:
         """Give each root choice `prior` visits at the heuristic's value for every seat."""
@@ -195,3 +288,21 @@ class MCTSAgent(Agent):
             edge = root.children[action] = _Edge()
             edge.visits = self.prior
             edge.total = self.prior * values[seat]
+
+
+def _best_by_heuristic(
+    sample: State, legal: list[Action], evaluate: Callable[[State, int], float], rng
+) -> Action:
+    """The mover's best one-ply move by the heuristic (ties broken at random)."""
+    mover = sample.current_player()
+    best: list[Action] = []
+    best_value = float("-inf")
+    for action in legal:
+        after = sample.clone()
+        after.apply_action(action)
+        value = after.returns()[mover] if after.is_terminal() else evaluate(after, mover)
+        if value > best_value + 1e-12:
+            best, best_value = [action], value
+        elif value >= best_value - 1e-12:
+            best.append(action)
+    return best[0] if len(best) == 1 else best[rng.randrange(len(best))]

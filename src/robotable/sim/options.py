@@ -175,7 +175,7 @@ def time_budget_warnings(game: str, specs: list[str]) -> list[str]:
     for spec in specs:
         concrete = concrete_spec(spec, game)
         _, params = parse_agent_spec(concrete)
-        if params.get("time") is not None:
+        if params.get("time") is not None or params.get("turn") is not None:
             timed.append(spec if concrete == spec else f"{spec} ({concrete})")
     if not timed:
         return []
