@@ -229,3 +229,25 @@ def test_mcts_turn_budget_is_shared_among_a_turns_decisions() -> None:
     capped = make_agent("mcts:turn=2,time=0.5", seed=0)
     assert capped._decision_budget(state) == pytest.approx(0.5)
     assert parse_agent_spec("mcts:turn=2")[1] == {"turn": 2.0, "iterations": None}
+
+
+def test_a_registered_agent_kind_is_a_spec_with_typed_parameters() -> None:
+    """`register_agent` makes a researcher's agent a spec name (in this process); a strength's
+    name cannot be taken."""
+    from robotable.agents import AGENT_KINDS, RandomAgent, register_agent
+
+    class Patient(RandomAgent):
+        def __init__(self, seed: int = 0, waits: int = 1) -> None:
+            super().__init__(seed)
+            self.waits = waits
+
+    try:
+        register_agent("patient", Patient, {"waits": int})
+        agent = make_agent("patient:waits=3", seed=1)
+        assert isinstance(agent, Patient) and agent.waits == 3
+        with pytest.raises(robotable.OptionError, match="unknown parameter 'speed'"):
+            make_agent("patient:speed=2")
+    finally:
+        AGENT_KINDS.pop("patient", None)
+    with pytest.raises(robotable.OptionError, match="taken by a strength"):
+        register_agent("hard", Patient, {})

@@ -98,6 +98,16 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return kind, params
 
 
+def register_agent(kind: str, cls: type[Agent], params: dict[str, type]) -> None:
+    """Make `kind` a spec name for `cls` in this process (`kind:key=value,...`, each key typed as
+    in `params`): a researcher's own agent then plays in `simulate`'s functions and the ladder.
+    Worker processes start afresh and do not see it: run such a lab with one worker."""
+    if kind in STRENGTHS or not kind.isidentifier():
+        raise OptionError(f"agent kind {kind!r}: taken by a strength or not a plain name")
+    AGENT_KINDS[kind] = cls
+    _PARAMS[kind] = dict(params)
+
+
 def make_agent(spec: str, seed: int = 0) -> Agent:
     """An agent from its spec string; a bad spec raises OptionError naming what is wrong."""
     restricted = split_restricted(spec)
@@ -136,4 +146,5 @@ __all__ = [
     "concrete_spec",
     "make_agent",
     "parse_agent_spec",
+    "register_agent",
 ]

@@ -1,0 +1,83 @@
+"""How far search can go in each game: a search that sees every hidden card, against `greedy`.
+
+An agent that peeks (its search samples the true state: every hand, every face-down card and the
+order of every pile) is no fair player, but its win rate against `greedy` bounds what a fair
+search of the same budget can hope for: where even the peeking search wins well short of 90%, the
+game's luck (draws, dice) decides that share of games and no honest agent reaches the target.
+Both agents play in the same run, seats rotated, 95% Wilson intervals.
+
+    .venv/bin/python scripts/ai_bound.py --only stakbots --games 100
+    .venv/bin/python scripts/ai_bound.py --iterations 1000 --games 100   # every two-seat game
+
+docs/ai.md ("How much is skill") holds a run of it. The peeking agent lives in this script only:
+it is never a spec the CLI, the web or the lab's workers know (one process, `workers=1`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from typing import Any
+
+from robotable.agents import MCTSAgent, register_agent
+from robotable.agents.mcts import _Edge
+from robotable.core.protocol import State
+from robotable.sim.analysis import summarize
+from robotable.sim.runner import RunSpec, run
+
+TWO_SEAT_GAMES = ("stakbots", "iotabots", "rumblebots", "breadwinner")
+
+
+class _Open:
+    """A state whose every determinization is the state itself (a copy): nothing is hidden."""
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._state, name)
+
+    def determinize(self, seat: int, rng: Any) -> State:
+        return self._state.clone()
+
+
+class PeekingMCTS(MCTSAgent):
+    """MCTS with the same budget and options whose samples are the true state."""
+
+    def search(self, state: State, root: _Edge | None = None, budget: float | None = None) -> _Edge:
+        return super().search(_Open(state), root, budget)  # type: ignore[arg-type]
+
+
+def win_rate(game: str, agents: tuple[str, ...], games: int, errors: str) -> dict:
+    spec = RunSpec(game, 2, agents, games=games, seed=0, error_dir=errors, track_cards=False)
+    stats = summarize(run(spec, workers=1))["agent_stats"][agents[0]]
+    return stats
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", type=int, default=1000)
+    parser.add_argument("--against", default="greedy")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--only", action="append", help="a game (repeatable; default: all)")
+    args = parser.parse_args(argv)
+    register_agent("peek", PeekingMCTS, {"iterations": int, "rollout": int, "guide": float})
+    errors = tempfile.mkdtemp(prefix="robotable-bound-")
+    budget = f"iterations={args.iterations}"
+    print(f"`mcts:{budget}` and the same search peeking, each against `{args.against}`,")
+    print(f"{args.games} games each, seats rotated, seed 0.\n")
+    print("| game | fair search wins | 95% interval | peeking search wins | 95% interval |")
+    print("|---|---|---|---|---|")
+    for game in args.only or TWO_SEAT_GAMES:
+        row = [game]
+        for kind in ("mcts", "peek"):
+            stats = win_rate(game, (f"{kind}:{budget}", args.against), args.games, errors)
+            low, high = stats["ci"]
+            row += [f"{100 * stats['win_rate']:.1f}%", f"[{100 * low:.1f}, {100 * high:.1f}]"]
+        print("| " + " | ".join(row) + " |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
