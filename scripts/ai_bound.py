@@ -61,6 +61,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--against", default="greedy")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--only", action="append", help="a game (repeatable; default: all)")
+    parser.add_argument(
+        "--peek-only",
+        action="store_true",
+        help="play only the peeking search (the fair one's games are `robotable simulate GAME "
+        "-a 'mcts:N;greedy' --seed 0`, the same seeds)",
+    )
     args = parser.parse_args(argv)
     register_agent("peek", PeekingMCTS, {"iterations": int, "rollout": int, "guide": float})
     errors = tempfile.mkdtemp(prefix="robotable-bound-")
@@ -72,6 +78,9 @@ def main(argv: list[str]) -> int:
     for game in args.only or TWO_SEAT_GAMES:
         row = [game]
         for kind in ("mcts", "peek"):
+            if kind == "mcts" and args.peek_only:
+                row += ["-", "-"]
+                continue
             stats = win_rate(game, (f"{kind}:{budget}", args.against), args.games, errors)
             low, high = stats["ci"]
             row += [f"{100 * stats['win_rate']:.1f}%", f"[{100 * low:.1f}, {100 * high:.1f}]"]
