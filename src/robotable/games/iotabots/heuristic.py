@@ -5,6 +5,7 @@ match score (IB-1.2). Uses only what `seat` may know: life, mana, the field, han
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -14,10 +15,24 @@ from .state import DRAW, MULLIGAN, ORDER
 if TYPE_CHECKING:
     from .state import IotabotsState
 
-LIFE_WEIGHT = 0.12
-BOARD_WEIGHT = 0.22
-HAND_WEIGHT = 0.18
-BEACON_WEIGHT = 0.9
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The duel estimate's numbers, in logits of the duel's odds. Agents use DEFAULT;
+    scripts/tune_iotabots.py varies them."""
+
+    life: float = 0.12  # a point of life ahead
+    board: float = 0.22  # a point of board strength ahead
+    hand: float = 0.18  # a card in hand ahead
+    mana: float = 0.05  # a point of maximum mana ahead
+    deck_out: float = 1.0  # fewer than 3 cards left: running out loses the duel (IB-4.1)
+    attack: float = 0.6  # board strength: a Bot's attack, per attack it makes a turn
+    defence: float = 0.4  # ... its defence
+    presence: float = 0.5  # ... a Bot at all (a blocker, a body for effects)
+    beacon: float = 0.9  # ... each beacon counter (a quarter of a beacon win)
+
+
+DEFAULT = Weights()
 
 
 @cache
@@ -30,33 +45,32 @@ def match_value(wins: int, losses: int, played: int) -> float:
     )
 
 
-def board_strength(state: IotabotsState, seat: int) -> float:
+def board_strength(state: IotabotsState, seat: int, w: Weights = DEFAULT) -> float:
     total = 0.0
     for b in state.field[seat]:
         atk, dfn = effects.stats(state, seat, b)
         card = state.game.cards[b.card]
-        total += 0.6 * atk * card.attacks + 0.4 * dfn + 0.5
+        total += w.attack * atk * card.attacks + w.defence * dfn + w.presence
         if b.counters:
-            total += BEACON_WEIGHT * b.counters / 0.25
+            total += w.beacon * b.counters / 0.25
     return total
 
 
-def duel_estimate(state: IotabotsState, seat: int) -> float:
+def duel_estimate(state: IotabotsState, seat: int, w: Weights = DEFAULT) -> float:
     """Probability-like estimate that `seat` wins the current duel."""
     o = 1 - seat
-    x = LIFE_WEIGHT * (state.life[seat] - state.life[o])
-    x += BOARD_WEIGHT * (board_strength(state, seat) - board_strength(state, o))
-    x += HAND_WEIGHT * (len(state.hand[seat]) - len(state.hand[o]))
-    x += 0.05 * (state.mana_max[seat] - state.mana_max[o])
-    # running out of cards loses the duel (IB-4.1)
+    x = w.life * (state.life[seat] - state.life[o])
+    x += w.board * (board_strength(state, seat, w) - board_strength(state, o, w))
+    x += w.hand * (len(state.hand[seat]) - len(state.hand[o]))
+    x += w.mana * (state.mana_max[seat] - state.mana_max[o])
     if len(state.deck[seat]) < 3:
-        x -= 1.0
+        x -= w.deck_out
     if len(state.deck[o]) < 3:
-        x += 1.0
+        x += w.deck_out
     return 1.0 / (1.0 + math.exp(-x))
 
 
-def evaluate(state: IotabotsState, seat: int) -> float:
+def evaluate(state: IotabotsState, seat: int, w: Weights = DEFAULT) -> float:
     if state.is_terminal():
         return state.returns()[seat]
     results = state.results
@@ -64,7 +78,7 @@ def evaluate(state: IotabotsState, seat: int) -> float:
     losses = results.count(1 - seat)
     played = len(results) - results.count(DRAW) + results.count(DRAW)
     in_duel = state.phase not in (ORDER, MULLIGAN)
-    p = duel_estimate(state, seat) if in_duel else 0.5
+    p = duel_estimate(state, seat, w) if in_duel else 0.5
     return p * match_value(wins + 1, losses, played + 1) + (1 - p) * match_value(
         wins, losses + 1, played + 1
     )
