@@ -167,7 +167,8 @@ class MCTSAgent(Agent):
         seat = state.current_player()
         game = state.game
         evaluate_all = self.evaluate_all or game.evaluate_all
-        evaluate = game.evaluate
+        # guide and widen rank moves by the same evaluation as the leaves
+        evaluate = game.evaluate if self.evaluate_all is None else _one_seat(self.evaluate_all)
         rng = self.rng
         c = self.c
         depth = self.rollout_depth
@@ -288,6 +289,11 @@ class MCTSAgent(Agent):
             edge = root.children[action] = _Edge()
             edge.visits = self.prior
             edge.total = self.prior * values[seat]
+
+
+def _one_seat(evaluate_all: Callable[[State], list[float]]) -> Callable[[State, int], float]:
+    """`evaluate(state, seat)` from an every-seat evaluation."""
+    return lambda state, seat: evaluate_all(state)[seat]
 
 
 def _best_by_heuristic(
