@@ -38,14 +38,29 @@ class GreedyAgent(Agent):
         seat = state.current_player()
         evaluate = self.evaluate or state.game.evaluate
         sample = state.determinize(seat, self.rng)
-        best: list[Action] = []
-        best_value = float("-inf")
-        for action in legal:
-            after = sample.clone()
-            after.apply_action(action)
-            value = evaluate(after, seat)
-            if value > best_value + 1e-12:
-                best, best_value = [action], value
-            elif abs(value - best_value) <= 1e-12:
-                best.append(action)
-        return self.rng.choice(best)
+        return self.rng.choice(best_of(legal, one_ply_values(sample, legal, evaluate, seat)))
+
+
+def one_ply_values(
+    state: State, actions: list[Action], evaluate: Callable[[State, int], float], seat: int
+) -> list[float]:
+    """`evaluate` for `seat` of the position after each action (a game's evaluation gives the
+    result itself once the game is over)."""
+    values = []
+    for action in actions:
+        after = state.clone()
+        after.apply_action(action)
+        values.append(evaluate(after, seat))
+    return values
+
+
+def best_of(actions: list[Action], values: list[float]) -> list[Action]:
+    """The actions of the highest value, ties (within rounding) all kept, in their order."""
+    best: list[Action] = []
+    best_value = float("-inf")
+    for action, value in zip(actions, values):
+        if value > best_value + 1e-12:
+            best, best_value = [action], value
+        elif abs(value - best_value) <= 1e-12:
+            best.append(action)
+    return best

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from ..core.errors import IllegalAction
 from ..core.protocol import Action, State
 from .base import Agent
+from .greedy import best_of, one_ply_values
 
 
 class _Edge:
@@ -265,12 +266,8 @@ class MCTSAgent(Agent):
         if open_count and open_count >= self.widen * math.sqrt(node.visits + 1):
             return []
         if node.order is None:
-            values = {}
-            for action in legal:
-                after = sample.clone()
-                after.apply_action(action)
-                values[action] = evaluate(after, mover)
-            node.order = sorted(legal, key=lambda a: -values[a])
+            values = one_ply_values(sample, legal, evaluate, mover)
+            node.order = [a for _, a in sorted(zip(values, legal), key=lambda va: -va[0])]
         ranked = set(node.order)
         first = [a for a in node.order if a in untried]
         return first + [a for a in untried if a not in ranked]
@@ -300,15 +297,5 @@ def _best_by_heuristic(
     sample: State, legal: list[Action], evaluate: Callable[[State, int], float], rng
 ) -> Action:
     """The mover's best one-ply move by the heuristic (ties broken at random)."""
-    mover = sample.current_player()
-    best: list[Action] = []
-    best_value = float("-inf")
-    for action in legal:
-        after = sample.clone()
-        after.apply_action(action)
-        value = after.returns()[mover] if after.is_terminal() else evaluate(after, mover)
-        if value > best_value + 1e-12:
-            best, best_value = [action], value
-        elif value >= best_value - 1e-12:
-            best.append(action)
+    best = best_of(legal, one_ply_values(sample, legal, evaluate, sample.current_player()))
     return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
