@@ -88,11 +88,13 @@ def test_bw_heuristic_rewards_each_step_of_a_delivery():
     before = value(st)
     play(st, "Drone A1 on L1a: plant a crop")
     assert value(st) > before  # planting
-    st = position(bots=[("A2", "Harvester", "L1b")], crops={"L1a": 2})
+    # A crop of about the chips' mean value: harvesting a chip below the mean is, rightly, news
+    # that lowers the estimate.
+    st = position(bots=[("A2", "Harvester", "L1b")], crops={"L1a": 3})
     before = value(st)
     play(st, "Harvester A2 L1b -> L1a")
     assert value(st) > before  # reaching the crop
-    st = position(bots=[("A2", "Harvester", "L1a")], crops={"L1a": 2})
+    st = position(bots=[("A2", "Harvester", "L1a")], crops={"L1a": 3})
     before = value(st)
     play(st, "Harvester A2 on L1a: harvest the crop")
     assert value(st) > before  # harvesting

@@ -29,7 +29,7 @@ def test_bw_1_1_components_at_setup():
     assert st.centre == 12 and st.loaves == [0, 0]
     assert sorted(st.pile) == list(range(10)) and st.discards == []
     assert not any(st.poison)
-    assert game.crop_values == (1, 1, 1, 2, 2, 2, 3, 3, 4, 5)  # ruling BW-R6
+    assert game.crop_values == (1, 2, 2, 3, 3, 3, 4, 4, 5, 5)  # ruling BW-R6
     view = st.view(0)
     assert view["poison_supply"] == 4 and view["crop_pile"] == 10
     assert [f["number"] for f in view["seats"][0]["factories"]] == [1, 2, 3, 4]
@@ -54,7 +54,7 @@ def test_bw_1_1_crop_values_option_and_file(tmp_path: Path):
     short.write_text('[[chip]]\nname = "two"\nvalue = 2\ncount = 9\n')
     with pytest.raises(OptionError, match="add up to 9"):
         robotable.load_game("breadwinner", crop_file=str(short))
-    assert load_crop_values() == (1, 1, 1, 2, 2, 2, 3, 3, 4, 5)
+    assert load_crop_values() == (1, 2, 2, 3, 3, 3, 4, 4, 5, 5)
 
 
 def test_bw_1_2_die_faces_and_roll():
@@ -391,18 +391,14 @@ def test_bw_7_1_plant_rules_poison_planted_and_reshuffle():
     assert any(e["type"] == "crops_reshuffled" for e in events)
     assert len(st.pile) == 9 and st.discards == []
     # Ruling BW-R8: with every chip planted or carried there is nothing to draw: no planting.
-    carriers = [
-        ("B1", "D_B", 2),
-        ("B2", "D_B", 2),
-        ("B3", "L2a", 2),
-        ("B4", "L2a", 3),
-        ("B5", "L2b", 3),
-        ("B6", "L2b", 4),
-        ("B7", "D_A", 5),
-    ]
+    # Every chip of the bundled set: seven carried, three planted.
+    chips = load_crop_values()
+    places = [("B1", "D_B"), ("B2", "D_B"), ("B3", "L2a"), ("B4", "L2a"), ("B5", "L2b")]
+    places += [("B6", "L2b"), ("B7", "D_A")]
+    carriers = [(n, "Harvester", t, v) for (n, t), v in zip(places, chips[:7], strict=True)]
     st = position(
-        bots=[("A1", "Drone", "L1a")] + [(n, "Harvester", t, v) for n, t, v in carriers],
-        crops={"L1b": 1, "L2a": 1, "L2b": 1},
+        bots=[("A1", "Drone", "L1a"), *carriers],
+        crops=dict(zip(("L1b", "L2a", "L2b"), chips[7:], strict=True)),
     )
     assert st.pile == [] and st.discards == []
     assert not any("plant" in label for label in labels(st))

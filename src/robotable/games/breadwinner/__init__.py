@@ -34,7 +34,7 @@ class BreadWinnerGame(Game):
             "crop_values",
             tuple,
             None,
-            "the 10 crop chip values, e.g. 1,1,1,2,2,2,3,3,4,5 (default: data/crop_chips.toml)",
+            "the 10 crop chip values, e.g. 1,2,2,3,3,3,4,4,5,5 (default: data/crop_chips.toml)",
         ),
         OptionSpec(
             "crop_file",
