@@ -251,3 +251,28 @@ def test_a_registered_agent_kind_is_a_spec_with_typed_parameters() -> None:
         AGENT_KINDS.pop("patient", None)
     with pytest.raises(robotable.OptionError, match="taken by a strength"):
         register_agent("hard", Patient, {})
+
+
+def test_mcts_norm_ranks_moves_by_value_whatever_the_values_scale() -> None:
+    """`norm=1` compares each seat's values rescaled to the range they span in the tree, so a
+    squeezed evaluation (a game well won: every move within a hundredth of 1.0) is searched as
+    the full-range one is; without it the squeezed search spreads its visits almost evenly."""
+    game = robotable.load_game("breadwinner")
+    state = game.new_initial_state(seed=3)
+    while len(state.legal_actions()) < 6:
+        state.apply_action(state.legal_actions()[0])
+
+    def squeezed(st):
+        return [0.98 + 0.015 * v for v in game.evaluate_all(st)]
+
+    def visits(spec, evaluate_all=None):
+        agent = make_agent(spec, seed=0)
+        agent.evaluate_all = evaluate_all
+        root = agent.search(state)
+        return sorted((e.visits for e in root.children.values()), reverse=True)
+
+    full = visits("mcts:iterations=300,rollout=0,norm=1")
+    assert visits("mcts:iterations=300,rollout=0,norm=1", squeezed) == full
+    plain = visits("mcts:iterations=300,rollout=0", squeezed)
+    assert plain[0] - plain[-1] <= 2  # every move about as many visits: no ranking at all
+    assert full[0] >= 2 * plain[0]  # with norm the favourite is searched far more

@@ -40,10 +40,11 @@ _PARAMS: dict[str, dict[str, type]] = {
         "guide": float,
         "widen": float,
         "turn": float,
+        "norm": int,
     },
 }
 _POSITIONAL = {"mcts": "iterations"}
-_MAY_BE_ZERO = ("rollout", "noise", "prior", "reuse", "guide", "widen")
+_MAY_BE_ZERO = ("rollout", "noise", "prior", "reuse", "guide", "widen", "norm")
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:

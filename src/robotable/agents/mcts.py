@@ -13,7 +13,9 @@ instead of at random; `widen` opens a node's children one at a time, best first 
 heuristic, as the node's visits grow (progressive widening: a wide decision such as a bid or a
 long list of moves is searched deeply among its likely moves instead of thinly among all);
 `turn` is a thinking-time budget per turn rather than per decision, shared among the turn's
-decisions by how many the agent has needed per turn so far.
+decisions by how many the agent has needed per turn so far. `norm` compares a seat's values
+rescaled to the range they span in the tree, so moves stay ranked when the heuristic's values
+are squeezed together (a game all but decided, or early moves that change the estimate little).
 
 With `reuse`, the subtree under the chosen action is kept when the agent decides again right
 after its own move (a turn of several decisions: play, scrap, attack...): the next search starts
@@ -59,6 +61,7 @@ class MCTSAgent(Agent):
         guide: float = 0.0,
         widen: float = 0.0,
         turn: float | None = None,
+        norm: int = 0,
         evaluate_all: Callable[[State], list[float]] | None = None,
     ) -> None:
         super().__init__(seed)
@@ -78,6 +81,11 @@ class MCTSAgent(Agent):
         self.guide = guide
         self.widen = widen
         self.turn_budget = turn
+        # Selection compares each mover's values rescaled to the range that mover's values span
+        # in this tree: a leaf value that has saturated (a game well won or well lost, where
+        # every move's value lies within a hundredth) still ranks the moves, so a player far
+        # ahead keeps pressing for the win and one far behind keeps trying.
+        self.norm = bool(norm)
         # The turn under way (seat, turn number), the seconds it has used, and the decisions
         # needing a search the agent has made over all its turns (to share a turn's budget).
         self._turn: tuple[int, int] | None = None
@@ -105,6 +113,8 @@ class MCTSAgent(Agent):
             parts.append(f"widen={widen}")
         if turn is not None:
             parts.append(f"turn={turn}")
+        if norm:
+            parts.append("norm=1")
         self.name = "mcts:" + ",".join(parts)
 
     def act(self, state: State) -> Action:
@@ -185,6 +195,10 @@ class MCTSAgent(Agent):
                 self._seed_root(root, state, seat)
         deadline = None if budget is None else time.perf_counter() + budget
         limit = self.iterations
+        norm = self.norm
+        # With `norm`: per seat, the lowest and highest mean value of an edge in this tree.
+        low = [1.0] * state.game.num_players
+        high = [0.0] * state.game.num_players
         done = 0
         while (limit is None or done < limit) and (
             deadline is None or done % 16 or time.perf_counter() < deadline
@@ -219,12 +233,17 @@ class MCTSAgent(Agent):
                 best_edge = None
                 best_action = None
                 best_score = -1.0
+                base, spread = 0.0, 1.0
+                if norm and high[mover] > low[mover]:
+                    base, spread = low[mover], high[mover] - low[mover]
                 for a in legal:
                     edge = children.get(a)
                     if edge is None:  # held back by widening
                         continue
                     edge.avail += 1
-                    score = edge.total / edge.visits + c * sqrt(log(edge.avail) / edge.visits)
+                    score = (edge.total / edge.visits - base) / spread + c * sqrt(
+                        log(edge.avail) / edge.visits
+                    )
                     if score > best_score:
                         best_score, best_edge, best_action = score, edge, a
                 sample.apply_action(best_action)
@@ -246,6 +265,12 @@ class MCTSAgent(Agent):
             for edge, mover in path:
                 edge.visits += 1
                 edge.total += values[mover]
+                if norm:
+                    mean = edge.total / edge.visits
+                    if mean < low[mover]:
+                        low[mover] = mean
+                    if mean > high[mover]:
+                        high[mover] = mean
         self.last_iterations = done
         return root
 
