@@ -5,19 +5,27 @@ from __future__ import annotations
 
 from .state import UP, StakBotsState
 
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
+
+@cython.locals(st=StakBotsState)
 def printed(st: StakBotsState, c: int) -> int | str:
     """A card's printed power for events: a number, or "X" for a Leader Bot (SB-8.10)."""
     p = st.game.base_power[c]
     return p if p >= 0 else "X"
 
 
+@cython.locals(st=StakBotsState)
 def power_now(st: StakBotsState, c: int) -> int:
     """`power`, with the common case (a printed number) read without a call."""
     p = st.game.base_power[c]
     return p if p >= 0 else power(st, c)
 
 
+@cython.locals(st=StakBotsState)
 def power(st: StakBotsState, c: int) -> int:
     """A card's current power (SB-1.2); a Leader Bot's X counted live (SB-8.10)."""
     p = st.game.base_power[c]
@@ -40,6 +48,7 @@ def power(st: StakBotsState, c: int) -> int:
     return 0
 
 
+@cython.locals(st=StakBotsState)
 def stak_of(st: StakBotsState, c: int) -> int:
     for s, stak in enumerate(st.staks):
         if c in stak:
@@ -47,6 +56,7 @@ def stak_of(st: StakBotsState, c: int) -> int:
     return -1
 
 
+@cython.locals(st=StakBotsState)
 def top_stak(st: StakBotsState, c: int) -> int:
     """The stak whose face-up top card `c` is, else -1 (SB-6.5); its owner is
     `game.owner[k]`."""
@@ -58,6 +68,7 @@ def top_stak(st: StakBotsState, c: int) -> int:
     return -1
 
 
+@cython.locals(st=StakBotsState)
 def mark(st: StakBotsState, event: dict, k: int, seat_key: str = "seat") -> dict:
     """Name stak k in an event: its owner under `seat_key`, and with several staks per seat
     (SB-11.12) which of them under the matching stak key ("stak", "target_stak")."""

@@ -14,8 +14,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from robotable.core.protocol import TERMINAL, Action, State
+from robotable.core.protocol import TERMINAL, Action, State, StateBase
 from robotable.core.rng import GameRng
+
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
 # What the table knows of a card (SB-9), per card id in `state.vis`.
 HIDDEN = 0  # face-down in a stak, in the supply (nobody), or in a hand (only its holder)
@@ -67,8 +72,13 @@ _FIELDS = (
 _LATER = {"n_attacks": 0, "declared": -1, "stomp_from": -1, "drone_next": 0}
 
 
-class StakBotsState(State):
-    __slots__ = ("game", "_legal", "rng", *_FIELDS)
+class StakBotsState(StateBase):
+    """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
+    `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
+    below, in both engines alike."""
+
+    # `opening`: what happened before the first decision, set by setup (rules.py) only.
+    __slots__ = ("game", "_legal", "rng", "opening", *_FIELDS)
 
     def __init__(self, game: Any) -> None:
         self.game = game
@@ -150,10 +160,11 @@ class StakBotsState(State):
         }
 
     def opening_events(self) -> list[dict[str, Any]]:
-        return list(getattr(self, "opening", []))
+        return list(getattr(self, "opening", None) or [])
 
     def clone(self) -> StakBotsState:
-        c = StakBotsState.__new__(StakBotsState)
+        # Typed, the copies below are C struct writes in the compiled engine.
+        c = cython.declare(StakBotsState, StakBotsState.__new__(StakBotsState))
         c.game = self.game
         c._legal = self._legal  # never mutated, safe to share
         c.rng = GameRng.__new__(GameRng)
@@ -189,7 +200,7 @@ class StakBotsState(State):
     def determinize(self, seat: int, rng: random.Random | Any) -> StakBotsState:
         """Resample every card `seat` cannot identify (SB-9.6): face-down stak cards nobody
         knows, other seats' hand cards nobody saw, and the supply, as one pool."""
-        c = self.clone()
+        c = cython.declare(StakBotsState, self.clone())
         vis = c.vis
         hands = [h for s, h in enumerate(c.hands) if s != seat]
         pool = [x for stak in c.staks for x in stak if vis[x] == HIDDEN]
@@ -234,6 +245,9 @@ class StakBotsState(State):
     @classmethod
     def from_json(cls, game: Any, data: Any) -> StakBotsState:
         return _from_json(cls, game, data)
+
+
+State.register(StakBotsState)
 
 
 def _from_json(cls: type[StakBotsState], game: Any, data: Any) -> StakBotsState:
