@@ -31,8 +31,21 @@ from ..core.protocol import Action, State
 from .base import Agent
 from .greedy import best_of, one_ply_values
 
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from ..core import cython_shim as cython
+
+if not cython.compiled:
+    # Compiled, log and sqrt are C's (mcts.pxd): the same libm functions math calls.
+    from math import log, sqrt
+
 
 class _Edge:
+    """A tree record: an action's statistics and the node it leads to. Compiled, an extension
+    type with C fields (mcts.pxd); `visits` is then a C double, the same numbers as Python's
+    ints (a root seeded with `prior` visits holds floats in both engines)."""
+
     __slots__ = ("visits", "total", "avail", "children", "order")
 
     def __init__(self) -> None:
@@ -162,6 +175,19 @@ class MCTSAgent(Agent):
         if not after.is_terminal() and after.current_player() == state.current_player():
             self._kept = (after.to_json(), root.children[action])
 
+    @cython.locals(
+        root=_Edge,
+        node=_Edge,
+        edge=_Edge,
+        child=_Edge,
+        best_edge=_Edge,
+        score=cython.double,
+        best_score=cython.double,
+        c=cython.double,
+        done=cython.long,
+        steps=cython.long,
+        depth=cython.long,
+    )
     def search(self, state: State, root: _Edge | None = None, budget: float | None = None) -> _Edge:
         """Run the search from `state` (into `root` if given) for the iteration cap and `budget`
         seconds (default: the agent's `time`); return the root."""
@@ -177,8 +203,6 @@ class MCTSAgent(Agent):
         widen = self.widen
         if budget is None:
             budget = self.time_budget
-        log = math.log
-        sqrt = math.sqrt
         if root is None:
             root = _Edge()
             if self.prior > 0:
