@@ -40,7 +40,10 @@ ENGINE_MODULES: tuple[str, ...] = (
     *(
         f"robotable.games.{game}.{module}"
         for game, modules in (
-            ("stakbots", ("actions", "state", "board", "rules", "drone", "heuristic", "encoding")),
+            (
+                "stakbots",
+                ("actions", "state", "board", "effects", "rules", "drone", "heuristic", "encoding"),
+            ),
             (
                 "breadwinner",
                 ("actions", "state", "board", "rules", "heuristic", "encoding"),
@@ -61,7 +64,6 @@ ENGINE_MODULES: tuple[str, ...] = (
         for module in modules
     ),
 )
-# stakbots/effects.py is left out: Cython 3.3's parser refuses an assignment expression in it.
 
 # Annotations are not C types here (`x: float` would turn an int into 1.0 in the compiled engine
 # alone): only explicit `cython.*` declarations type anything, so both engines compute the same.

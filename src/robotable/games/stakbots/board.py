@@ -25,7 +25,6 @@ def power_now(st: StakBotsState, c: int) -> int:
     return p if p >= 0 else power(st, c)
 
 
-@cython.locals(st=StakBotsState)
 def power(st: StakBotsState, c: int) -> int:
     """A card's current power (SB-1.2); a Leader Bot's X counted live (SB-8.10)."""
     p = st.game.base_power[c]
@@ -48,7 +47,6 @@ def power(st: StakBotsState, c: int) -> int:
     return 0
 
 
-@cython.locals(st=StakBotsState)
 def stak_of(st: StakBotsState, c: int) -> int:
     for s, stak in enumerate(st.staks):
         if c in stak:
@@ -56,7 +54,6 @@ def stak_of(st: StakBotsState, c: int) -> int:
     return -1
 
 
-@cython.locals(st=StakBotsState)
 def top_stak(st: StakBotsState, c: int) -> int:
     """The stak whose face-up top card `c` is, else -1 (SB-6.5); its owner is
     `game.owner[k]`."""

@@ -2,3 +2,4 @@
 # the state's extension type, so `@cython.locals(st=StakBotsState)` reads its C fields.
 
 from robotable.games.stakbots.state cimport StakBotsState
+from robotable.games.stakbots.board cimport power

@@ -197,15 +197,17 @@ class StakBotsState(StateBase):
         return c
 
     # -- information (SB-9): one model drives view, events and determinize ------------------
+    @cython.locals(i=cython.Py_ssize_t, x=cython.long, hidden=cython.long)
     def determinize(self, seat: int, rng: random.Random | Any) -> StakBotsState:
         """Resample every card `seat` cannot identify (SB-9.6): face-down stak cards nobody
         knows, other seats' hand cards nobody saw, and the supply, as one pool."""
         c = cython.declare(StakBotsState, self.clone())
         vis = c.vis
+        hidden = HIDDEN
         hands = [h for s, h in enumerate(c.hands) if s != seat]
-        pool = [x for stak in c.staks for x in stak if vis[x] == HIDDEN]
+        pool = [x for stak in c.staks for x in stak if vis[x] == hidden]
         for hand in hands:
-            pool += [x for x in hand if vis[x] == HIDDEN]
+            pool += [x for x in hand if vis[x] == hidden]
         pool += c.supply
         # Shuffle by sorting on random keys: one C call per card (getrandbits) and an int sort,
         # several times cheaper than random.shuffle; card ids (< 256) ride in the low bits.
@@ -214,7 +216,7 @@ class StakBotsState(StateBase):
         it = iter([k & 255 for k in keys])
         for zone in (*c.staks, *hands):
             for i, x in enumerate(zone):
-                if vis[x] == HIDDEN:
+                if vis[x] == hidden:
                     zone[i] = next(it)
         c.supply = list(it)
         c.rng = GameRng(rng.getrandbits(63))
