@@ -8,8 +8,47 @@
 from robotable.core.protocol cimport StateBase
 
 
+# The game's tables for the rules (state.py's GameTables; the StakBots Game derives from it).
+# Only attributes the Game sets per instance: its class attributes (name, rules...) stay Python.
+cdef class GameTables:
+    cdef public long num_players
+    cdef public long drones
+    cdef public long hand_limit
+    cdef public long tally
+    cdef public bint multi
+    cdef public bint reactive
+    cdef public bint recycling
+    cdef public bint play_anywhere
+    cdef public object options
+    cdef public object deck
+    cdef public object entry
+    cdef public object end_a
+    cdef public list names
+    cdef public list bot
+    cdef public list base_power
+    cdef public list defkey
+    cdef public list play_a
+    cdef public list scrap_hand_a
+    cdef public list scrap_top_a
+    cdef public list discard_a
+    cdef public list team
+    cdef public list owner
+    cdef public list local
+    cdef public list staks_of
+    cdef public list stak_order
+    cdef public list targets
+    cdef public list several
+    cdef public list stak_word
+    cdef public list attack_a
+    cdef public list attack_ab
+    cdef public list plays_for
+    cdef public list recycle_a
+    cdef public list react_a
+    cdef public list player_a
+
+
 cdef class StakBotsState(StateBase):
-    cdef public object game
+    cdef public GameTables game
     cdef public object _legal
     cdef public object rng
     cdef public list staks

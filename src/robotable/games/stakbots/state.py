@@ -41,6 +41,16 @@ DECISION_NAMES = {
     D_REACT: "react",
 }
 
+
+class GameTables:
+    """What the game holds for the rules, built once per game (the `StakBots` Game object in
+    __init__.py derives from this and fills it) and shared by every state: per card (names,
+    bot, base_power...), per stak (owner, local, several...), the modes' switches and the
+    ready-made actions. Plain attributes here; compiled, an extension type with C fields
+    (state.pxd), so the rules' `g.base_power` is a struct read. The Game itself is an ABC,
+    which an extension type cannot be; the StakBots class inherits both."""
+
+
 _FIELDS = (
     "staks",
     "hands",
