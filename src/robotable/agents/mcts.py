@@ -28,6 +28,7 @@ from collections.abc import Callable
 
 from ..core.errors import IllegalAction
 from ..core.protocol import Action, State
+from ..core.rng import randbelow
 from .base import Agent
 from .greedy import best_of, one_ply_values
 
@@ -230,7 +231,7 @@ class MCTSAgent(Agent):
                     action = (
                         untried[0]
                         if widen or len(untried) == 1
-                        else untried[rng.randrange(len(untried))]
+                        else untried[randbelow(rng, len(untried))]
                     )
                     for a in legal:
                         edge = children.get(a)
@@ -261,7 +262,7 @@ class MCTSAgent(Agent):
                 if guide and len(legal) > 1 and rng.random() < guide:
                     sample.apply_action(_best_by_heuristic(sample, legal, evaluate, rng))
                 else:
-                    sample.apply_action(legal[rng.randrange(len(legal))])
+                    sample.apply_action(legal[randbelow(rng, len(legal))])
                 steps += 1
             if sample.is_terminal():
                 values = sample.returns()

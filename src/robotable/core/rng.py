@@ -130,6 +130,24 @@ def shuffle(rng: Any, items: list) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+@cython.locals(n=cython.Py_ssize_t, k=cython.int)
+def randbelow(rng: Any, n: int) -> int:
+    """`rng.randrange(n)` for n > 0: the same number from the same stream, for any generator.
+
+    For a plain `random.Random` it is CPython's own `_randbelow` inlined (the `shuffle` above
+    draws its indices the same way): `randrange` is two Python functions per call, and MCTS
+    calls it at every rollout step. Checked with `shuffle`'s once-per-process check.
+    """
+    if type(rng) is not random.Random or n <= 0 or not _inline_matches():
+        return rng.randrange(n)
+    k = n.bit_length()
+    getrandbits = rng.getrandbits
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
 _inline_checked: list[bool] = []
 
 
@@ -141,7 +159,10 @@ def _inline_matches() -> bool:
         _inline_checked.append(True)  # provisional, so the check below runs the inline path
         shuffle(ours, mine)
         theirs.shuffle(reference)
-        _inline_checked[0] = mine == reference and ours.random() == theirs.random()
+        same = mine == reference and ours.random() == theirs.random()
+        draws = [randbelow(ours, n) for n in range(1, 300)]
+        same = same and draws == [theirs.randrange(n) for n in range(1, 300)]
+        _inline_checked[0] = same and ours.random() == theirs.random()
     return _inline_checked[0]
 
 
