@@ -118,3 +118,37 @@ def test_rng_shuffle_is_random_shuffle(seed: int, size: int) -> None:
     shuffle(game_rng, mine)
     twin.shuffle(reference)
     assert mine == reference and game_rng.state == twin.state
+
+
+def test_a_module_compiled_against_a_stale_one_runs_the_source(tmp_path: Path) -> None:
+    """A compiled module that cimports another's extension type (its .pxd) runs only with that
+    module fresh: rules compiled against StakBotsState cannot run with state.py's Python class."""
+    compiled = _fake_build(tmp_path, _digest())
+    manifest_path = tmp_path / "robotable" / _engine.MANIFEST
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    other = "robotable.core.protocol"
+    manifest["modules"][other] = "0" * 64  # stale
+    manifest["cimports"] = {MODULE: [other]}
+    manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
+    finder = _engine.EngineFinder(pure=False, engine_dir=str(tmp_path))
+    assert finder.choose(MODULE) == (None, "stale")
+    manifest["modules"][other] = hashlib.sha256(
+        (PACKAGE / "core" / "protocol.py").read_bytes()
+    ).hexdigest()
+    manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
+    finder = _engine.EngineFinder(pure=False, engine_dir=str(tmp_path))
+    assert finder.choose(MODULE) == (str(compiled), "compiled")
+
+
+@given(st.integers(0, 2**32), st.integers(33, 64), st.integers(0, 60), st.integers(1, 10**6))
+def test_rng_random_bits_and_randbelow_are_getrandbits_and_randrange(
+    seed: int, bits: int, count: int, n: int
+) -> None:
+    """Determinizations' batched draws and MCTS's randbelow: the same numbers from the same
+    stream as the calls they stand for."""
+    from robotable.core.rng import randbelow, random_bits
+
+    ours, theirs = random.Random(seed), random.Random(seed)
+    assert random_bits(ours, bits, count) == [theirs.getrandbits(bits) for _ in range(count)]
+    assert [randbelow(ours, m) for m in (1, 2, 7, n)] == [theirs.randrange(m) for m in (1, 2, 7, n)]
+    assert ours.random() == theirs.random()

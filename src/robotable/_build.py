@@ -40,7 +40,10 @@ ENGINE_MODULES: tuple[str, ...] = (
     *(
         f"robotable.games.{game}.{module}"
         for game, modules in (
-            ("stakbots", ("actions", "state", "board", "rules", "drone", "heuristic", "encoding")),
+            (
+                "stakbots",
+                ("actions", "state", "board", "effects", "rules", "drone", "heuristic", "encoding"),
+            ),
             (
                 "breadwinner",
                 ("actions", "state", "board", "rules", "heuristic", "encoding"),
@@ -61,7 +64,6 @@ ENGINE_MODULES: tuple[str, ...] = (
         for module in modules
     ),
 )
-# stakbots/effects.py is left out: Cython 3.3's parser refuses an assignment expression in it.
 
 # Annotations are not C types here (`x: float` would turn an int into 1.0 in the compiled engine
 # alone): only explicit `cython.*` declarations type anything, so both engines compute the same.
@@ -82,6 +84,18 @@ def source_path(src: Path, module: str) -> Path:
 
 def source_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def declaration_hashes(src: Path) -> dict[str, str]:
+    """Each `.pxd` beside an engine module (C types for the compiled engine alone), by module:
+    a changed declaration rebuilds, though the runtime check compares only the `.py` (the
+    rules a compiled module runs are its `.py`'s; the `.pxd` says how fast)."""
+    out = {}
+    for name in ENGINE_MODULES:
+        pxd = source_path(src, name).with_suffix(".pxd")
+        if pxd.is_file():
+            out[name] = source_hash(pxd)
+    return out
 
 
 def cython_version() -> str | None:
@@ -111,12 +125,40 @@ def extensions(src: Path, build_dir: Path) -> list:
     )
 
 
+def cimports(src: Path) -> dict[str, list[str]]:
+    """The engine modules whose extension types each module uses, through its `.pxd`'s
+    `from ... cimport` lines, transitively: a compiled module runs only with the compiled
+    forms of those (robotable._engine passes it over when one of them is stale)."""
+    direct: dict[str, set[str]] = {}
+    for name in ENGINE_MODULES:
+        pxd = source_path(src, name).with_suffix(".pxd")
+        lines = pxd.read_text(encoding="utf-8").splitlines() if pxd.is_file() else []
+        words = [line.split() for line in lines]
+        direct[name] = {
+            w[1] for w in words if len(w) > 3 and w[0] == "from" and w[2] == "cimport"
+        } & set(ENGINE_MODULES)
+    out = {}
+    for name in ENGINE_MODULES:
+        seen: set[str] = set()
+        todo = list(direct[name])
+        while todo:
+            dep = todo.pop()
+            if dep not in seen:
+                seen.add(dep)
+                todo += direct[dep]
+        if seen:
+            out[name] = sorted(seen)
+    return out
+
+
 def write_manifest(src: Path, package_dir: Path, built: list[str]) -> Path:
     """`package_dir/_engine_manifest.json`: the compiler and each built module's source hash."""
     manifest = {
         "compiler": f"Cython {cython_version()}",
         "python": sys.version.split()[0],
         "modules": {name: source_hash(source_path(src, name)) for name in sorted(built)},
+        "declarations": declaration_hashes(src),
+        "cimports": cimports(src),
     }
     package_dir.mkdir(parents=True, exist_ok=True)
     path = package_dir / MANIFEST
@@ -135,8 +177,10 @@ def build(out: Path, src: Path | None = None, jobs: int | None = None) -> dict:
     manifest_path = out / "robotable" / MANIFEST
     wanted = {name: source_hash(source_path(src, name)) for name in ENGINE_MODULES}
     if manifest_path.is_file():
-        have = json.loads(manifest_path.read_text(encoding="utf-8")).get("modules", {})
-        if have == wanted and all(_built_file(out, name) for name in wanted):
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        have = manifest.get("modules", {})
+        same = have == wanted and manifest.get("declarations", {}) == declaration_hashes(src)
+        if same and all(_built_file(out, name) for name in wanted):
             return {"built": 0, "modules": len(wanted), "directory": str(out)}
     if cython_version() is None:
         raise SystemExit("robotable._build: Cython is not installed (pip install 'cython>=3.1')")

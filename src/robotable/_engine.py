@@ -97,9 +97,14 @@ class EngineFinder:
         if self.pure:
             return None, f"{PURE_VARIABLE}=1"
         for path, manifest in reversed(candidates):  # a development build wins over a wheel
-            expected = (manifest or {}).get("modules", {}).get(fullname)
+            hashes = (manifest or {}).get("modules", {})
+            expected = hashes.get(fullname)
             if expected is not None and expected == self._hash(source):
-                return path, "compiled"
+                # The extension types it was compiled against (a .pxd's cimports) must load
+                # compiled too: a stale state.py would leave compiled rules without their type.
+                needs = (manifest or {}).get("cimports", {}).get(fullname, ())
+                if all(hashes.get(dep) == self._hash(self._source(dep)) for dep in needs):
+                    return path, "compiled"
         return None, "stale"
 
     # -- the finder protocol --------------------------------------------------------------------

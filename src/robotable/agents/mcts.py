@@ -30,11 +30,25 @@ from collections.abc import Callable
 
 from ..core.errors import IllegalAction
 from ..core.protocol import Action, State
+from ..core.rng import randbelow
 from .base import Agent
 from .greedy import best_of, one_ply_values
 
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from ..core import cython_shim as cython
+
+if not cython.compiled:
+    # Compiled, log and sqrt are C's (mcts.pxd): the same libm functions math calls.
+    from math import log, sqrt
+
 
 class _Edge:
+    """A tree record: an action's statistics and the node it leads to. Compiled, an extension
+    type with C fields (mcts.pxd); `visits` is then a C double, the same numbers as Python's
+    ints (a root seeded with `prior` visits holds floats in both engines)."""
+
     __slots__ = ("visits", "total", "avail", "children", "order")
 
     def __init__(self) -> None:
@@ -172,6 +186,19 @@ class MCTSAgent(Agent):
         if not after.is_terminal() and after.current_player() == state.current_player():
             self._kept = (after.to_json(), root.children[action])
 
+    @cython.locals(
+        root=_Edge,
+        node=_Edge,
+        edge=_Edge,
+        child=_Edge,
+        best_edge=_Edge,
+        score=cython.double,
+        best_score=cython.double,
+        c=cython.double,
+        done=cython.long,
+        steps=cython.long,
+        depth=cython.long,
+    )
     def search(self, state: State, root: _Edge | None = None, budget: float | None = None) -> _Edge:
         """Run the search from `state` (into `root` if given) for the iteration cap and `budget`
         seconds (default: the agent's `time`); return the root."""
@@ -187,8 +214,6 @@ class MCTSAgent(Agent):
         widen = self.widen
         if budget is None:
             budget = self.time_budget
-        log = math.log
-        sqrt = math.sqrt
         if root is None:
             root = _Edge()
             if self.prior > 0:
@@ -220,7 +245,7 @@ class MCTSAgent(Agent):
                     action = (
                         untried[0]
                         if widen or len(untried) == 1
-                        else untried[rng.randrange(len(untried))]
+                        else untried[randbelow(rng, len(untried))]
                     )
                     for a in legal:
                         edge = children.get(a)
@@ -256,7 +281,7 @@ class MCTSAgent(Agent):
                 if guide and len(legal) > 1 and rng.random() < guide:
                     sample.apply_action(_best_by_heuristic(sample, legal, evaluate, rng))
                 else:
-                    sample.apply_action(legal[rng.randrange(len(legal))])
+                    sample.apply_action(legal[randbelow(rng, len(legal))])
                 steps += 1
             if sample.is_terminal():
                 values = sample.returns()

@@ -345,47 +345,17 @@ def _encoding_methods(e: Any) -> dict[str, Any]:
     }
 
 
-class State(ABC):
-    """A game position. Subclasses implement the underscored hooks and the public methods marked
-    abstract; `legal_actions` and `apply_action` are provided here so every game caches and checks
-    the same way.
+class StateBase:
+    """What the protocol provides every state (the legal-action cache, the legality check, the
+    defaults), without the abstract hooks: see `State`, which every game and user subclasses.
 
-    Subclasses must keep `_legal` (cache of legal actions, None when stale) in their `__slots__`
-    or `__dict__` and reset it to None in `clone()` copies only when they differ.
+    The compiled engine makes this an extension type (protocol.pxd), so that a game may make its
+    own state an extension type with C fields too (Stak Bots does, state.pxd); an extension type
+    cannot inherit the ABC `State`, so such a state derives from `StateBase` and is registered
+    as a virtual subclass of `State` (`State.register`): `isinstance(state, State)` holds either
+    way. `StateBase` declares no fields: `game` and `_legal` stay wherever a subclass keeps them
+    (its `__slots__`, its `__dict__`, or its C fields), read by attribute.
     """
-
-    game: Game
-    _legal: list[Action] | None
-
-    # -- hooks a game implements --------------------------------------------------------------
-    @abstractmethod
-    def _legal_actions(self) -> list[Action]:
-        """The legal actions of the deciding seat; never empty unless terminal."""
-
-    @abstractmethod
-    def _apply(self, action: Action) -> list[Event]:
-        """Apply an action already known to be legal; return the events."""
-
-    @abstractmethod
-    def current_player(self) -> int: ...
-
-    @abstractmethod
-    def is_terminal(self) -> bool: ...
-
-    @abstractmethod
-    def returns(self) -> list[float]: ...
-
-    @abstractmethod
-    def clone(self) -> State: ...
-
-    @abstractmethod
-    def view(self, seat: int | None) -> dict[str, Any]: ...
-
-    @abstractmethod
-    def to_json(self) -> dict[str, Any]: ...
-
-    @abstractmethod
-    def determinize(self, seat: int, rng: random.Random | Any) -> State: ...
 
     def turn_number(self) -> int:
         """How many turns have begun (for statistics); games override."""
@@ -460,3 +430,46 @@ class State(ABC):
 
     def __str__(self) -> str:
         return self.game.render(self, None)
+
+
+class State(StateBase, ABC):
+    """A game position. Subclasses implement the underscored hooks and the public methods marked
+    abstract; `legal_actions` and `apply_action` are provided (by `StateBase`) so every game
+    caches and checks the same way.
+
+    Subclasses must keep `_legal` (cache of legal actions, None when stale) in their `__slots__`
+    or `__dict__` and reset it to None in `clone()` copies only when they differ.
+    """
+
+    game: Game
+    _legal: list[Action] | None
+
+    # -- hooks a game implements --------------------------------------------------------------
+    @abstractmethod
+    def _legal_actions(self) -> list[Action]:
+        """The legal actions of the deciding seat; never empty unless terminal."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> list[Event]:
+        """Apply an action already known to be legal; return the events."""
+
+    @abstractmethod
+    def current_player(self) -> int: ...
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def returns(self) -> list[float]: ...
+
+    @abstractmethod
+    def clone(self) -> State: ...
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def determinize(self, seat: int, rng: random.Random | Any) -> State: ...

@@ -40,10 +40,10 @@ from .modes import (
     multi_stak_size,
 )
 from .rules import setup
-from .state import StakBotsState
+from .state import GameTables, StakBotsState
 
 
-class StakBots(Game):
+class StakBots(GameTables, Game):
     name: ClassVar[str] = "stakbots"
     title: ClassVar[str] = "Stak Bots"
     description: ClassVar[str] = (

@@ -5,13 +5,20 @@ from __future__ import annotations
 
 from .state import UP, StakBotsState
 
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
+
+@cython.locals(st=StakBotsState)
 def printed(st: StakBotsState, c: int) -> int | str:
     """A card's printed power for events: a number, or "X" for a Leader Bot (SB-8.10)."""
     p = st.game.base_power[c]
     return p if p >= 0 else "X"
 
 
+@cython.locals(st=StakBotsState)
 def power_now(st: StakBotsState, c: int) -> int:
     """`power`, with the common case (a printed number) read without a call."""
     p = st.game.base_power[c]
@@ -58,6 +65,7 @@ def top_stak(st: StakBotsState, c: int) -> int:
     return -1
 
 
+@cython.locals(st=StakBotsState)
 def mark(st: StakBotsState, event: dict, k: int, seat_key: str = "seat") -> dict:
     """Name stak k in an event: its owner under `seat_key`, and with several staks per seat
     (SB-11.12) which of them under the matching stak key ("stak", "target_stak")."""

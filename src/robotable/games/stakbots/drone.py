@@ -14,7 +14,13 @@ from .actions import ChoosePlayer, Target
 from .board import power
 from .state import StakBotsState
 
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
+
+@cython.locals(st=StakBotsState)
 def weakest_top(st: StakBotsState) -> int:
     """SB-11.14: the player's stak whose top card has the least power left (power minus
     damage), the first such stak on a tie; -1 when the player has none in play."""
@@ -35,6 +41,7 @@ def weakest_top(st: StakBotsState) -> int:
     return best
 
 
+@cython.locals(st=StakBotsState)
 def pick(st: StakBotsState, choices: list[Any]) -> Any:
     """SB-11.14: a Drone card's choice: the player's card with the most power (the first on a
     tie), else the player (Expel), else the first choice offered."""

@@ -18,6 +18,11 @@ from .board import mark, power, power_now, printed, top_stak
 from .content import Bot
 from .state import D_DISCARD, D_FACEUP, D_PLAYER, D_REACT, D_TOP, HIDDEN, KNOWN, UP, StakBotsState
 
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
+
 if TYPE_CHECKING:
     from robotable.core.rng import GameRng
 
@@ -43,6 +48,15 @@ SHOT_DAMAGE = 4  # SB-8.6
 
 
 # -- atomic moves -----------------------------------------------------------------------------
+@cython.locals(
+    bits=cython.ulonglong,
+    left=cython.int,
+    i=cython.Py_ssize_t,
+    n=cython.Py_ssize_t,
+    limit=cython.Py_ssize_t,
+    x=cython.Py_ssize_t,
+    j=cython.Py_ssize_t,
+)
 def shuffle(rng: GameRng, items: list) -> None:
     """Fisher-Yates driven by the state's GameRng, four 16-bit draws per 64-bit number.
 
@@ -68,6 +82,7 @@ def shuffle(rng: GameRng, items: list) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+@cython.locals(st=StakBotsState)
 def _to_heap(st: StakBotsState, c: int) -> None:
     st.vis[c] = UP
     if st.dmg[c]:
@@ -80,12 +95,14 @@ def _to_heap(st: StakBotsState, c: int) -> None:
         stopped(st, c)
 
 
+@cython.locals(st=StakBotsState)
 def stopped(st: StakBotsState, c: int) -> None:
     """SB-4.4: an attacking card turned face-down, returned or scrapped stops attacking."""
     if c in st.attacker:
         st.stopped[st.attacker.index(c)] = True
 
 
+@cython.locals(st=StakBotsState)
 def uncovered(st: StakBotsState, s: int, event: dict) -> None:
     """Name the card now on top of stak `s` in `event` when it was already face-up (a
     face-down one is named by its `flipped` event), for the words (narration.py)."""
@@ -97,6 +114,7 @@ def uncovered(st: StakBotsState, s: int, event: dict) -> None:
         event["top_power"] = p if p >= 0 else power(st, top)
 
 
+@cython.locals(st=StakBotsState)
 def scrap_from_stak(st: StakBotsState, s: int, c: int, events: list, reason: str) -> None:
     stak = st.staks[s]
     vis = st.vis
@@ -118,7 +136,8 @@ def scrap_from_stak(st: StakBotsState, s: int, c: int, events: list, reason: str
         event["stak"] = g.local[s]
     if stak[-1] == c:
         stak.pop()
-        if stak and vis[top := stak[-1]] == UP:  # an already face-up card is on top now
+        top = stak[-1] if stak else -1  # (an assignment expression here: Cython 3.3 refuses it)
+        if top >= 0 and vis[top] == UP:  # an already face-up card is on top now
             event["top_card"] = g.names[top]
             p = g.base_power[top]
             event["top_power"] = p if p >= 0 else power(st, top)
@@ -128,6 +147,7 @@ def scrap_from_stak(st: StakBotsState, s: int, c: int, events: list, reason: str
     events.append(event)
 
 
+@cython.locals(st=StakBotsState)
 def scrap_from_hand(st: StakBotsState, s: int, c: int, events: list, reason: str) -> None:
     st.hands[s].remove(c)
     _to_heap(st, c)
@@ -144,6 +164,7 @@ def scrap_from_hand(st: StakBotsState, s: int, c: int, events: list, reason: str
     )
 
 
+@cython.locals(st=StakBotsState)
 def add_damage(st: StakBotsState, c: int, amount: int) -> None:
     if amount <= 0:
         return
@@ -152,6 +173,7 @@ def add_damage(st: StakBotsState, c: int, amount: int) -> None:
     st.dmg[c] += amount
 
 
+@cython.locals(st=StakBotsState)
 def return_to_hand(st: StakBotsState, s: int, c: int, events: list) -> None:
     """SB-8.14: the card goes to the hand of its stak's owner; everybody saw which card."""
     st.staks[s].remove(c)
@@ -167,6 +189,7 @@ def return_to_hand(st: StakBotsState, s: int, c: int, events: list) -> None:
     events.append(event)
 
 
+@cython.locals(st=StakBotsState)
 def reset(st: StakBotsState, s: int, c: int, events: list, by_seat: int = -1, by: int = -1) -> None:
     """SB-8.13: turned face-down, damage cleared; a waiting effect of it lapses (SB-6.5).
     `by_seat`'s card `by` (the Tranq Bot) did it."""
@@ -187,6 +210,7 @@ def reset(st: StakBotsState, s: int, c: int, events: list, by_seat: int = -1, by
     events.append(event)
 
 
+@cython.locals(st=StakBotsState)
 def take_top(st: StakBotsState, seat: int, events: list) -> int:
     """SB-3.1: the supply's top card, taken (an empty supply is the reshuffled scrapheap);
     -1 when both are empty."""
@@ -205,6 +229,7 @@ def take_top(st: StakBotsState, seat: int, events: list) -> int:
     return st.supply.pop()
 
 
+@cython.locals(st=StakBotsState)
 def draw(st: StakBotsState, seat: int, events: list) -> None:
     """SB-3.1: draw the supply's top card into `seat`'s hand."""
     c = take_top(st, seat, events)
@@ -227,6 +252,7 @@ def draw(st: StakBotsState, seat: int, events: list) -> None:
 # -- card abilities and entry effects ---------------------------------------------------------
 
 
+@cython.locals(st=StakBotsState)
 def damage_ability(
     st: StakBotsState, src: int, src_seat: int, hit: int, hit_seat: int, doomed: set, events: list
 ) -> None:
@@ -260,6 +286,7 @@ def damage_ability(
     events.append(mark(st, event, hit_seat, "target_seat"))
 
 
+@cython.locals(st=StakBotsState)
 def fire(st: StakBotsState, c: int, k: int, events: list) -> None:
     """Resolve the entry effect of `c`, the face-up top card of stak k (SB-8); its choices are
     its owner's (SB-6.7)."""
@@ -304,6 +331,7 @@ def _fizzled(owner: int, name: str, bot: Bot, why: str) -> dict:
     return {"type": "effect_fizzled", "seat": owner, "card": name, "bot": TITLES[bot], "why": why}
 
 
+@cython.locals(st=StakBotsState)
 def choices(st: StakBotsState, d: tuple[int, int, int]) -> list:
     """The legal answers to a pending decision, in seat order then from the top down."""
     kind, c, chooser = d
@@ -335,6 +363,7 @@ def choices(st: StakBotsState, d: tuple[int, int, int]) -> list:
     return out
 
 
+@cython.locals(st=StakBotsState)
 def distinct(st: StakBotsState, hand: list[int]) -> list[int]:
     """The hand's cards with interchangeable copies (same name, power, rank) given once."""
     defkey = st.game.defkey
@@ -348,6 +377,7 @@ def distinct(st: StakBotsState, hand: list[int]) -> list[int]:
     return out
 
 
+@cython.locals(st=StakBotsState)
 def resolve_target(
     st: StakBotsState, c: int, chooser: int, k: int, depth: int, events: list
 ) -> None:
@@ -392,6 +422,7 @@ def resolve_target(
         events.append(event)
 
 
+@cython.locals(st=StakBotsState)
 def resolve_player(st: StakBotsState, c: int, chooser: int, seat: int, events: list) -> None:
     """SB-8.12: the chosen player discards a card of their choice, if they hold any."""
     g = st.game
@@ -412,6 +443,7 @@ def resolve_player(st: StakBotsState, c: int, chooser: int, seat: int, events: l
         events.append(event)
 
 
+@cython.locals(st=StakBotsState)
 def describe(st: StakBotsState, d: tuple[int, int, int]) -> str:
     """Why the deciding seat decides (the prompt), from public information only; seats are
     "Seat 1", "Seat 2"... as the narration names them when nobody gave names."""
@@ -442,6 +474,7 @@ def describe(st: StakBotsState, d: tuple[int, int, int]) -> str:
     return f"Seat {chooser + 1}: your {name} entered: {what}"
 
 
+@cython.locals(st=StakBotsState)
 def _seat_s(st: StakBotsState, seat: int) -> str:
     """ "Seat 2's", or "the Drone's" for Drone Mode's automated side (SB-11.14)."""
     return "the Drone's" if seat == st.game.num_players else f"Seat {seat + 1}'s"

@@ -12,6 +12,11 @@ from .board import power
 from .content import Bot
 from .state import HIDDEN, UP, StakBotsState
 
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
+
 STAK_CARD = 1.0  # every card in a stak is a life
 HAND_CARD = 0.45  # a card in hand is a future play or a free way to feed the scrapheap
 FACE_UP_POWER = 0.06  # a face-up card's power protects the ones beneath it
@@ -27,6 +32,7 @@ OWN_HAND = {
 }
 
 
+@cython.locals(st=StakBotsState)
 def strength_parts(st: StakBotsState, s: int) -> tuple[float, float, float]:
     """Seat s's strength as (public part, hand bonus its owner sees, hand bonus all see); s is
     the seat count for the Drone (SB-11.14), which holds no hand."""
@@ -62,6 +68,7 @@ def strength_parts(st: StakBotsState, s: int) -> tuple[float, float, float]:
     return value, own, known
 
 
+@cython.locals(st=StakBotsState)
 def strength(st: StakBotsState, s: int, seat: int) -> float:
     """Seat s's strength as `seat` sees it: its own hand fully, others' only where known."""
     public, own, known = strength_parts(st, s)
@@ -86,6 +93,7 @@ def _share(values: list[float], seat: int, teams: list[int] | None = None) -> fl
     return values[seat] ** 2 / sum(v**2 for v in values)
 
 
+@cython.locals(st=StakBotsState)
 def evaluate(st: StakBotsState, seat: int) -> float:
     if st.result is not None:
         return st.result[seat]
@@ -94,6 +102,7 @@ def evaluate(st: StakBotsState, seat: int) -> float:
     return _share([strength(st, s, seat) for s in _sides(g)], seat, teams)
 
 
+@cython.locals(st=StakBotsState)
 def evaluate_all(st: StakBotsState) -> list[float]:
     """`evaluate` for every seat in one pass over the staks (the same numbers)."""
     if st.result is not None:

@@ -34,6 +34,11 @@ from .content import Bot
 from .effects import add_damage, draw, scrap_from_hand, scrap_from_stak, shuffle, take_top
 from .state import D_REACT, KNOWN, UP, StakBotsState
 
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
+
 # SB-3.6: free actions (play, scrap, attack) a turn may hold before only feeding and ending remain.
 MAX_TURN_ACTIONS = 60
 # SB-6.8: entry effects that may resolve in one turn; later triggers that turn lapse.
@@ -41,6 +46,7 @@ MAX_TURN_EFFECTS = 40
 
 
 # -- settling the board -----------------------------------------------------------------------
+@cython.locals(st=StakBotsState)
 def settle(st: StakBotsState, events: list) -> None:
     """SB-5.3 then SB-7.1, after every atomic step."""
     dmg = st.dmg
@@ -86,6 +92,7 @@ def settle(st: StakBotsState, events: list) -> None:
 
 
 # -- turn flow --------------------------------------------------------------------------------
+@cython.locals(st=StakBotsState)
 def setup(st: StakBotsState, seed: int) -> None:
     """SB-2: deal the staks face-down, turn each top card up (no entry effects), deal hands."""
     g = st.game
@@ -117,6 +124,7 @@ def setup(st: StakBotsState, seed: int) -> None:
     st.opening = opening  # what happened before the first decision, for the front ends' log
 
 
+@cython.locals(st=StakBotsState)
 def start_turn(st: StakBotsState, events: list) -> None:
     st.fed = False
     k = len(st.staks)
@@ -136,6 +144,7 @@ def start_turn(st: StakBotsState, events: list) -> None:
         draw(st, st.active, events)
 
 
+@cython.locals(st=StakBotsState)
 def end_turn(st: StakBotsState, events: list) -> None:
     """SB-3.4: repair every card; SB-3.7: the turn cap; then the next seat still in starts."""
     dmg = st.dmg
@@ -174,6 +183,7 @@ def end_turn(st: StakBotsState, events: list) -> None:
     start_turn(st, events)
 
 
+@cython.locals(st=StakBotsState)
 def finish(
     st: StakBotsState, winners: list[int], reason: str, events: list, share: float = -1.0
 ) -> None:
@@ -201,6 +211,7 @@ def finish(
     events.append(event)
 
 
+@cython.locals(st=StakBotsState)
 def with_teammates(st: StakBotsState, seats: list[int]) -> list[int]:
     """`seats` and their teammates (SB-11.10: a team wins or draws together); `seats` alone
     without teams."""
@@ -209,6 +220,7 @@ def with_teammates(st: StakBotsState, seats: list[int]) -> list[int]:
     return [s for s in range(st.game.num_players) if team[s] in teams]
 
 
+@cython.locals(st=StakBotsState)
 def after_chain(st: StakBotsState, events: list) -> None:
     """SB-7.2 (eliminations once the chain is over), SB-7.3/7.4 (the end), SB-7.5, SB-5.6,
     SB-11.2 (the setup chain's end starts turn 1), SB-11.12 (out when every stak is empty)."""
@@ -271,6 +283,7 @@ def after_chain(st: StakBotsState, events: list) -> None:
         drone_step(st, events)  # SB-11.14: the Drone's turn goes on
 
 
+@cython.locals(st=StakBotsState)
 def drone_turn(st: StakBotsState, events: list) -> None:
     """SB-11.14: the Drone's turn begins: it turns the supply's top card face-up onto its
     shortest stak still in play (the card's entry effect fires, its choices by the fixed rule),
@@ -282,8 +295,9 @@ def drone_turn(st: StakBotsState, events: list) -> None:
     if c < 0:
         drone_step(st, events)
         return
-    k = min(live, key=lambda k: len(st.staks[k]))
-    st.staks[k].append(c)
+    staks = st.staks  # a lambda over the typed `st` does not compile (Cython 3.3)
+    k = min(live, key=lambda k: len(staks[k]))
+    staks[k].append(c)
     st.vis[c] = UP
     st.counts[1] += 1
     events.append(
@@ -294,6 +308,7 @@ def drone_turn(st: StakBotsState, events: list) -> None:
     run(st, events)  # its chain's end resumes the turn (after_chain)
 
 
+@cython.locals(st=StakBotsState)
 def drone_step(st: StakBotsState, events: list) -> None:
     """SB-11.14: the Drone's next attack (its Stomp Bot's forced one first), or the end of
     its turn once every Drone stak has attacked. A choice the player must make on the way
@@ -321,6 +336,7 @@ def drone_step(st: StakBotsState, events: list) -> None:
     end_turn(st, events)
 
 
+@cython.locals(st=StakBotsState)
 def declare(st: StakBotsState, src: int, t: int, events: list) -> bool:
     """SB-11.5: with reactive play, an attack on a seat holding cards waits for its reaction
     (True); otherwise the combat goes ahead (False)."""
@@ -349,6 +365,7 @@ def declare(st: StakBotsState, src: int, t: int, events: list) -> bool:
     return True
 
 
+@cython.locals(st=StakBotsState)
 def run(st: StakBotsState, events: list) -> None:
     """Resolve pending entry effects until a choice is needed or the chain is over (SB-6)."""
     while st.decision is None and st.result is None:
@@ -374,6 +391,7 @@ def run(st: StakBotsState, events: list) -> None:
             settle(st, events)
 
 
+@cython.locals(st=StakBotsState)
 def _lapsed(st: StakBotsState, c: int, why: str) -> dict[str, Any]:
     """SB-6.5/6.8: a waiting entry effect is lost; `seat` is whose stak or hand the card is in
     now (absent when it has left both: it was face-up, so naming it tells nobody a secret)."""
@@ -398,6 +416,7 @@ def _lapsed(st: StakBotsState, c: int, why: str) -> dict[str, Any]:
     return event
 
 
+@cython.locals(st=StakBotsState)
 def attack(st: StakBotsState, src: int, target: int, events: list) -> None:
     """SB-5: one combat between stak `src`'s top card (the active seat's) and stak `target`'s."""
     g = st.game
@@ -463,6 +482,7 @@ def attack(st: StakBotsState, src: int, target: int, events: list) -> None:
 
 
 # -- legal actions ----------------------------------------------------------------------------
+@cython.locals(st=StakBotsState)
 def legal_actions(st: StakBotsState) -> list:
     d = st.decision
     if d is not None:
@@ -549,6 +569,7 @@ def legal_actions(st: StakBotsState) -> list:
     return out
 
 
+@cython.locals(st=StakBotsState)
 def play_staks(st: StakBotsState, a: int) -> list[int]:
     """The staks `a` may play onto: own (in play), then with borderless play (SB-11.6) others'
     or teammates' in turn order; in the traitor variation (SB-11.8) only opponents'."""
@@ -571,6 +592,7 @@ def play_staks(st: StakBotsState, a: int) -> list[int]:
 
 
 # -- apply ------------------------------------------------------------------------------------
+@cython.locals(st=StakBotsState)
 def apply(st: StakBotsState, action: Any) -> list:
     events: list = []
     g = st.game
@@ -616,6 +638,7 @@ def apply(st: StakBotsState, action: Any) -> list:
     return events
 
 
+@cython.locals(st=StakBotsState)
 def answer(st: StakBotsState, action: Any, events: list) -> None:
     """Apply the answer to the pending decision (an effect's choice, a discard, a reaction)."""
     g = st.game
@@ -638,6 +661,7 @@ def answer(st: StakBotsState, action: Any, events: list) -> None:
         attack(st, stak_of(st, c), t, events)
 
 
+@cython.locals(st=StakBotsState)
 def play_card(st: StakBotsState, seat: int, k: int, c: int, reaction: bool, events: list) -> None:
     """`seat` plays hand card `c` face-up onto stak k (SB-4.1, SB-11.5, SB-11.6); its entry
     effect waits to resolve, steered by that stak's owner (SB-6.7)."""
@@ -666,6 +690,7 @@ def play_card(st: StakBotsState, seat: int, k: int, c: int, reaction: bool, even
 
 
 # -- words ------------------------------------------------------------------------------------
+@cython.locals(st=StakBotsState)
 def prompt(st: StakBotsState) -> str:
     g = st.game
     if st.result is not None:

@@ -14,8 +14,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from robotable.core.protocol import TERMINAL, Action, State
-from robotable.core.rng import GameRng
+from robotable.core.protocol import TERMINAL, Action, State, StateBase
+from robotable.core.rng import GameRng, random_bits
+
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
 # What the table knows of a card (SB-9), per card id in `state.vis`.
 HIDDEN = 0  # face-down in a stak, in the supply (nobody), or in a hand (only its holder)
@@ -35,6 +40,16 @@ DECISION_NAMES = {
     D_DISCARD: "discard",
     D_REACT: "react",
 }
+
+
+class GameTables:
+    """What the game holds for the rules, built once per game (the `StakBots` Game object in
+    __init__.py derives from this and fills it) and shared by every state: per card (names,
+    bot, base_power...), per stak (owner, local, several...), the modes' switches and the
+    ready-made actions. Plain attributes here; compiled, an extension type with C fields
+    (state.pxd), so the rules' `g.base_power` is a struct read. The Game itself is an ABC,
+    which an extension type cannot be; the StakBots class inherits both."""
+
 
 _FIELDS = (
     "staks",
@@ -67,8 +82,13 @@ _FIELDS = (
 _LATER = {"n_attacks": 0, "declared": -1, "stomp_from": -1, "drone_next": 0}
 
 
-class StakBotsState(State):
-    __slots__ = ("game", "_legal", "rng", *_FIELDS)
+class StakBotsState(StateBase):
+    """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
+    `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
+    below, in both engines alike."""
+
+    # `opening`: what happened before the first decision, set by setup (rules.py) only.
+    __slots__ = ("game", "_legal", "rng", "opening", *_FIELDS)
 
     def __init__(self, game: Any) -> None:
         self.game = game
@@ -150,10 +170,11 @@ class StakBotsState(State):
         }
 
     def opening_events(self) -> list[dict[str, Any]]:
-        return list(getattr(self, "opening", []))
+        return list(getattr(self, "opening", None) or [])
 
     def clone(self) -> StakBotsState:
-        c = StakBotsState.__new__(StakBotsState)
+        # Typed, the copies below are C struct writes in the compiled engine.
+        c = cython.declare(StakBotsState, StakBotsState.__new__(StakBotsState))
         c.game = self.game
         c._legal = self._legal  # never mutated, safe to share
         c.rng = GameRng.__new__(GameRng)
@@ -186,24 +207,26 @@ class StakBotsState(State):
         return c
 
     # -- information (SB-9): one model drives view, events and determinize ------------------
+    @cython.locals(i=cython.Py_ssize_t, x=cython.long, hidden=cython.long)
     def determinize(self, seat: int, rng: random.Random | Any) -> StakBotsState:
         """Resample every card `seat` cannot identify (SB-9.6): face-down stak cards nobody
         knows, other seats' hand cards nobody saw, and the supply, as one pool."""
-        c = self.clone()
+        c = cython.declare(StakBotsState, self.clone())
         vis = c.vis
+        hidden = HIDDEN
         hands = [h for s, h in enumerate(c.hands) if s != seat]
-        pool = [x for stak in c.staks for x in stak if vis[x] == HIDDEN]
+        pool = [x for stak in c.staks for x in stak if vis[x] == hidden]
         for hand in hands:
-            pool += [x for x in hand if vis[x] == HIDDEN]
+            pool += [x for x in hand if vis[x] == hidden]
         pool += c.supply
-        # Shuffle by sorting on random keys: one C call per card (getrandbits) and an int sort,
-        # several times cheaper than random.shuffle; card ids (< 256) ride in the low bits.
-        bits = rng.getrandbits
-        keys = sorted([(bits(40) << 8) | x for x in pool])
+        # Shuffle by sorting on random keys: 40 random bits per card (getrandbits; compiled, one
+        # call for all, core.rng.random_bits) and an int sort, several times cheaper than
+        # random.shuffle; card ids (< 256) ride in the low bits.
+        keys = sorted([(r << 8) | x for r, x in zip(random_bits(rng, 40, len(pool)), pool)])
         it = iter([k & 255 for k in keys])
         for zone in (*c.staks, *hands):
             for i, x in enumerate(zone):
-                if vis[x] == HIDDEN:
+                if vis[x] == hidden:
                     zone[i] = next(it)
         c.supply = list(it)
         c.rng = GameRng(rng.getrandbits(63))
@@ -234,6 +257,9 @@ class StakBotsState(State):
     @classmethod
     def from_json(cls, game: Any, data: Any) -> StakBotsState:
         return _from_json(cls, game, data)
+
+
+State.register(StakBotsState)
 
 
 def _from_json(cls: type[StakBotsState], game: Any, data: Any) -> StakBotsState:
