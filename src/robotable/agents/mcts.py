@@ -198,6 +198,9 @@ class MCTSAgent(Agent):
         done=cython.long,
         steps=cython.long,
         depth=cython.long,
+        base=cython.double,
+        spread=cython.double,
+        mean=cython.double,
     )
     def search(self, state: State, root: _Edge | None = None, budget: float | None = None) -> _Edge:
         """Run the search from `state` (into `root` if given) for the iteration cap and `budget`
