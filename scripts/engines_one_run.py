@@ -1,6 +1,12 @@
-"""Stak Bots on four engines in one run (this tree compiled and pure, main's compiled and pure)
-beside OpenSpiel's C++ games: the spike-cython measurement in docs/performance.md. Paths are the
-spike's (/work/wt-cy, /work/main, /tmp/main_engine). Usage: python scripts/engines_one_run.py [SECONDS]
+"""Stak Bots on four engines in one run, beside OpenSpiel's C++ games: two source trees (say this
+commit and the one before a change), each compiled and pure. The measurement of "Typed
+extension types" in docs/performance.md.
+
+    python scripts/engines_one_run.py NEW_SRC NEW_ENGINE OLD_SRC OLD_ENGINE [SECONDS]
+
+NEW_SRC/OLD_SRC are a tree's `src` folder, NEW_ENGINE/OLD_ENGINE what `python -m
+robotable._build DIR` built from it. Medians of 3 alternating rounds go to stdout (ratios) and,
+with every raw figure, to onerun.json in the working directory.
 """
 
 import json
@@ -9,18 +15,18 @@ import statistics
 import subprocess
 import sys
 
-sys.path.insert(0, "/work/wt-cy/src")
-PY = "/work/main/.venv/bin/python"
+if len(sys.argv) < 5:
+    raise SystemExit(__doc__)
+NEW_SRC, NEW_ENGINE, OLD_SRC, OLD_ENGINE = (os.path.abspath(a) for a in sys.argv[1:5])
+sys.path.insert(0, NEW_SRC)
+PY = sys.executable
 CONFIGS = {
-    "new-compiled": {
-        "PYTHONPATH": "/work/wt-cy/src",
-        "ROBOTABLE_ENGINE_DIR": "/work/wt-cy/build/engine",
-    },
-    "new-pure": {"PYTHONPATH": "/work/wt-cy/src", "ROBOTABLE_PURE": "1"},
-    "main-compiled": {"PYTHONPATH": "/work/main/src", "ROBOTABLE_ENGINE_DIR": "/tmp/main_engine"},
-    "main-pure": {"PYTHONPATH": "/work/main/src", "ROBOTABLE_PURE": "1"},
+    "new-compiled": {"PYTHONPATH": NEW_SRC, "ROBOTABLE_ENGINE_DIR": NEW_ENGINE},
+    "new-pure": {"PYTHONPATH": NEW_SRC, "ROBOTABLE_PURE": "1"},
+    "main-compiled": {"PYTHONPATH": OLD_SRC, "ROBOTABLE_ENGINE_DIR": OLD_ENGINE},
+    "main-pure": {"PYTHONPATH": OLD_SRC, "ROBOTABLE_PURE": "1"},
 }
-SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+SECONDS = float(sys.argv[5]) if len(sys.argv) > 5 else 3.0
 ROUNDS = 3
 res = {f"{k}/{n}": [] for k in CONFIGS for n in (2, 4)}
 cpp = {}
@@ -55,7 +61,6 @@ for r in range(ROUNDS):
                 capture_output=True,
                 text=True,
                 env=env,
-                cwd="/tmp",
             )
             if out.returncode:
                 print(k, out.stderr[-2000:])
@@ -80,7 +85,7 @@ keys = ["random_actions_per_s", "mcts_iterations_per_s", "clone_us", "apply_us",
 med = {k: {m: statistics.median(d[m] for d in v) for m in keys} for k, v in res.items()}
 print(
     json.dumps({"cpp": cpp_med, "cpp_median": ref, "medians": med, "raw": res}, indent=1),
-    file=open("/tmp/onerun.json", "w"),  # noqa: SIM115
+    file=open("onerun.json", "w"),  # noqa: SIM115
 )
 print("OpenSpiel C++ median random actions/s:", round(ref))
 for n in (2, 4):

@@ -1,6 +1,6 @@
 """Fingerprint of seeded Stak Bots games: every action, event and final state of random and MCTS
-seats over ten seat/mode configurations (the spike-cython check that both engines, and main's
-source, make the same moves). Usage: PYTHONPATH=SRC [ROBOTABLE_PURE=1] python scripts/stakbots_fingerprint.py [SEEDS]
+seats over ten seat/mode configurations: the check that both engines, and the source before a
+change to the engine, make the same moves. Usage: PYTHONPATH=SRC [ROBOTABLE_PURE=1] python scripts/stakbots_fingerprint.py [SEEDS]
 """
 
 import hashlib
