@@ -13,7 +13,9 @@ from robotable.agents import make_agent, parse_agent_spec
 
 def play(game, agents, seed):
     state = game.new_initial_state(seed=seed)
-    while not state.is_terminal():
+    for _ in range(60):
+        if state.is_terminal():
+            break
         state.apply_action(agents[state.current_player()].act(state))
     return state.returns()
 
@@ -276,3 +278,21 @@ def test_mcts_norm_ranks_moves_by_value_whatever_the_values_scale() -> None:
     plain = visits("mcts:iterations=300,rollout=0", squeezed)
     assert plain[0] - plain[-1] <= 2  # every move about as many visits: no ranking at all
     assert full[0] >= 2 * plain[0]  # with norm the favourite is searched far more
+
+
+def test_mcts_norm_chooses_where_another_seat_credited_the_edges() -> None:
+    """In Stak Bots the seat deciding after the same moves can differ between samples (hidden
+    cards decide who targets), so a node's edges may hold another seat's values; rescaled by
+    the deciding seat's range their scores fall far below zero. A seeded game where that
+    happened (its 52nd decision once found no move) plays past that point."""
+    from robotable.core.rng import derive_seed
+
+    game = robotable.load_game("stakbots")
+    seed = 4782154076979642453
+    state = game.new_initial_state(seed=seed)
+    specs = ("mcts:200,norm=1", "mcts:200")
+    agents = [make_agent(spec, seed=derive_seed(seed, 1 + s)) for s, spec in enumerate(specs)]
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        state.apply_action(agents[state.current_player()].act(state))

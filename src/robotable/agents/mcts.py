@@ -260,7 +260,9 @@ class MCTSAgent(Agent):
                     break
                 best_edge = None
                 best_action = None
-                best_score = -1.0
+                # Not -1: with `norm` a score can be far below zero, when the edge's values are
+                # another seat's (in some samples a different seat decides at this node).
+                best_score = -math.inf
                 base, spread = 0.0, 1.0
                 if norm and high[mover] > low[mover]:
                     base, spread = low[mover], high[mover] - low[mover]
