@@ -13,9 +13,7 @@ from robotable.agents import make_agent, parse_agent_spec
 
 def play(game, agents, seed):
     state = game.new_initial_state(seed=seed)
-    for _ in range(60):
-        if state.is_terminal():
-            break
+    while not state.is_terminal():
         state.apply_action(agents[state.current_player()].act(state))
     return state.returns()
 
