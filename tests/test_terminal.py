@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -192,6 +193,9 @@ def test_a_person_plays_in_a_real_terminal(tmp_path) -> None:
         timeout=60,
         dimensions=(50, 120),
         env={**os.environ, "TERM": "xterm"},
+        # A person's shell starts a program with Ctrl-C at its default; a test run started in
+        # the background of a script inherits it ignored, and the child would not hear it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         child.expect("Ada> ")
