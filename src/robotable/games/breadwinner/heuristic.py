@@ -263,3 +263,14 @@ def evaluate(st: BreadWinnerState, seat: int, w: Weights = DEFAULT) -> float:
     if seat == 1:
         mine, theirs = theirs, mine
     return 1.0 / (1.0 + math.exp(-(mine - theirs) / w.scale))
+
+
+def evaluate_all(st: BreadWinnerState, w: Weights = DEFAULT) -> list[float]:
+    """Both seats' `evaluate` from one pass over the board: an MCTS leaf needs both."""
+    if st.is_terminal():
+        return st.returns()
+    first, second = scores(st, w)
+    return [
+        1.0 / (1.0 + math.exp(-(first - second) / w.scale)),
+        1.0 / (1.0 + math.exp(-(second - first) / w.scale)),
+    ]
