@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .board import ADJACENT, DICE_PER_SEAT, FACTORY_LOC0, IS_LAND, NUM_DICE, NUM_TILES
+from .state import BreadWinnerState
 
-if TYPE_CHECKING:
-    from .state import BreadWinnerState
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
 # Steps from each tile to each seat's own Delivery tile.
 HOME_DISTANCE = ((0, 1, 1, 2, 2, 3), (3, 2, 2, 1, 1, 0))
@@ -80,6 +82,7 @@ class Weights:
 DEFAULT = Weights()
 
 
+@cython.locals(tile=cython.long, seat=cython.long)
 def _claims(
     w: Weights, tile: int, harvesters: list[int], factory_harvesters: list[int]
 ) -> tuple[float, float]:
@@ -106,6 +109,23 @@ def _claims(
     )
 
 
+@cython.locals(
+    st=BreadWinnerState,
+    loc=list,
+    face=list,
+    carry=list,
+    crop=list,
+    known=list,
+    poison=list,
+    die=cython.long,
+    where=cython.long,
+    seat=cython.long,
+    rival=cython.long,
+    kind=cython.long,
+    chip=cython.long,
+    tile=cython.long,
+    bit=cython.long,
+)
 def scores(st: BreadWinnerState, w: Weights = DEFAULT) -> tuple[float, float]:
     """Each seat's expected bread, in loaves."""
     values = st.game.crop_values
@@ -256,6 +276,7 @@ def scores(st: BreadWinnerState, w: Weights = DEFAULT) -> tuple[float, float]:
     return score[0], score[1]
 
 
+@cython.locals(st=BreadWinnerState)
 def evaluate(st: BreadWinnerState, seat: int, w: Weights = DEFAULT) -> float:
     if st.is_terminal():
         return st.returns()[seat]
@@ -265,6 +286,7 @@ def evaluate(st: BreadWinnerState, seat: int, w: Weights = DEFAULT) -> float:
     return 1.0 / (1.0 + math.exp(-(mine - theirs) / w.scale))
 
 
+@cython.locals(st=BreadWinnerState)
 def evaluate_all(st: BreadWinnerState, w: Weights = DEFAULT) -> list[float]:
     """Both seats' `evaluate` from one pass over the board: an MCTS leaf needs both."""
     if st.is_terminal():

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
+
 from .actions import (
     END_BUILD,
     END_DEPLOY,
@@ -85,6 +90,7 @@ FIRST_FACTORY, LAST_FACTORY = FACTORY_LOC0 + 1, FACTORY_LOC0 + 4
 
 
 # -- occupancy and movement (BW-5.1, BW-5.2, BW-6) ---------------------------------------------
+@cython.locals(st=BreadWinnerState, occ=list, die=cython.Py_ssize_t, loc=cython.long)
 def occupants(st: BreadWinnerState) -> list[list[int]]:
     """The dice at each place, in die order: tiles 0-5, factories 6-9, the pile at index -1."""
     occ: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], []]
@@ -93,6 +99,7 @@ def occupants(st: BreadWinnerState) -> list[list[int]]:
     return occ
 
 
+@cython.locals(face=list, here=list, seat=cython.long, shield=cython.bint, other=cython.long)
 def can_enter(face: list[int], here: list[int], seat: int, shield: bool) -> bool:
     """BW-5.1: a bot may stop on a tile with fewer than two bots and no rival Shield; a Shield
     also never stops on a tile with a rival bot or a friendly Shield (BW-7.5)."""
@@ -107,6 +114,9 @@ def can_enter(face: list[int], here: list[int], seat: int, shield: bool) -> bool
     return True
 
 
+@cython.locals(
+    face=list, here=list, seat=cython.long, shield=cython.bint, other=cython.long, rival=cython.bint
+)
 def can_pass(face: list[int], here: list[int], seat: int, shield: bool) -> bool:
     """BW-5.2 (and ruling BW-R3): a deploying bot passes through any tile holding only friendly
     bots, or a tile it could stop on; a rival Shield, or two bots with a rival among them, block
@@ -120,6 +130,19 @@ def can_pass(face: list[int], here: list[int], seat: int, shield: bool) -> bool:
     return not rival or len(here) < 2
 
 
+@cython.locals(
+    st=BreadWinnerState,
+    die=cython.long,
+    occ=list,
+    seat=cython.long,
+    face=list,
+    shield=cython.bint,
+    reach=cython.long,
+    home=cython.long,
+    step=cython.long,
+    tile=cython.long,
+    nb=cython.long,
+)
 def deploy_stops(st: BreadWinnerState, die: int, occ: list[list[int]]) -> list[int]:
     """BW-5.2: tiles a factory bot may stop on; entering its own Delivery tile is step 1 and the
     factory number bounds the path length (ruling BW-R2)."""
@@ -151,6 +174,20 @@ def deploy_stops(st: BreadWinnerState, die: int, occ: list[list[int]]) -> list[i
 
 
 # -- abilities (BW-7) --------------------------------------------------------------------------
+@cython.locals(
+    st=BreadWinnerState,
+    die=cython.long,
+    occ=list,
+    moved=cython.bint,
+    seat=cython.long,
+    face=list,
+    kind=cython.long,
+    tile=cython.long,
+    chip=cython.long,
+    other=cython.long,
+    loot=cython.long,
+    target_tile=cython.long,
+)
 def abilities(st: BreadWinnerState, die: int, occ: list[list[int]], moved: bool) -> list[Action]:
     """The abilities `die` may use now. After a move only offensive actions (Poison Land,
     Meltdown, Pulse) and Unload remain (BW-5.1, ruling BW-R9)."""
@@ -187,7 +224,8 @@ def abilities(st: BreadWinnerState, die: int, occ: list[list[int]], moved: bool)
     elif kind == LOCUST:
         here = occ[tile]
         # BW-7.6 Poison Land: unpoisoned Land not guarded by a Shield.
-        if IS_LAND[tile] and not st.poison[tile] and all(face[o] != SHIELD for o in here):
+        # (A list, not a generator: compiled, a generator cannot read the C-typed locals.)
+        if IS_LAND[tile] and not st.poison[tile] and SHIELD not in [face[o] for o in here]:
             out.append(make_act(die, kind, tile, "poison"))
         values = st.game.crop_values
         seen = set()
@@ -220,6 +258,21 @@ def abilities(st: BreadWinnerState, die: int, occ: list[list[int]], moved: bool)
 
 
 # -- legal actions per step --------------------------------------------------------------------
+@cython.locals(
+    st=BreadWinnerState,
+    seat=cython.long,
+    occ=list,
+    face=list,
+    loc=list,
+    used=list,
+    carry=list,
+    die=cython.long,
+    tile=cython.long,
+    kind=cython.long,
+    chip=cython.long,
+    shield=cython.bint,
+    nb=cython.long,
+)
 def map_actions(st: BreadWinnerState) -> list[Action]:
     """BW-5.1: every unused map bot may move one step or act. Identical bots (same type, tile and
     harvest value) offer their choices once, through the lowest die (ruling BW-R13)."""
@@ -247,6 +300,9 @@ def map_actions(st: BreadWinnerState) -> list[Action]:
     return out
 
 
+@cython.locals(
+    st=BreadWinnerState, occ=list, loc=list, face=list, die=cython.long, where=cython.long
+)
 def deploy_actions(st: BreadWinnerState) -> list[Action]:
     occ = occupants(st)
     out: list[Action] = []
@@ -259,6 +315,7 @@ def deploy_actions(st: BreadWinnerState) -> list[Action]:
     return out
 
 
+@cython.locals(st=BreadWinnerState, seat=cython.long, taken=list, loc=list, die=cython.long)
 def empty_factories(st: BreadWinnerState, seat: int) -> list[int]:
     taken = [False] * 5
     loc = st.loc
@@ -268,6 +325,7 @@ def empty_factories(st: BreadWinnerState, seat: int) -> list[int]:
     return [n for n in (1, 2, 3, 4) if not taken[n]]
 
 
+@cython.locals(st=BreadWinnerState, kind=cython.long)
 def build_actions(st: BreadWinnerState) -> list[Action]:
     """BW-5.3/5.4: rolled faces onto empty factories; three R&D buy any bot."""
     roll = st.roll
@@ -288,6 +346,15 @@ def build_actions(st: BreadWinnerState) -> list[Action]:
     return out
 
 
+@cython.locals(
+    st=BreadWinnerState,
+    loc=list,
+    face=list,
+    carry=list,
+    die=cython.long,
+    where=cython.long,
+    chip=cython.long,
+)
 def deactivate_actions(st: BreadWinnerState) -> list[Action]:
     """BW-5.5: any own bot on the map or a factory (identical bots offered once)."""
     out: list[Action] = []
@@ -306,6 +373,7 @@ def deactivate_actions(st: BreadWinnerState) -> list[Action]:
     return out
 
 
+@cython.locals(st=BreadWinnerState, die=cython.long)
 def follow_actions(st: BreadWinnerState) -> list[Action]:
     die = st.follow
     acts = abilities(st, die, occupants(st), True)
@@ -313,6 +381,7 @@ def follow_actions(st: BreadWinnerState) -> list[Action]:
     return acts
 
 
+@cython.locals(st=BreadWinnerState, phase=cython.long)
 def legal_actions(st: BreadWinnerState) -> list[Action]:
     """The decision the state stands at (always one with a real choice, see `advance`)."""
     phase = st.phase
@@ -330,6 +399,7 @@ def legal_actions(st: BreadWinnerState) -> list[Action]:
 
 
 # -- turn flow (BW-4) --------------------------------------------------------------------------
+@cython.locals(st=BreadWinnerState)
 def setup(st: BreadWinnerState) -> list[dict[str, Any]]:
     """A fresh table (BW-3.1, every die in its pile) -> the first player's opening roll (BW-5.3)
     and the first decision; returns the events of the roll."""
@@ -339,6 +409,7 @@ def setup(st: BreadWinnerState) -> list[dict[str, Any]]:
     return events
 
 
+@cython.locals(st=BreadWinnerState, phase=cython.long)
 def advance(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
     """Skip steps with nothing to decide (BW-4.2) and cache the next decision's legal actions."""
     while True:
@@ -379,6 +450,7 @@ def advance(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
             end_turn(st, events)
 
 
+@cython.locals(st=BreadWinnerState, seat=cython.long)
 def enter_build(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
     """BW-5.3: roll every die in the pile (if there is an empty factory to build on)."""
     st.phase = P_BUILD
@@ -399,6 +471,7 @@ def _roll_faces(roll: list[int]) -> dict[str, int]:
     return {BOT_NAMES[i + 1]: n for i, n in enumerate(roll) if n}
 
 
+@cython.locals(st=BreadWinnerState)
 def leave_build(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
     st.roll = None
     if st.turn <= 2:  # BW-4.1: the first turn is building only
@@ -407,6 +480,7 @@ def leave_build(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
         st.phase = P_DEACT
 
 
+@cython.locals(st=BreadWinnerState, used=list, die=cython.Py_ssize_t)
 def end_turn(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
     """BW-4.3 and the stalemate ruling BW-R14."""
     st.roll = None
@@ -430,6 +504,7 @@ def end_turn(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
         st.phase = P_MAP
 
 
+@cython.locals(st=BreadWinnerState)
 def finish(st: BreadWinnerState, winner: int, reason: str, events: list[dict[str, Any]]) -> None:
     st.phase = P_OVER
     st.winner = winner
@@ -448,6 +523,7 @@ def finish(st: BreadWinnerState, winner: int, reason: str, events: list[dict[str
 
 
 # -- effects -----------------------------------------------------------------------------------
+@cython.locals(st=BreadWinnerState, die=cython.long)
 def to_pile(st: BreadWinnerState, die: int) -> None:
     """Deactivate: the die returns to its owner's pile (its harvest must be dealt with first)."""
     st.loc[die] = LOC_PILE
@@ -455,10 +531,12 @@ def to_pile(st: BreadWinnerState, die: int) -> None:
     st.carry[die] = -1
 
 
+@cython.locals(st=BreadWinnerState)
 def discard_chip(st: BreadWinnerState, chip: int) -> None:
     st.discards.append(chip)
 
 
+@cython.locals(st=BreadWinnerState, die=cython.long, chip=cython.long, tile=cython.long)
 def drop_harvest(st: BreadWinnerState, die: int, events: list[dict[str, Any]]) -> None:
     """BW-7.8: a destroyed carrying Harvester leaves its chip face down on crop-free, unpoisoned
     Land (ruling BW-R12); anywhere else the chip goes to the Discarded Harvest pile."""
@@ -491,6 +569,9 @@ def drop_harvest(st: BreadWinnerState, die: int, events: list[dict[str, Any]]) -
         )
 
 
+@cython.locals(
+    st=BreadWinnerState, seat=cython.long, base=cython.long, die=cython.long, kind=cython.long
+)
 def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = []
     seat = st.seat
@@ -560,9 +641,10 @@ def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
             st.follow_ret = P_DEPLOY
     elif cls is Build or cls is Research:
         kind = BOT_FACE[action.bot]
-        die = next(
-            d for d in range(seat * DICE_PER_SEAT, (seat + 1) * DICE_PER_SEAT) if st.loc[d] < 0
-        )
+        # The first die in the pile (a list, not next() of a generator: compiled, a generator
+        # cannot read the C-typed locals).
+        free = [d for d in range(seat * DICE_PER_SEAT, (seat + 1) * DICE_PER_SEAT) if st.loc[d] < 0]
+        die = free[0]
         if cls is Build:
             st.roll[kind - 1] -= 1
         else:
@@ -621,6 +703,15 @@ def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
     return events
 
 
+@cython.locals(
+    st=BreadWinnerState,
+    base=cython.long,
+    die=cython.long,
+    seat=cython.long,
+    tile=cython.long,
+    chip=cython.long,
+    victim=cython.long,
+)
 def _act(st: BreadWinnerState, action: Act, events: list[dict[str, Any]], base: int) -> None:
     die = action.die
     seat = die // DICE_PER_SEAT

@@ -21,8 +21,13 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from robotable.core.errors import RecordError
-from robotable.core.protocol import TERMINAL, Action, State
+from robotable.core.protocol import TERMINAL, Action, State, StateBase
 from robotable.core.rng import GameRng
+
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
 from .board import (
     ADJACENT,
@@ -96,7 +101,13 @@ STEP_TEXT = {
 }
 
 
-class BreadWinnerState(State):
+class BreadWinnerState(StateBase):
+    """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
+    `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
+    below, in both engines alike. `phase` and `follow_ret` hold plain ints (P_MAP...), equal to
+    the `Phase` members; readers compare them or go through `Phase(...)`."""
+
+    # `_opening`: the events of the opening roll, set by __init__ only (never cloned nor saved).
     __slots__ = (
         "game",
         "rng",
@@ -122,9 +133,8 @@ class BreadWinnerState(State):
         "reason",
         "tally",
         "_legal",
+        "_opening",
     )
-
-    game: BreadWinnerGame
 
     def __init__(self, game: BreadWinnerGame, seed: int) -> None:
         self.game = game
@@ -133,9 +143,9 @@ class BreadWinnerState(State):
         self.first = self.rng.below(2) if choice == "random" else int(choice[-1])
         self.seat = self.first
         self.turn = 1
-        self.phase = Phase.BUILD
+        self.phase = P_BUILD
         self.follow = -1
-        self.follow_ret = Phase.MAP
+        self.follow_ret = P_MAP
         self.roll: list[int] | None = None
         self.loc = [LOC_PILE] * NUM_DICE  # BW-3.1: every die starts in its owner's pile
         self.face = [0] * NUM_DICE
@@ -171,7 +181,7 @@ class BreadWinnerState(State):
         return self.phase == P_OVER
 
     def returns(self) -> list[float]:
-        if self.phase != Phase.OVER:
+        if self.phase != P_OVER:
             return [0.0, 0.0]
         if self.winner < 0:
             return [0.5, 0.5]
@@ -181,10 +191,11 @@ class BreadWinnerState(State):
         return self.turn
 
     def opening_events(self) -> list[dict[str, Any]]:
-        return list(getattr(self, "_opening", []))
+        return list(getattr(self, "_opening", None) or [])
 
     def clone(self) -> BreadWinnerState:
-        twin = BreadWinnerState.__new__(BreadWinnerState)
+        # Typed, the copies below are C struct writes in the compiled engine.
+        twin = cython.declare(BreadWinnerState, BreadWinnerState.__new__(BreadWinnerState))
         twin.game = self.game
         twin.rng = self.rng.clone()
         twin.seat = self.seat
@@ -213,7 +224,7 @@ class BreadWinnerState(State):
 
     def determinize(self, seat: int, rng: random.Random | Any) -> BreadWinnerState:
         """Deal the hidden chips (crop pile and face-down unseen crops) again at random (BW-8)."""
-        twin = self.clone()
+        twin = cython.declare(BreadWinnerState, self.clone())
         # The pile is drawn from at random, so its order never matters: only the face-down
         # unseen crops need fresh chips, each taken at random from the hidden pool.
         crop, known = twin.crop, twin.known
@@ -229,12 +240,12 @@ class BreadWinnerState(State):
         return twin
 
     def prompt(self) -> str:
-        if self.phase == Phase.OVER:
+        if self.phase == P_OVER:
             if self.winner < 0:
                 return f"the game is over: a draw ({self.reason})"
             return f"the game is over: seat {SEAT_LETTERS[self.winner]} is the Bread Winner"
         who = f"seat {SEAT_LETTERS[self.seat]}, turn {self.turn}"
-        if self.phase == Phase.FOLLOW:
+        if self.phase == P_FOLLOW:
             die = self.follow
             kind = BOT_NAMES[self.face[die]]
             then = "may unload now" if kind == "Harvester" else "may still take an offensive action"
@@ -252,7 +263,7 @@ class BreadWinnerState(State):
         }
         return {
             "end_reason": self.reason or None,
-            "winner": self.winner if self.phase == Phase.OVER else None,
+            "winner": self.winner if self.phase == P_OVER else None,
             "turns": self.turn,
             "first_player": self.first,
             "loaves": self.loaves[:],
@@ -279,7 +290,7 @@ class BreadWinnerState(State):
         }
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        terminal = self.phase == Phase.OVER
+        terminal = self.phase == P_OVER
         deciding = self.current_player()
         legal = self.legal_action_entries(seat)
         tiles = []
@@ -393,6 +404,9 @@ class BreadWinnerState(State):
         return _StateReader(game, data).read()
 
 
+State.register(BreadWinnerState)
+
+
 class _StateReader:
     """Rebuilds a state from JSON, rejecting malformed data with one line naming the field."""
 
@@ -453,9 +467,9 @@ class _StateReader:
         st.seat = self.integer("seat", 0, 1)
         st.first = self.integer("first", 0, 1)
         st.turn = self.integer("turn", 1, 2 * game.max_turns)
-        st.phase = self.phase("phase")
+        st.phase = int(self.phase("phase"))
         st.follow = self.integer("follow", -1, NUM_DICE - 1)
-        st.follow_ret = self.phase("follow_ret")
+        st.follow_ret = int(self.phase("follow_ret"))
         roll = self.get("roll")
         st.roll = None if roll is None else self.ints("roll", 6, 0, DICE_PER_SEAT)
         st.loc = self.ints("loc", NUM_DICE, LOC_PILE, FACTORY_LOC0 + 4)
@@ -514,7 +528,7 @@ class _StateReader:
                 if key in seen:
                     raise self.fail("loc", f"two bots on one factory ({die_name(die)})")
                 seen.add(key)
-        if st.phase == Phase.FOLLOW and st.follow < 0:
+        if st.phase == P_FOLLOW and st.follow < 0:
             raise self.fail("follow", "a follow-up decision needs its bot")
-        if (st.phase == Phase.OVER) != bool(st.reason):
+        if (st.phase == P_OVER) != bool(st.reason):
             raise self.fail("reason", "set exactly when the game is over")
