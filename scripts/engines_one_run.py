@@ -1,8 +1,10 @@
-"""Stak Bots on four engines in one run, beside OpenSpiel's C++ games: two source trees (say this
-commit and the one before a change), each compiled and pure. The measurement of "Typed
+"""One game on four engines in one run, beside OpenSpiel's C++ games: two source trees (say this
+commit and the one before a change), each compiled and pure. The measurements of "Typed
 extension types" in docs/performance.md.
 
-    python scripts/engines_one_run.py NEW_SRC NEW_ENGINE OLD_SRC OLD_ENGINE [SECONDS]
+    python scripts/engines_one_run.py NEW_SRC NEW_ENGINE OLD_SRC OLD_ENGINE [SECONDS] [GAME]
+
+GAME (default stakbots) is played at its fewest seats and at min(its most, 4).
 
 NEW_SRC/OLD_SRC are a tree's `src` folder, NEW_ENGINE/OLD_ENGINE what `python -m
 robotable._build DIR` built from it. Medians of 3 alternating rounds go to stdout (ratios) and,
@@ -27,14 +29,19 @@ CONFIGS = {
     "main-pure": {"PYTHONPATH": OLD_SRC, "ROBOTABLE_PURE": "1"},
 }
 SECONDS = float(sys.argv[5]) if len(sys.argv) > 5 else 3.0
+GAME = sys.argv[6] if len(sys.argv) > 6 else "stakbots"
+from robotable.core.registry import game_class  # noqa: E402
+
+_cls = game_class(GAME)
+SEATS = sorted({_cls.min_players, min(_cls.max_players, 4)})
 ROUNDS = 3
-res = {f"{k}/{n}": [] for k in CONFIGS for n in (2, 4)}
+res = {f"{k}/{n}": [] for k in CONFIGS for n in SEATS}
 cpp = {}
 from robotable.envs.openspiel_bench import CPP_GAMES, cpp_random_playouts  # noqa: E402
 
 for r in range(ROUNDS):
     order = list(CONFIGS) if r % 2 == 0 else list(CONFIGS)[::-1]
-    for n in (2, 4):
+    for n in SEATS:
         for k in order:
             env = {
                 x: v
@@ -49,7 +56,7 @@ for r in range(ROUNDS):
                     "-m",
                     "robotable.cli",
                     "bench",
-                    "stakbots",
+                    GAME,
                     "--players",
                     str(n),
                     "--seconds",
@@ -88,9 +95,9 @@ print(
     file=open("onerun.json", "w"),  # noqa: SIM115
 )
 print("OpenSpiel C++ median random actions/s:", round(ref))
-for n in (2, 4):
+for n in SEATS:
     nc, np_, mc, mp = (med[f"{k}/{n}"] for k in CONFIGS)
-    print(f"--- stakbots {n} seats")
+    print(f"--- {GAME} {n} seats")
     for m in keys:
         print(
             f"{m:24s} new-c {nc[m]:>10,.1f} new-p {np_[m]:>10,.1f} main-c {mc[m]:>10,.1f} main-p {mp[m]:>10,.1f}"
