@@ -641,10 +641,11 @@ def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
             st.follow_ret = P_DEPLOY
     elif cls is Build or cls is Research:
         kind = BOT_FACE[action.bot]
-        # The first die in the pile (a list, not next() of a generator: compiled, a generator
-        # cannot read the C-typed locals).
-        free = [d for d in range(seat * DICE_PER_SEAT, (seat + 1) * DICE_PER_SEAT) if st.loc[d] < 0]
-        die = free[0]
+        # The seat's first die in the pile (a rolled face always has one there). A loop, not a
+        # generator: compiled, a generator cannot read the C-typed locals.
+        die = seat * DICE_PER_SEAT
+        while st.loc[die] >= 0:
+            die += 1
         if cls is Build:
             st.roll[kind - 1] -= 1
         else:
