@@ -227,6 +227,13 @@ def test_ib_4_8_bonus_options_card_and_none():
     assert s.mana[1] == 1
 
 
+def test_ib_4_8_bonus_option_both_gives_the_card_and_the_mana():
+    s = start(second_player_bonus="both")
+    assert (len(s.hand[0]), len(s.hand[1])) == (4, 4)
+    s.apply_action(EndTurn())
+    assert (len(s.hand[1]), s.mana[1], s.mana_max[1]) == (5, 2, 1)
+
+
 def test_ib_4_2_mana_grows_to_six_and_refills():
     s = start()
     seen = []

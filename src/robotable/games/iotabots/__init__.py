@@ -103,8 +103,9 @@ class IotabotsGame(Game):
             str,
             "mana",
             "what the player going second gets (ruling IB-4.8): mana (one more mana on their first "
-            "turn), card (one more card in the opening hand) or none (the rulebook as written)",
-            choices=("mana", "card", "none"),
+            "turn), card (one more card in the opening hand), both, or none (the rulebook as "
+            "written)",
+            choices=("mana", "card", "both", "none"),
         ),
         OptionSpec(
             "direct_attack_requires_empty_zone",

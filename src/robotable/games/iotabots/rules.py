@@ -54,8 +54,9 @@ MAX_MULLIGANS = 2
 
 
 def opening_hand(state: IotabotsState, seat: int) -> int:
-    """IB-3.1: 3 cards; IB-4.8 ruling (second_player_bonus=card): one more for the second player."""
-    bonus = seat != state.first and state.game.options["second_player_bonus"] == "card"
+    """IB-3.1: 3 cards; IB-4.8 ruling (second_player_bonus=card or both): one more for the second
+    player."""
+    bonus = seat != state.first and state.game.options["second_player_bonus"] in ("card", "both")
     return HAND_SIZE + 1 if bonus else HAND_SIZE
 
 
@@ -106,7 +107,7 @@ def begin_turn(state: IotabotsState, events: list[dict]) -> None:
     # Standby: mana grows by 1 up to 6 and is refilled; Bot Protect ends; per-turn counts reset
     state.mana_max[a] = min(MANA_CAP, state.mana_max[a] + 1)
     state.mana[a] = state.mana_max[a]
-    if state.turn == 2 and state.game.options["second_player_bonus"] == "mana":
+    if state.turn == 2 and state.game.options["second_player_bonus"] in ("mana", "both"):
         # IB-4.8 ruling: the second player's first pool holds one more mana, for that turn only.
         state.mana[a] += 1
         turn_event["going_second"] = True
