@@ -85,6 +85,7 @@ EXACT_SPAN = 40  # "all" bids: every amount from the minimum up to +39 ...
 MAX_BID_OPTIONS = 60  # ... then coarser steps up to the seat's Bitz, at most 60 amounts
 
 
+@cython.locals(amount=cython.long)
 def _bid(amount: int) -> Bid:
     b = _BIDS.get(amount)
     if b is None:
@@ -92,6 +93,7 @@ def _bid(amount: int) -> Bid:
     return b
 
 
+@cython.locals(x=cython.long)
 def _share(x: int) -> SetShare:
     a = _SHARES.get(x)
     if a is None:

@@ -56,3 +56,7 @@ cdef class BetabotzState(StateBase):
     cdef public list pending
     cdef public list final_bitz
     cdef public list ground_tally
+
+    # C calls from the compiled rules (apply_action asks who decides); Python callers as before.
+    cpdef long current_player(self) except? -1
+    cpdef bint is_terminal(self) except -1
