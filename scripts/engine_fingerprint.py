@@ -36,6 +36,11 @@ CONFIGS = {
         (2, {"stalemate": "draw", "max_turns": 12}),
         (2, {"first_player": "seat1", "crop_values": (1, 1, 2, 2, 3, 3, 4, 4, 5, 6)}),
     ],
+    "betabotz": [
+        (3, {}),
+        (6, {}),
+        (4, {"bid_amounts": "coarse", "proposals": 4}),
+    ],
 }
 
 

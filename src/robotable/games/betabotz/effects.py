@@ -8,7 +8,10 @@ three logged kinds.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
 from .content import ATTRS, GROUNDS, BreachEffect, CodeOp
 from .state import (
@@ -18,10 +21,8 @@ from .state import (
     PK_DISCARD_CODE,
     PK_DISCARD_COMP,
     ST_MISSION,
+    BetabotzState,
 )
-
-if TYPE_CHECKING:
-    from .state import BetabotzState
 
 Events = list[dict]
 
@@ -31,12 +32,14 @@ EFFECT_NAMES = tuple(effect.name.lower() for effect in BreachEffect)
 
 
 # -- seats and their values --------------------------------------------------------------------
+@cython.locals(s=BetabotzState, n=cython.long, i=cython.long)
 def chip_order(s: BetabotzState) -> list[int]:
     """Seats starting from the Starter Chip, clockwise (BZ-2.4)."""
     n = s.n
     return [(s.chip + i) % n for i in range(n)]
 
 
+@cython.locals(s=BetabotzState, seat=cython.long, b=cython.long, vals=list, d=list)
 def recompute_perm(s: BetabotzState, seat: int) -> None:
     """Permanent value = Betabot base + equipped components + permanent damage (BZ-5.1)."""
     content = s.content
@@ -52,6 +55,7 @@ def recompute_perm(s: BetabotzState, seat: int) -> None:
     s.perm[seat] = [vals[0] - d[0], vals[1] - d[1], vals[2] - d[2], vals[3] - d[3]]
 
 
+@cython.locals(s=BetabotzState, seat=cython.long, b=cython.long, h=cython.long)
 def perm_changed(s: BetabotzState, seat: int, events: Events) -> None:
     """Recompute a seat's permanent values; a breach below 13 goes back at once (BZ-5.5)."""
     recompute_perm(s, seat)
@@ -61,6 +65,7 @@ def perm_changed(s: BetabotzState, seat: int, events: Events) -> None:
             events.append(breach_event("breach_lost", s, seat, b))
 
 
+@cython.locals(s=BetabotzState, seat=cython.long, b=cython.long)
 def breach_event(kind: str, s: BetabotzState, seat: int, b: int) -> dict:
     """A `breach_taken` or `breach_lost` event: the breach, its attribute, the seat's value of
     that attribute now, and what the breach does (effect and amount)."""
@@ -85,6 +90,7 @@ def breach_names(s: BetabotzState, seat: int, effect: BreachEffect) -> list[str]
     ]
 
 
+@cython.locals(s=BetabotzState, seat=cython.long, b=cython.long, h=cython.long, total=cython.long)
 def has_breach_effect(s: BetabotzState, seat: int, effect: BreachEffect) -> int:
     """The summed amount (or 1 for a flag) of the breaches of this effect that `seat` holds."""
     total = 0
@@ -96,6 +102,14 @@ def has_breach_effect(s: BetabotzState, seat: int, effect: BreachEffect) -> int:
     return total
 
 
+@cython.locals(
+    s=BetabotzState,
+    seat=cython.long,
+    a=cython.long,
+    v=cython.long,
+    b=cython.long,
+    h=cython.long,
+)
 def mission_value(s: BetabotzState, seat: int, a: int) -> int:
     """Value used in a mission: permanent + this mission's Code changes + breach bonuses."""
     v = s.perm[seat][a] + s.temp[seat][a]
@@ -107,6 +121,7 @@ def mission_value(s: BetabotzState, seat: int, a: int) -> int:
     return v
 
 
+@cython.locals(s=BetabotzState, out=list, seat=cython.long, t=cython.long)
 def units(s: BetabotzState) -> list[list[int]]:
     """Solo seats and teams, each a list of seats in chip order (BZ-6.1)."""
     out: list[list[int]] = []
@@ -123,6 +138,26 @@ def units(s: BetabotzState) -> list[list[int]]:
     return out
 
 
+@cython.locals(values=list, require=tuple, a=cython.long)
+def meets(values: list[int], require: tuple[int, int, int, int]) -> bool:
+    """Whether `values` reach every attribute a mission requires (BZ-8.1). A loop, not `all()`
+    over a generator: compiled, a generator cannot read C-typed locals."""
+    for a in range(4):  # noqa: SIM110 (see the docstring)
+        if require[a] and values[a] < require[a]:
+            return False
+    return True
+
+
+@cython.locals(
+    s=BetabotzState,
+    members=list,
+    values=list,
+    perm=list,
+    temp=list,
+    a=cython.long,
+    b=cython.long,
+    h=cython.long,
+)
 def unit_values(s: BetabotzState, members: list[int]) -> list[int]:
     """Per attribute, the sum of `mission_value` over the members, in one pass over the
     breaches instead of one per member and attribute (the heuristic asks for every unit)."""
@@ -142,6 +177,14 @@ def unit_values(s: BetabotzState, members: list[int]) -> list[int]:
 
 
 # -- Code cards --------------------------------------------------------------------------------
+@cython.locals(
+    s=BetabotzState,
+    seat=cython.long,
+    count=cython.long,
+    got=cython.long,
+    card=cython.long,
+    excess=cython.long,
+)
 def draw_codes(s: BetabotzState, seat: int, count: int, events: Events) -> None:
     """Draw up to `count` cards (BZ-7.6).
 
@@ -172,6 +215,7 @@ def draw_codes(s: BetabotzState, seat: int, count: int, events: Events) -> None:
         s.pending.append((PK_DISCARD_CODE, seat, 0))
 
 
+@cython.locals(s=BetabotzState, seat=cython.long, kind=cython.long, hand=list, i=cython.long)
 def remove_code_of_kind(s: BetabotzState, seat: int, kind: int) -> int:
     hand = s.hand[seat]
     ck = s.content.code_card_kind
@@ -182,6 +226,15 @@ def remove_code_of_kind(s: BetabotzState, seat: int, kind: int) -> int:
     raise ValueError(f"seat {seat} holds no Code card of kind {kind}")
 
 
+@cython.locals(
+    s=BetabotzState,
+    seat=cython.long,
+    kind_id=cython.long,
+    target=cython.long,
+    attr=cython.long,
+    who=cython.long,
+    t=list,
+)
 def resolve_code(s: BetabotzState, seat: int, kind_id: int, target: int, attr: int) -> Events:
     """Apply a Code card whose choices are all made (BZ-7.3 to BZ-7.5)."""
     kind = s.content.codes[kind_id]
@@ -247,6 +300,18 @@ def resolve_code(s: BetabotzState, seat: int, kind_id: int, target: int, attr: i
 
 
 # -- Limit Breaches ----------------------------------------------------------------------------
+@cython.locals(
+    s=BetabotzState,
+    b=cython.long,
+    h=cython.long,
+    a=cython.long,
+    seat=cython.long,
+    o=cython.long,
+    v=cython.long,
+    best=cython.long,
+    order=list,
+    free=list,
+)
 def check_breaches(s: BetabotzState, events: Events) -> bool:
     """Return breaches below 13, then offer free ones (BZ-5.4). True when a choice was pushed.
 
@@ -264,11 +329,17 @@ def check_breaches(s: BetabotzState, events: Events) -> bool:
         if not free:
             continue
         held = {s.holder[b] for b, br in enumerate(content.breaches) if br.attr == a}
-        cands = [seat for seat in order if s.perm[seat][a] >= BREACH_VALUE and seat not in held]
-        if not cands:
+        # The candidate with the highest value, the first from the chip among equals (a loop,
+        # not a sort with a key: a compiled closure cannot read C-typed locals).
+        seat = -1
+        best = 0
+        for o in order:
+            v = s.perm[o][a]
+            if v >= BREACH_VALUE and o not in held and (seat < 0 or v > best):
+                seat = o
+                best = v
+        if seat < 0:
             continue
-        cands.sort(key=lambda seat: (-s.perm[seat][a], order.index(seat)))
-        seat = cands[0]
         if len(free) == 1:
             s.holder[free[0]] = seat
             events.append(breach_event("breach_taken", s, seat, free[0]))
@@ -279,6 +350,7 @@ def check_breaches(s: BetabotzState, events: Events) -> bool:
 
 
 # -- missions ----------------------------------------------------------------------------------
+@cython.locals(s=BetabotzState, members=list, vals=list, m=cython.long)
 def resolve_mission(s: BetabotzState, events: Events) -> None:
     """Every unit at once against the open mission (BZ-8)."""
     content = s.content
@@ -287,7 +359,7 @@ def resolve_mission(s: BetabotzState, events: Events) -> None:
     require = {ATTRS[a]: v for a, v in enumerate(mission.require) if v}
     for members in units(s):
         vals = unit_values(s, members)
-        ok = all(vals[a] >= mission.require[a] for a in range(4) if mission.require[a])
+        ok = meets(vals, mission.require)
         s.ground_tally[2 * mission.ground] += 1
         s.ground_tally[2 * mission.ground + 1] += ok
         events.append(

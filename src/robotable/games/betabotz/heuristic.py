@@ -17,15 +17,20 @@ face-down missions), so it never peeks at what a determinized state resampled.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
+
+if not cython.compiled:
+    # Compiled, exp is C's (heuristic.pxd): the same libm function math.exp calls.
+    from math import exp
 
 from . import effects as fx
 from .actions import Accept, Bid, ChooseLot, DrawCode, Pass, PlayCode, ProposeTeam, Reject
 from .content import CodeOp, Content
-from .state import PK_BID, PK_TEAM_ANSWER, ST_AUCTION, ST_MISSION, ST_OVER
-
-if TYPE_CHECKING:
-    from .state import BetabotzState
+from .state import PK_BID, PK_TEAM_ANSWER, ST_AUCTION, ST_MISSION, ST_OVER, BetabotzState
 
 TEMP = 7.0
 CODE_VALUE = 2.0
@@ -58,6 +63,14 @@ def _mission_ev(content: Content, ground: int, mine: tuple, partner: tuple) -> f
     return v
 
 
+@cython.locals(
+    s=BetabotzState,
+    perms=list,
+    pay=list,
+    seat=cython.long,
+    slot=cython.long,
+    card=cython.long,
+)
 def _projected_perms(s: BetabotzState) -> tuple[list[list[int]], list[float]]:
     """Values each seat will have after the open auction, and the Bitz it will pay."""
     c = s.content
@@ -78,7 +91,7 @@ def _projected_perms(s: BetabotzState) -> tuple[list[list[int]], list[float]]:
         if s.phase == 0:
             # Seats still without a bid will get some Betabot: use the table's average.
             avg = [
-                round(sum(c.betabots[b].attrs[a] for b in s.lots) / max(1, len(s.lots)))
+                round(sum([c.betabots[b].attrs[a] for b in s.lots]) / max(1, len(s.lots)))
                 for a in range(4)
             ]
             for seat in range(s.n):
@@ -93,10 +106,12 @@ def _projected_perms(s: BetabotzState) -> tuple[list[list[int]], list[float]]:
 _memo: list = [None, None, None]
 
 
+@cython.locals(s=BetabotzState)
 def _memo_key(s: BetabotzState) -> tuple:
     return (s.turn, s.rng.state, tuple(s.bitz), len(s.pending), s.stage)
 
 
+@cython.locals(s=BetabotzState, seat_view=cython.long, out=list, hand=list)
 def projected(s: BetabotzState, seat_view: int) -> list[float]:
     """Projected final Bitz of every seat, as `seat_view` can estimate them."""
     key = _memo_key(s)
@@ -110,11 +125,27 @@ def projected(s: BetabotzState, seat_view: int) -> list[float]:
         c = s.content
         ck = c.code_card_kind
         hand = s.hand[seat_view]
-        out[seat_view] += sum(CODE_VALUE + (4 if c.codes[ck[x]].gold else 0) for x in hand)
+        out[seat_view] += sum([CODE_VALUE + (4 if c.codes[ck[x]].gold else 0) for x in hand])
         out[seat_view] -= CODE_VALUE * len(hand) * 1.3
     return out
 
 
+@cython.locals(
+    s=BetabotzState,
+    n=cython.long,
+    out=list,
+    perms=list,
+    pay=list,
+    i=cython.long,
+    j=cython.long,
+    g=cython.long,
+    start=cython.long,
+    grounds=list,
+    tup=list,
+    sums=list,
+    tops=list,
+    golds=list,
+)
 def _public_projection(s: BetabotzState) -> list[float]:
     c = s.content
     n = s.n
@@ -125,7 +156,7 @@ def _public_projection(s: BetabotzState) -> list[float]:
         m = c.missions[s.mission_order[s.revealed - 1]]
         for u in fx.units(s):
             vals = fx.unit_values(s, u)
-            ok = all(vals[a] >= m.require[a] for a in range(4) if m.require[a])
+            ok = fx.meets(vals, m.require)
             for i in u:
                 if ok:
                     out[i] += (m.reward if len(u) == 1 else s.share[i]) + s.bounty[i]
@@ -153,7 +184,7 @@ def _public_projection(s: BetabotzState) -> list[float]:
     # End bonuses as they stand, and cards in hand.
     tops = [max(p) for p in perms]
     hi = max(tops)
-    golds = [sum(1 for x in s.comps[i] if c.components[x].gold) for i in range(n)]
+    golds = [sum([1 for x in s.comps[i] if c.components[x].gold]) for i in range(n)]
     gh = max(golds)
     for i in range(n):
         if tops[i] == hi:
@@ -173,6 +204,19 @@ def evaluate(s: BetabotzState, seat: int) -> float:
     return weights[seat] / sum(weights)
 
 
+@cython.locals(
+    s=BetabotzState,
+    n=cython.long,
+    seat=cython.long,
+    public=list,
+    values=list,
+    proj=list,
+    hand=list,
+    weights=list,
+    top=cython.double,
+    p=cython.double,
+    temp=cython.double,
+)
 def evaluate_all(s: BetabotzState) -> list[float]:
     """`[evaluate(s, seat) for every seat]` in one pass (MCTS values every leaf for every seat):
     the public projection once, then each seat's own hand and softmax, the same operations in
@@ -186,15 +230,15 @@ def evaluate_all(s: BetabotzState) -> list[float]:
     c = s.content
     ck = c.code_card_kind
     codes = c.codes
-    exp = math.exp
+    temp = TEMP  # a C double, so the softmax below is C arithmetic and C's exp
     values = []
     for seat in range(n):
         proj = public[:]
         hand = s.hand[seat]
-        proj[seat] += sum(CODE_VALUE + (4 if codes[ck[x]].gold else 0) for x in hand)
+        proj[seat] += sum([CODE_VALUE + (4 if codes[ck[x]].gold else 0) for x in hand])
         proj[seat] -= CODE_VALUE * len(hand) * 1.3
         top = max(proj)
-        weights = [exp((p - top) / TEMP) for p in proj]
+        weights = [exp((p - top) / temp) for p in proj]
         values.append(weights[seat] / sum(weights))
     return values
 

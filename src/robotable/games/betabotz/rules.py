@@ -12,6 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from robotable.core.rng import GameRng
 
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
+
 from . import effects as fx
 from .actions import (
     Accept,
@@ -80,6 +85,7 @@ EXACT_SPAN = 40  # "all" bids: every amount from the minimum up to +39 ...
 MAX_BID_OPTIONS = 60  # ... then coarser steps up to the seat's Bitz, at most 60 amounts
 
 
+@cython.locals(amount=cython.long)
 def _bid(amount: int) -> Bid:
     b = _BIDS.get(amount)
     if b is None:
@@ -87,6 +93,7 @@ def _bid(amount: int) -> Bid:
     return b
 
 
+@cython.locals(x=cython.long)
 def _share(x: int) -> SetShare:
     a = _SHARES.get(x)
     if a is None:
@@ -155,6 +162,7 @@ def new_state(game: BetabotzGame, seed: int) -> BetabotzState:
 
 
 # -- the auction (BZ-3, BZ-4) ------------------------------------------------------------------
+@cython.locals(s=BetabotzState, phase=cython.long, n=cython.long, k=cython.long)
 def _open_auction(s: BetabotzState, phase: int, events: Events) -> None:
     n = s.n
     s.stage = ST_AUCTION
@@ -208,6 +216,7 @@ def _lot_details(s: BetabotzState, card: int) -> dict[str, Any]:
     return out
 
 
+@cython.locals(s=BetabotzState, slot=cython.long, seat=cython.long)
 def lot_min(s: BetabotzState, slot: int, seat: int) -> int:
     """Smallest legal bid on a lot: its minimum bid, or one more than the active bid (BZ-3.4)."""
     if s.lot_bidder[slot] >= 0:
@@ -218,11 +227,21 @@ def lot_min(s: BetabotzState, slot: int, seat: int) -> int:
     return s.content.components[s.lots[slot]].min_bid
 
 
+@cython.locals(s=BetabotzState, slot=cython.long)
 def lot_name(s: BetabotzState, slot: int) -> str:
     card = s.lots[slot]
     return (s.content.betabots if s.phase == 0 else s.content.components)[card].name
 
 
+@cython.locals(
+    s=BetabotzState,
+    seat=cython.long,
+    slot=cython.long,
+    lo=cython.long,
+    hi=cython.long,
+    step=cython.long,
+    out=list,
+)
 def bid_amounts(s: BetabotzState, seat: int, slot: int) -> list[int]:
     """The amounts offered (BZ-3.5): exact near the minimum, coarser far above it."""
     lo = lot_min(s, slot, seat)
@@ -245,6 +264,7 @@ def bid_amounts(s: BetabotzState, seat: int, slot: int) -> list[int]:
     return out
 
 
+@cython.locals(s=BetabotzState, n=cython.long, i=cython.long, seat=cython.long)
 def _next_actor(s: BetabotzState) -> bool:
     """Move to the next seat without an active bid that has not drawn; False when none."""
     n = s.n
@@ -256,6 +276,14 @@ def _next_actor(s: BetabotzState) -> bool:
     return False
 
 
+@cython.locals(
+    s=BetabotzState,
+    seat=cython.long,
+    slot=cython.long,
+    paid=cython.long,
+    extra=cython.long,
+    over=cython.long,
+)
 def _close_auction(s: BetabotzState, events: Events) -> None:
     """Winners pay the bank and take their lot; unbid components are discarded (BZ-3.6)."""
     c = s.content
@@ -314,13 +342,15 @@ def _close_auction(s: BetabotzState, events: Events) -> None:
     s.stage = ST_AUCTION_BREACH
 
 
+@cython.locals(s=BetabotzState, seat=cython.long)
 def component_count(s: BetabotzState, seat: int) -> int:
     """Components that count toward the limit (green ones do not, BZ-5.2)."""
     comps = s.content.components
-    return sum(1 for c in s.comps[seat] if not comps[c].green)
+    return sum([1 for c in s.comps[seat] if not comps[c].green])
 
 
 # -- the mission phase (BZ-6..8) ---------------------------------------------------------------
+@cython.locals(s=BetabotzState, n=cython.long, seat=cython.long)
 def _open_mission(s: BetabotzState, events: Events) -> None:
     n = s.n
     c = s.content
@@ -382,6 +412,7 @@ def team_split(s: BetabotzState, members: list[int], keeps: int) -> dict[int, in
     return out
 
 
+@cython.locals(s=BetabotzState, seat=cython.long, o=cython.long)
 def _solo_others(s: BetabotzState, seat: int) -> list[int]:
     return [o for o in range(s.n) if o != seat and s.team_of[o] < 0]
 
@@ -412,6 +443,7 @@ def _form_team(s: BetabotzState, events: Events) -> None:
 
 
 # -- legal actions -----------------------------------------------------------------------------
+@cython.locals(s=BetabotzState, seat=cython.long, slot=cython.long, out=list, k=cython.long)
 def legal_actions(s: BetabotzState) -> list:
     if s.pending:
         return _pending_actions(s)
@@ -442,6 +474,14 @@ def legal_actions(s: BetabotzState) -> list:
     return out
 
 
+@cython.locals(
+    s=BetabotzState,
+    kind=cython.long,
+    seat=cython.long,
+    x=cython.long,
+    o=cython.long,
+    v=cython.long,
+)
 def _pending_actions(s: BetabotzState) -> list:
     kind, seat, x = s.pending[-1]
     c = s.content
@@ -480,6 +520,7 @@ def _pending_actions(s: BetabotzState) -> list:
 
 
 # -- apply -------------------------------------------------------------------------------------
+@cython.locals(s=BetabotzState, seat=cython.long, events=list)
 def apply_action(s: BetabotzState, action) -> Events:
     s.turn += 1
     events: Events = []
@@ -532,6 +573,7 @@ def apply_action(s: BetabotzState, action) -> Events:
     return events
 
 
+@cython.locals(s=BetabotzState, seat=cython.long, kind_id=cython.long)
 def _start_code(s: BetabotzState, seat: int, kind_id: int, events: Events) -> None:
     """BZ-7.1: the card leaves the hand face up; its choices follow as pending steps."""
     card = fx.remove_code_of_kind(s, seat, kind_id)
@@ -547,6 +589,7 @@ def _start_code(s: BetabotzState, seat: int, kind_id: int, events: Events) -> No
         _finish_code(s, events)
 
 
+@cython.locals(s=BetabotzState)
 def _finish_code(s: BetabotzState, events: Events, attr: int | None = None) -> None:
     seat, kind_id, target = s.cip
     kind = s.content.codes[kind_id]
@@ -558,6 +601,15 @@ def _finish_code(s: BetabotzState, events: Events, attr: int | None = None) -> N
     events.extend(fx.resolve_code(s, seat, kind_id, target, attr))
 
 
+@cython.locals(
+    s=BetabotzState,
+    seat=cython.long,
+    kind=cython.long,
+    x=cython.long,
+    slot=cython.long,
+    prev=cython.long,
+    events=list,
+)
 def _apply_pending(s: BetabotzState, action, seat: int, events: Events) -> None:
     kind, _, x = s.pending.pop()
     c = s.content
@@ -653,6 +705,7 @@ def _apply_pending(s: BetabotzState, action, seat: int, events: Events) -> None:
             s.draft_share = 0
 
 
+@cython.locals(s=BetabotzState)
 def _close_mission(s: BetabotzState, events: Events) -> None:
     fx.resolve_mission(s, events)
     s.temp = [[0, 0, 0, 0] for _ in range(s.n)]  # this mission's Code changes end (BZ-8.4)
@@ -661,6 +714,7 @@ def _close_mission(s: BetabotzState, events: Events) -> None:
 
 
 # -- the flow ----------------------------------------------------------------------------------
+@cython.locals(s=BetabotzState, st=cython.long, events=list)
 def _advance(s: BetabotzState, events: Events) -> None:
     """Run automatic steps until a seat must decide (or the game is over)."""
     while not s.pending:
@@ -700,6 +754,7 @@ def _advance(s: BetabotzState, events: Events) -> None:
         return
 
 
+@cython.locals(s=BetabotzState)
 def _end_game(s: BetabotzState, events: Events) -> None:
     fx.end_bonuses(s, events)
     s.stage = ST_OVER
@@ -709,6 +764,7 @@ def _end_game(s: BetabotzState, events: Events) -> None:
     events.append({"type": "game_over", "winners": won, "bitz": s.bitz[:]})
 
 
+@cython.locals(s=BetabotzState, i=cython.long)
 def winners(s: BetabotzState) -> list[int]:
     """Most Bitz; tie: highest combined attributes; still tied: a shared win (BZ-9.2)."""
     key = [(s.bitz[i], sum(s.perm[i])) for i in range(s.n)]

@@ -15,8 +15,13 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from robotable.core.errors import RecordError
-from robotable.core.protocol import TERMINAL, Action, State
+from robotable.core.protocol import TERMINAL, Action, State, StateBase
 from robotable.core.rng import GameRng, shuffle
+
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
 from .content import ATTR_SHORT, ATTRS, GROUNDS, Content
 
@@ -109,7 +114,11 @@ FIELDS: dict[str, str] = {
 }
 
 
-class BetabotzState(State):
+class BetabotzState(StateBase):
+    """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
+    `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
+    below, in both engines alike."""
+
     __slots__ = ("game", "content", "n", "rng", "_legal", *FIELDS)
 
     def __init__(self, game: BetabotzGame) -> None:
@@ -161,7 +170,8 @@ class BetabotzState(State):
 
     # -- clone / JSON -------------------------------------------------------------------------
     def clone(self) -> BetabotzState:
-        c = BetabotzState.__new__(BetabotzState)
+        # Typed, the copies below are C struct writes in the compiled engine.
+        c = cython.declare(BetabotzState, BetabotzState.__new__(BetabotzState))
         c.game = self.game
         c.content = self.content
         c.n = self.n
@@ -275,9 +285,20 @@ class BetabotzState(State):
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.game.view.view(self, seat)
 
+    @cython.locals(
+        seat=cython.long,
+        s=cython.long,
+        pos=cython.Py_ssize_t,
+        k=cython.Py_ssize_t,
+        g=cython.long,
+        i=cython.Py_ssize_t,
+        pool=list,
+        order=list,
+        spots=list,
+    )
     def determinize(self, seat: int, rng: random.Random | Any) -> BetabotzState:
         """Resample what `seat` cannot see: other hands, deck orders, future mission identities."""
-        c = self.clone()
+        c = cython.declare(BetabotzState, self.clone())
         c._legal = None
         if self.stage == ST_OVER:  # every hand was revealed at the end (BZ-10.1)
             c.rng = GameRng(rng.getrandbits(63))
@@ -299,26 +320,30 @@ class BetabotzState(State):
         shuffle(rng, c.bot_deck)
         # Future missions: each unrevealed position keeps its (public) ground and takes a mission
         # of that ground that nobody has seen yet (the stack drew from the whole ground deck).
-        seen = set(c.mission_order[: c.revealed])
+        # The positions of each ground, found in one pass (a new mission keeps its ground).
+        order = c.mission_order
         content = c.content
+        missions = content.missions
+        spots = [[], [], []]
+        for i in range(c.revealed, len(order)):
+            spots[missions[order[i]].ground].append(i)
+        seen = set(order[: c.revealed])
         for g in range(3):
-            spots = [
-                i
-                for i in range(c.revealed, len(c.mission_order))
-                if content.missions[c.mission_order[i]].ground == g
-            ]
-            if not spots:
+            if not spots[g]:
                 continue
             unseen = [m for m in content.missions_by_ground[g] if m not in seen]
-            pick = rng.sample(unseen, len(spots))
-            for i, m in zip(spots, pick):
-                c.mission_order[i] = m
+            pick = rng.sample(unseen, len(spots[g]))
+            for i, m in zip(spots[g], pick):
+                order[i] = m
         c.rng = GameRng(rng.getrandbits(63))
         return c
 
     # -- derived values used everywhere -------------------------------------------------------
     def attr_text(self, seat: int) -> str:
         return " ".join(f"{ATTR_SHORT[a]} {self.perm[seat][a]}" for a in range(4))
+
+
+State.register(BetabotzState)
 
 
 def _int(v: Any, name: str) -> int:

@@ -1,0 +1,18 @@
+# The compiled engine's declarations for rules.py (Cython reads this; plain Python never does):
+# the state's extension type, so `@cython.locals(s=BetabotzState)` reads its C fields, and the
+# helpers apply and legal_actions call on every action (and per bid or share amount offered) as
+# cpdef (compiled callers in this module call C directly; interpreted ones and tests call them
+# as before).
+
+from robotable.games.betabotz.state cimport BetabotzState
+
+
+cpdef _bid(long amount)
+cpdef _share(long x)
+cpdef long lot_min(BetabotzState s, long slot, long seat) except? -1
+cpdef list bid_amounts(BetabotzState s, long seat, long slot)
+cpdef bint _next_actor(BetabotzState s) except -1
+cpdef list _solo_others(BetabotzState s, long seat)
+cpdef list _pending_actions(BetabotzState s)
+cpdef _apply_pending(BetabotzState s, object action, long seat, list events)
+cpdef _advance(BetabotzState s, list events)
