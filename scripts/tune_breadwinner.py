@@ -97,6 +97,8 @@ def load_opponent(path: str) -> Evaluate:
     if spec is None or spec.loader is None:
         raise SystemExit(f"--opponent {path}: not a Python file")
     module = importlib.util.module_from_spec(spec)
+    # Registered first: a dataclass (the heuristic's Weights) looks its module up while defined.
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module.evaluate
 
