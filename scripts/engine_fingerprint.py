@@ -36,6 +36,21 @@ CONFIGS = {
         (2, {"stalemate": "draw", "max_turns": 12}),
         (2, {"first_player": "seat1", "crop_values": (1, 1, 2, 2, 3, 3, 4, 4, 5, 6)}),
     ],
+    "iotabots": [
+        (2, {}),
+        (2, {"first_turn_draw": False, "second_player_bonus": "card"}),
+        (2, {"deck0": "beacon", "deck1": "hijack", "proposed_texts": True}),
+        (
+            2,
+            {
+                "deck0": "hijack",
+                "deck1": "beacon",
+                "second_player_bonus": "none",
+                "direct_attack_requires_empty_zone": True,
+                "max_turns": 30,
+            },
+        ),
+    ],
 }
 
 

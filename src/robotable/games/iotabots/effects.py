@@ -9,7 +9,10 @@ action resumes it through `resume`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
 from .actions import ChooseBot, ChooseCard
 from .board import check_life, draw, end_duel, leave_hand, new_bot, remove_bot
@@ -25,9 +28,7 @@ from .content import (
     Target,
     When,
 )
-
-if TYPE_CHECKING:
-    from .state import Bot, IotabotsState
+from .state import Bot, IotabotsState
 
 BUZZ_SOURCE = -1  # a frame's source uid when the effect is a Buzz card's
 
@@ -51,6 +52,9 @@ def choice_kind(step: Step) -> int:
 # -- continuous effects (IB-8.2): recomputed every time, never stored --------------------------
 
 
+# (Lists or loops rather than any(...) over a generator: compiled, a generator cannot read
+# C-typed locals, here and below.)
+@cython.locals(idx=cython.long, b=Bot)
 def condition_holds(state: IotabotsState, seat: int, cond: Condition, source_uid: int) -> bool:
     kind = cond.kind
     if kind == CondKind.NONE:
@@ -59,11 +63,12 @@ def condition_holds(state: IotabotsState, seat: int, cond: Condition, source_uid
         idx = state.game.pool.by_name[cond.card]
         if cond.in_junk and idx in state.junk[seat]:
             return True
-        return cond.on_field and any(b.card == idx for b in state.field[seat])
+        return cond.on_field and idx in [b.card for b in state.field[seat]]
     # CONTROLS_OTHER_BOT
-    return any(b.uid != source_uid for b in state.field[seat])
+    return any([b.uid != source_uid for b in state.field[seat]])
 
 
+@cython.locals(c=cython.long, atk=cython.long, dfn=cython.long, other=Bot)
 def stats(state: IotabotsState, seat: int, bot: Bot) -> tuple[int, int]:
     """(ATK, DEF) of `bot` controlled by `seat`: printed, then continuous effects, then
     until-end-of-turn modifiers (IB-8.2, IB-8.6)."""
@@ -96,16 +101,20 @@ def stats(state: IotabotsState, seat: int, bot: Bot) -> tuple[int, int]:
     return (atk if atk > 0 else 0, dfn if dfn > 0 else 0)
 
 
+@cython.locals(b=Bot)
 def attackable(state: IotabotsState, seat: int, bot: Bot) -> bool:
     """May `bot` (controlled by `seat`) be chosen as an attack target? (Bot Protect, IB-8.2)"""
     if state.protect[seat]:
         return False
     g = state.game
     if g.any_untargetable and g.untargetable[bot.card]:
-        return not any(b.uid != bot.uid for b in state.field[seat])
+        for b in state.field[seat]:
+            if b.uid != bot.uid:
+                return False
     return True
 
 
+@cython.locals(field=list, no_direct=list, b=Bot)
 def direct_attack_allowed(state: IotabotsState, seat: int) -> bool:
     """May the opponent of `seat` attack `seat`'s Life Points? (IB-6.2, Wall Bot proposal)"""
     field = state.field[seat]
@@ -117,12 +126,13 @@ def direct_attack_allowed(state: IotabotsState, seat: int) -> bool:
     if not g.any_no_direct:
         return True
     no_direct = g.no_direct
-    return not any(no_direct[b.card] for b in field)
+    return not any([no_direct[b.card] for b in field])
 
 
 # -- finding things ----------------------------------------------------------------------------
 
 
+@cython.locals(seat=cython.long, slot=cython.Py_ssize_t, b=Bot)
 def find_bot(state: IotabotsState, uid: int) -> tuple[int, int]:
     """(controller seat, slot) of the Bot with this uid, or (-1, -1) if it left the field."""
     for seat in (0, 1):
@@ -132,6 +142,16 @@ def find_bot(state: IotabotsState, uid: int) -> tuple[int, int]:
     return -1, -1
 
 
+@cython.locals(
+    filtered=cython.bint,
+    seat=cython.long,
+    slot=cython.Py_ssize_t,
+    b=Bot,
+    atk=cython.long,
+    dfn=cython.long,
+    cache=list,
+    out=list,
+)
 def bot_options(
     state: IotabotsState, step: Step, controller: int, source_uid: int
 ) -> list[ChooseBot]:
@@ -161,6 +181,7 @@ def bot_options(
     return out
 
 
+@cython.locals(zone=list, seen=set, out=list, c=cython.long)
 def card_options(state: IotabotsState, seat: int, kind: int) -> list[ChooseCard]:
     """Distinct cards of `seat`'s hand (kind 1) or Bot cards of its Junk Zone (kind 2)."""
     g = state.game
@@ -177,6 +198,9 @@ def card_options(state: IotabotsState, seat: int, kind: int) -> list[ChooseCard]
     return out
 
 
+@cython.locals(
+    state=IotabotsState, card=cython.long, eff=cython.long, step_i=cython.long, ctrl=cython.long
+)
 def options_for(state: IotabotsState) -> list:
     """Legal actions of the pending effect decision on top of the stack."""
     card, eff, step_i, ctrl, src, _battled = state.frames[-1]
@@ -190,6 +214,14 @@ def options_for(state: IotabotsState) -> list:
 # -- activation requirements (IB-8.3) ---------------------------------------------------------
 
 
+@cython.locals(
+    hand_size=cython.long,
+    discards=cython.long,
+    tributes=cython.long,
+    free=cython.long,
+    others=cython.long,
+    b=Bot,
+)
 def can_activate(
     state: IotabotsState, seat: int, card: int, eff: int, source_uid: int, from_hand: bool
 ) -> bool:
@@ -211,7 +243,10 @@ def can_activate(
             tributes += 1
             if step.target == Target.SELF:
                 continue
-            others = sum(1 for b in state.field[seat] if b.uid != source_uid)
+            others = 0
+            for b in state.field[seat]:
+                if b.uid != source_uid:
+                    others += 1
             if tributes > others:
                 return False
         elif op == Op.TOKEN:
@@ -241,12 +276,26 @@ def push(
     state.frames.append((card, eff, 0, controller, source_uid, battled))
 
 
+@cython.locals(state=IotabotsState)
 def push_triggers(state: IotabotsState, entries: list[tuple[int, int, int, int, int]]) -> None:
     """Push triggered effects so that the first entry resolves first (IB-8.5 order)."""
     for card, eff, ctrl, uid, battled in reversed(entries):
         state.frames.append((card, eff, 0, ctrl, uid, battled))
 
 
+@cython.locals(
+    state=IotabotsState,
+    frames=list,
+    duel=cython.Py_ssize_t,
+    card=cython.long,
+    eff=cython.long,
+    step_i=cython.long,
+    ctrl=cython.long,
+    src=cython.long,
+    battled=cython.long,
+    kind=cython.long,
+    opts=list,
+)
 def resolve(state: IotabotsState, events: list[dict]) -> None:
     """Run the stack until it is empty, a choice is pending, or the duel ends."""
     frames = state.frames
@@ -290,6 +339,16 @@ def resolve(state: IotabotsState, events: list[dict]) -> None:
             return  # the duel ended inside the effect
 
 
+@cython.locals(
+    state=IotabotsState,
+    duel=cython.Py_ssize_t,
+    card=cython.long,
+    eff=cython.long,
+    step_i=cython.long,
+    ctrl=cython.long,
+    src=cython.long,
+    battled=cython.long,
+)
 def resume(state: IotabotsState, action, events: list[dict]) -> None:
     """Apply the chosen option of the pending decision, then keep resolving."""
     card, eff, step_i, ctrl, src, battled = state.frames[-1]
@@ -305,6 +364,7 @@ def resume(state: IotabotsState, action, events: list[dict]) -> None:
 # -- operations (IB-8.6) ----------------------------------------------------------------------
 
 
+@cython.locals(state=IotabotsState)
 def do_step(
     state: IotabotsState,
     step: Step,

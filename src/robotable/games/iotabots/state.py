@@ -13,8 +13,13 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from robotable.core.errors import RecordError
-from robotable.core.protocol import TERMINAL, Action, State
+from robotable.core.protocol import TERMINAL, Action, State, StateBase
 from robotable.core.rng import GameRng
+
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
 from .content import ZONE_SIZE
 
@@ -47,7 +52,8 @@ class Choice(enum.IntEnum):
 
 
 class Bot:
-    """A Bot (or token) on the field. `entered` is the duel turn it came under its controller."""
+    """A Bot (or token) on the field. `entered` is the duel turn it came under its controller.
+    Compiled, an extension type with C fields (state.pxd)."""
 
     __slots__ = (
         "uid",
@@ -77,7 +83,8 @@ class Bot:
         self.used = False  # ignition effect used this turn
 
     def copy(self) -> Bot:
-        b = Bot.__new__(Bot)
+        # Typed, the copies below are C struct writes in the compiled engine.
+        b = cython.declare(Bot, Bot.__new__(Bot))
         b.uid = self.uid
         b.card = self.card
         b.owner = self.owner
@@ -130,7 +137,11 @@ _LIST_FIELDS = ("deck", "hand", "junk")
 _SEAT_INT_FIELDS = ("life", "mana", "mana_max", "mulligans")
 
 
-class IotabotsState(State):
+class IotabotsState(StateBase):
+    """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
+    `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
+    below, in both engines alike."""
+
     __slots__ = (
         "game",
         "_legal",
@@ -253,8 +264,10 @@ class IotabotsState(State):
             "decks": [self.game.deck_names[0], self.game.deck_names[1]],
         }
 
+    @cython.locals(b=Bot)
     def clone(self) -> IotabotsState:
-        s = IotabotsState.__new__(IotabotsState)
+        # Typed, the copies below are C struct writes in the compiled engine.
+        s = cython.declare(IotabotsState, IotabotsState.__new__(IotabotsState))
         s.game = self.game
         s._legal = self._legal
         s.rng = self.rng.clone()
@@ -293,7 +306,7 @@ class IotabotsState(State):
         dealt again (sizes kept; deck lists are open; cards publicly returned to the hand stay),
         `seat`'s own deck is reordered, and the
         copy gets a fresh GameRng drawn from `rng`."""
-        s = self.clone()
+        s = cython.declare(IotabotsState, self.clone())
         s._legal = None
         other = 1 - seat
         r = rng.random  # a shuffle by random keys: uniform, and cheaper than rng.shuffle
@@ -463,3 +476,6 @@ class IotabotsState(State):
         else:
             raise fail("choice", f"must be null or [kind 0..2, seat 0..1], got {choice!r}")
         return s
+
+
+State.register(IotabotsState)

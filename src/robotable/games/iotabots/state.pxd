@@ -1,0 +1,55 @@
+# The compiled engine's view of Iotabots' state (Cython reads this beside state.py; plain Python
+# never does): extension types whose fields are C struct members, so the rules read
+# `state.field` or `bot.atk_mod` without a dictionary or descriptor lookup. The fields and their
+# meaning are state.py's; every one is public, so interpreted code (narration, render, tests)
+# reads and writes them as before. Seats, counters and uids are C longs (64-bit); `may_attack`
+# and `used` are C booleans that read back as Python bools, as they are everywhere assigned.
+# `phase` stays a Python object (a `Phase` member: the view and prompt read it as one), and so
+# do `game`, `rng`, `choice` and `_legal`.
+
+from robotable.core.protocol cimport StateBase
+
+
+cdef class Bot:
+    cdef public long uid
+    cdef public long card
+    cdef public long owner
+    cdef public long entered
+    cdef public long attacks
+    cdef public long atk_mod
+    cdef public long def_mod
+    cdef public long home
+    cdef public bint may_attack
+    cdef public long counters
+    cdef public bint used
+    cpdef Bot copy(self)
+
+
+cdef class IotabotsState(StateBase):
+    cdef public object game
+    cdef public object _legal
+    cdef public object rng
+    cdef public list results
+    cdef public list reasons
+    cdef public list firsts
+    cdef public long chooser
+    cdef public object phase
+    cdef public long total_turns
+    cdef public long first
+    cdef public long active
+    cdef public long turn
+    cdef public list deck
+    cdef public list hand
+    cdef public list known
+    cdef public list junk
+    cdef public list field
+    cdef public list life
+    cdef public list mana
+    cdef public list mana_max
+    cdef public list mulligans
+    cdef public list kept
+    cdef public list protect
+    cdef public long next_uid
+    cdef public long resolving
+    cdef public list frames
+    cdef public object choice
