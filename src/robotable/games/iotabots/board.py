@@ -7,7 +7,9 @@ try:
 except ImportError:  # no Cython: its declarations do nothing
     from robotable.core import cython_shim as cython
 
-from .content import CardType
+from .content import (
+    TYPE_TOKEN,
+)
 from .state import DRAW, ORDER, OVER, Bot, IotabotsState
 
 # -- match (IB-1) -----------------------------------------------------------------------------
@@ -125,7 +127,7 @@ def remove_bot(state: IotabotsState, seat: int, slot: int, to_hand: bool = False
     """Take a Bot off the field: a card goes to its OWNER's Junk Zone (or hand), a token leaves
     the game (IB-7.3, IB-8.7)."""
     bot = cython.declare(Bot, state.field[seat].pop(slot))
-    if state.game.cards[bot.card].type != CardType.TOKEN:
+    if state.game.cards[bot.card].type != TYPE_TOKEN:
         if to_hand:
             state.hand[bot.owner].append(bot.card)
             state.known[bot.owner].append(bot.card)  # IB-11.1: a public return to the hand

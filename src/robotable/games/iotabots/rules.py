@@ -33,7 +33,14 @@ from .actions import (
     Summon,
 )
 from .board import check_life, draw, end_duel, leave_hand, new_bot, remove_bot
-from .content import ZONE_SIZE, CardType, When
+from .content import (
+    TYPE_TOKEN,
+    WHEN_AFTER_DAMAGE,
+    WHEN_ON_BATTLE_DESTROYED,
+    WHEN_ON_STANDBY,
+    WHEN_ON_SUMMON,
+    ZONE_SIZE,
+)
 from .effects import attackable, can_activate, direct_attack_allowed, stats
 from .state import (
     BATTLE,
@@ -128,7 +135,7 @@ def begin_turn(state: IotabotsState, events: list[dict]) -> None:
     entries = [
         (b.card, eff, a, b.uid, -1)
         for b in state.field[a]
-        for eff in triggers[b.card][When.ON_STANDBY]
+        for eff in triggers[b.card][WHEN_ON_STANDBY]
     ]
     if entries:
         effects.push_triggers(state, entries)
@@ -190,7 +197,7 @@ def finish_turn(state: IotabotsState, events: list[dict]) -> None:
             elif len(state.field[home]) < ZONE_SIZE:
                 state.field[home].append(b)
                 where = "zone"
-            elif state.game.cards[b.card].type != CardType.TOKEN:
+            elif state.game.cards[b.card].type != TYPE_TOKEN:
                 state.junk[b.owner].append(b.card)
                 where = "junk"
             else:
@@ -381,7 +388,7 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
                 "def": dfn,
             }
         )
-        entries = [(c, eff, a, bot.uid, -1) for eff in g.triggers[c][When.ON_SUMMON]]
+        entries = [(c, eff, a, bot.uid, -1) for eff in g.triggers[c][WHEN_ON_SUMMON]]
         if entries:
             effects.push_triggers(state, entries)
             effects.resolve(state, events)
@@ -500,7 +507,7 @@ def battle(state: IotabotsState, slot: int, target: int, events: list[dict]) -> 
             return
         entries = [
             (attacker.card, eff, a, attacker.uid, -1)
-            for eff in g.triggers[attacker.card][When.AFTER_DAMAGE]
+            for eff in g.triggers[attacker.card][WHEN_AFTER_DAMAGE]
         ]
         if entries:
             effects.push_triggers(state, entries)
@@ -554,7 +561,8 @@ def battle(state: IotabotsState, slot: int, target: int, events: list[dict]) -> 
     for seat, bot, other in ((a, attacker, defender), (o, defender, attacker)):
         gone = d_att <= 0 if bot is attacker else d_def <= 0
         trig = g.triggers[bot.card]
-        for eff in trig[When.ON_BATTLE_DESTROYED] if gone else trig[When.AFTER_DAMAGE]:
+        # (Indexed in each branch: a `when` variable as the index crashes Cython 3.3's compiler.)
+        for eff in trig[WHEN_ON_BATTLE_DESTROYED] if gone else trig[WHEN_AFTER_DAMAGE]:
             entries.append((bot.card, eff, seat, bot.uid, other.uid))
     if entries:
         effects.push_triggers(state, entries)
@@ -608,7 +616,7 @@ def bot_view(state: IotabotsState, seat: int, slot: int, bot: Bot) -> dict[str, 
     return {
         "slot": slot,
         "name": card.name,
-        "token": card.type == CardType.TOKEN,
+        "token": card.type == TYPE_TOKEN,
         "owner": bot.owner,
         "controller": seat,
         "mana": card.mana,
