@@ -3,7 +3,7 @@
 # `can_attack` and `attack_targets` (per Bot and per legal-action list) as cpdef; the board's
 # moves and the effect interpreter's readers as C calls.
 
-from robotable.games.iotabots.state cimport Bot, IotabotsState
+from robotable.games.iotabots.state cimport Bot, GameTables, IotabotsState
 from robotable.games.iotabots.board cimport check_life, draw, leave_hand, new_bot, remove_bot
 from robotable.games.iotabots.effects cimport attackable, can_activate, direct_attack_allowed, stats
 

@@ -52,6 +52,7 @@ from .state import (
     ORDER,
     OVER,
     Bot,
+    GameTables,
     IotabotsState,
     mulligan_seat,
 )
@@ -251,6 +252,7 @@ def attack_targets(state: IotabotsState) -> list[int]:
 
 @cython.locals(
     state=IotabotsState,
+    g=GameTables,
     out=list,
     targets=list,
     cache=list,
@@ -291,6 +293,7 @@ def legal_actions(state: IotabotsState) -> list[Action]:
 
 @cython.locals(
     state=IotabotsState,
+    g=GameTables,
     a=cython.long,
     mana=cython.long,
     card_mana=list,
@@ -346,6 +349,7 @@ def main_actions(state: IotabotsState) -> list[Action]:
 
 @cython.locals(
     state=IotabotsState,
+    g=GameTables,
     a=cython.long,
     c=cython.long,
     bot=Bot,
@@ -467,6 +471,7 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
 
 @cython.locals(
     state=IotabotsState,
+    g=GameTables,
     slot=cython.long,
     target=cython.long,
     a=cython.long,

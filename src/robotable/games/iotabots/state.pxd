@@ -5,9 +5,44 @@
 # reads and writes them as before. Seats, counters and uids are C longs (64-bit); `may_attack`
 # and `used` are C booleans that read back as Python bools, as they are everywhere assigned.
 # `phase` stays a Python object (a `Phase` member: the view and prompt read it as one), and so
-# do `game`, `rng`, `choice` and `_legal`.
+# do `rng`, `choice` and `_legal`; `game` is the Game, through its tables.
 
 from robotable.core.protocol cimport StateBase
+
+
+# The game's tables for the rules (state.py's GameTables; IotabotsGame derives from it). Only
+# attributes the Game sets per instance and the rules read per action: the rest of the Game
+# (its class attributes, options, pool, decks...) stays Python.
+cdef class GameTables:
+    cdef public tuple cards
+    cdef public list names
+    cdef public list triggers
+    cdef public list ignition
+    cdef public list static_self
+    cdef public list aura
+    cdef public list untargetable
+    cdef public list no_direct
+    cdef public bint has_aura
+    cdef public bint any_untargetable
+    cdef public bint any_no_direct
+    cdef public bint direct_requires_empty
+    cdef public list card_mana
+    cdef public list card_is_buzz
+    cdef public list attacks_of
+    cdef public list base_atk
+    cdef public list base_def
+    cdef public list buzz_free
+    cdef public list summon_actions
+    cdef public list play_actions
+    cdef public list choose_card_actions
+    cdef public list activate_actions
+    cdef public list attack_actions
+    cdef public list choose_bot_actions
+    cdef public list order_actions
+    cdef public list mulligan_actions
+    cdef public object enter_battle
+    cdef public object end_battle
+    cdef public object end_turn
 
 
 cdef class Bot:
@@ -26,7 +61,7 @@ cdef class Bot:
 
 
 cdef class IotabotsState(StateBase):
-    cdef public object game
+    cdef public GameTables game
     cdef public object _legal
     cdef public object rng
     cdef public list results

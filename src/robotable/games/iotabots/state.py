@@ -51,6 +51,15 @@ class Choice(enum.IntEnum):
     JUNK = 2  # a card in the deciding seat's Junk Zone
 
 
+class GameTables:
+    """What the game holds for the rules, built once per game (the `IotabotsGame` object in
+    __init__.py derives from this and fills it in `_build_tables`) and shared by every state:
+    per card (base stats, triggers, continuous effects), the option switches the rules test and
+    the ready-made actions. Plain attributes here; compiled, an extension type with C fields
+    (state.pxd), so the rules' `g.base_atk` is a struct read. The Game itself is an ABC, which
+    an extension type cannot be; the IotabotsGame class inherits both."""
+
+
 class Bot:
     """A Bot (or token) on the field. `entered` is the duel turn it came under its controller.
     Compiled, an extension type with C fields (state.pxd)."""
