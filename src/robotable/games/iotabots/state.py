@@ -133,6 +133,9 @@ class Bot:
             want = bool if name in ("may_attack", "used") else int
             if not isinstance(value, want) or (want is int and isinstance(value, bool)):
                 raise RecordError(f"iotabots state: {where}.{name} must be {want.__name__}")
+            if want is int and not -(2**63) <= value < 2**63:
+                # compiled, the fields are C longs: both engines take the same range
+                raise RecordError(f"iotabots state: {where}.{name} must fit in 64 bits")
             setattr(b, name, value)
         return b
 
@@ -383,7 +386,8 @@ class IotabotsState(StateBase):
                 raise fail(field, "is missing")
             return data[field]
 
-        def integer(field: str, lo: int = -(2**63), hi: int = 2**64) -> int:
+        # hi: compiled, the counters are C longs; the rng's state (to 2**64 - 1) passes its own
+        def integer(field: str, lo: int = -(2**63), hi: int = 2**63 - 1) -> int:
             v = get(field)
             if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
                 raise fail(field, f"must be an integer in [{lo}, {hi}], got {v!r}")
