@@ -117,16 +117,18 @@ def leave_hand(state: IotabotsState, seat: int, card: int) -> None:
         known.remove(card)
 
 
+@cython.locals(bot=Bot)
 def new_bot(state: IotabotsState, card: int, seat: int) -> Bot:
-    bot = cython.declare(Bot, Bot(state.next_uid, card, seat, state.turn))
+    bot = Bot(state.next_uid, card, seat, state.turn)
     state.next_uid += 1
     return bot
 
 
+@cython.locals(bot=Bot)
 def remove_bot(state: IotabotsState, seat: int, slot: int, to_hand: bool = False) -> Bot:
     """Take a Bot off the field: a card goes to its OWNER's Junk Zone (or hand), a token leaves
     the game (IB-7.3, IB-8.7)."""
-    bot = cython.declare(Bot, state.field[seat].pop(slot))
+    bot = state.field[seat].pop(slot)
     if state.game.cards[bot.card].type != TYPE_TOKEN:
         if to_hand:
             state.hand[bot.owner].append(bot.card)

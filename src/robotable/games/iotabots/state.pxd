@@ -6,6 +6,10 @@
 # and `used` are C booleans that read back as Python bools, as they are everywhere assigned.
 # `phase` stays a Python object (a `Phase` member: the view and prompt read it as one), and so
 # do `rng`, `choice` and `_legal`; `game` is the Game, through its tables.
+# `Bot.copy` and `clone` type their new object here (a `cython.locals` plain Python never reads;
+# a `cython.declare` in the .py would be a call per Bot in the pure engine); `clone` is cpdef.
+
+cimport cython
 
 from robotable.core.protocol cimport StateBase
 
@@ -57,6 +61,8 @@ cdef class Bot:
     cdef public bint may_attack
     cdef public long counters
     cdef public bint used
+
+    @cython.locals(b=Bot)
     cpdef Bot copy(self)
 
 
@@ -88,3 +94,6 @@ cdef class IotabotsState(StateBase):
     cdef public long resolving
     cdef public list frames
     cdef public object choice
+
+    @cython.locals(s=IotabotsState)
+    cpdef IotabotsState clone(self)

@@ -92,8 +92,9 @@ class Bot:
         self.used = False  # ignition effect used this turn
 
     def copy(self) -> Bot:
-        # Typed, the copies below are C struct writes in the compiled engine.
-        b = cython.declare(Bot, Bot.__new__(Bot))
+        # `b` is typed in state.pxd (where plain Python never looks; a cython.declare here would
+        # be a call per Bot): the copies below are C struct writes in the compiled engine.
+        b = Bot.__new__(Bot)
         b.uid = self.uid
         b.card = self.card
         b.owner = self.owner
@@ -276,10 +277,9 @@ class IotabotsState(StateBase):
             "decks": [self.game.deck_names[0], self.game.deck_names[1]],
         }
 
-    @cython.locals(b=Bot)
     def clone(self) -> IotabotsState:
-        # Typed, the copies below are C struct writes in the compiled engine.
-        s = cython.declare(IotabotsState, IotabotsState.__new__(IotabotsState))
+        # `s` is typed in state.pxd: the copies below are C struct writes in the compiled engine.
+        s = IotabotsState.__new__(IotabotsState)
         s.game = self.game
         s._legal = self._legal
         s.rng = self.rng.clone()
