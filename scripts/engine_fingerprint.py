@@ -41,6 +41,21 @@ CONFIGS = {
         (6, {}),
         (4, {"bid_amounts": "coarse", "proposals": 4}),
     ],
+    "iotabots": [
+        (2, {}),
+        (2, {"first_turn_draw": False, "second_player_bonus": "card"}),
+        (2, {"deck0": "beacon", "deck1": "hijack", "proposed_texts": True}),
+        (
+            2,
+            {
+                "deck0": "hijack",
+                "deck1": "beacon",
+                "second_player_bonus": "none",
+                "direct_attack_requires_empty_zone": True,
+                "max_turns": 30,
+            },
+        ),
+    ],
 }
 
 

@@ -44,12 +44,12 @@ from .content import (
     load_deck,
     load_pool,
 )
-from .state import IotabotsState
+from .state import GameTables, IotabotsState
 
 DEFAULT_DECKS = ("assembly_line", "heavy_metal")
 
 
-class IotabotsGame(Game):
+class IotabotsGame(GameTables, Game):
     name: ClassVar[str] = "iotabots"
     title: ClassVar[str] = "Iotabots Trading Card Game"
     description: ClassVar[str] = (

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from .content import CardType
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
+
+from .content import (
+    TYPE_TOKEN,
+)
 from .state import DRAW, ORDER, OVER, Bot, IotabotsState
 
 # -- match (IB-1) -----------------------------------------------------------------------------
 
 
+@cython.locals(state=IotabotsState)
 def setup_match(state: IotabotsState, events: list[dict] | None = None) -> None:
     """IB-1.3: a coin toss decides who chooses to go first or second."""
     state.chooser = state.rng.below(2)
@@ -18,6 +26,7 @@ def setup_match(state: IotabotsState, events: list[dict] | None = None) -> None:
         )
 
 
+@cython.locals(state=IotabotsState)
 def end_duel(state: IotabotsState, result: int, reason: str, events: list[dict]) -> None:
     """IB-1.1/1.2: record the duel; end the match or prepare the next duel's first-player pick."""
     state.results.append(result)
@@ -72,6 +81,7 @@ def check_life(state: IotabotsState, reason: str, events: list[dict]) -> bool:
 # -- cards and Bots moving ----------------------------------------------------------------------
 
 
+@cython.locals(deck=list, hand=list, drawn=list, c=cython.long)
 def draw(
     state: IotabotsState, seat: int, n: int, events: list[dict], by: str | None = None
 ) -> bool:
@@ -107,17 +117,19 @@ def leave_hand(state: IotabotsState, seat: int, card: int) -> None:
         known.remove(card)
 
 
+@cython.locals(bot=Bot)
 def new_bot(state: IotabotsState, card: int, seat: int) -> Bot:
     bot = Bot(state.next_uid, card, seat, state.turn)
     state.next_uid += 1
     return bot
 
 
+@cython.locals(bot=Bot)
 def remove_bot(state: IotabotsState, seat: int, slot: int, to_hand: bool = False) -> Bot:
     """Take a Bot off the field: a card goes to its OWNER's Junk Zone (or hand), a token leaves
     the game (IB-7.3, IB-8.7)."""
     bot = state.field[seat].pop(slot)
-    if state.game.cards[bot.card].type != CardType.TOKEN:
+    if state.game.cards[bot.card].type != TYPE_TOKEN:
         if to_hand:
             state.hand[bot.owner].append(bot.card)
             state.known[bot.owner].append(bot.card)  # IB-11.1: a public return to the hand

@@ -95,6 +95,42 @@ class CondKind(enum.IntEnum):
     CONTROLS_OTHER_BOT = 2
 
 
+# The members the forward model tests on every step, trigger and summon, as plain module names
+# (OP_DRAW is Op.DRAW): in Python 3.11 reading `Op.DRAW` goes through the enum metaclass's
+# __getattr__ hook, several times the cost of a global, in both engines.
+TYPE_BUZZ = CardType.BUZZ
+TYPE_TOKEN = CardType.TOKEN
+WHEN_ON_SUMMON = When.ON_SUMMON
+WHEN_ON_STANDBY = When.ON_STANDBY
+WHEN_ON_BATTLE_DESTROYED = When.ON_BATTLE_DESTROYED
+WHEN_AFTER_DAMAGE = When.AFTER_DAMAGE
+OP_DRAW = Op.DRAW
+OP_DISCARD = Op.DISCARD
+OP_HEAL = Op.HEAL
+OP_DAMAGE = Op.DAMAGE
+OP_ADD_MANA = Op.ADD_MANA
+OP_MODIFY = Op.MODIFY
+OP_DESTROY = Op.DESTROY
+OP_BOUNCE = Op.BOUNCE
+OP_TOKEN = Op.TOKEN
+OP_CONTROL = Op.CONTROL
+OP_JUNK_TO_HAND = Op.JUNK_TO_HAND
+OP_PROTECT = Op.PROTECT
+OP_COUNTER = Op.COUNTER
+OP_WIN_IF_COUNTERS = Op.WIN_IF_COUNTERS
+OP_COST_DISCARD = Op.COST_DISCARD
+OP_COST_TRIBUTE = Op.COST_TRIBUTE
+TARGET_SELF = Target.SELF
+TARGET_OWN = Target.OWN
+TARGET_OWN_OTHER = Target.OWN_OTHER
+TARGET_ENEMY = Target.ENEMY
+TARGET_ALL_OWN = Target.ALL_OWN
+TARGET_ALL_ENEMY = Target.ALL_ENEMY
+TARGET_BATTLED = Target.BATTLED
+COND_NONE = CondKind.NONE
+COND_CARD_PRESENT = CondKind.CARD_PRESENT
+
+
 @dataclass(frozen=True, slots=True)
 class Condition:
     kind: CondKind = CondKind.NONE

@@ -9,31 +9,55 @@ action resumes it through `resume`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
 from .actions import ChooseBot, ChooseCard
 from .board import check_life, draw, end_duel, leave_hand, new_bot, remove_bot
 from .content import (
     CHOSEN_TARGETS,
+    COND_CARD_PRESENT,
+    COND_NONE,
+    OP_ADD_MANA,
+    OP_BOUNCE,
+    OP_CONTROL,
+    OP_COST_DISCARD,
+    OP_COST_TRIBUTE,
+    OP_COUNTER,
+    OP_DAMAGE,
+    OP_DESTROY,
+    OP_DISCARD,
+    OP_DRAW,
+    OP_HEAL,
+    OP_JUNK_TO_HAND,
+    OP_MODIFY,
+    OP_PROTECT,
+    OP_TOKEN,
+    OP_WIN_IF_COUNTERS,
+    TARGET_ALL_ENEMY,
+    TARGET_ALL_OWN,
+    TARGET_BATTLED,
+    TARGET_ENEMY,
+    TARGET_OWN,
+    TARGET_OWN_OTHER,
+    TARGET_SELF,
+    TYPE_BUZZ,
+    TYPE_TOKEN,
+    WHEN_AFTER_DAMAGE,
     ZONE_SIZE,
-    CardType,
     Condition,
-    CondKind,
     EffectKind,
-    Op,
     Step,
-    Target,
-    When,
 )
-
-if TYPE_CHECKING:
-    from .state import Bot, IotabotsState
+from .state import Bot, GameTables, IotabotsState
 
 BUZZ_SOURCE = -1  # a frame's source uid when the effect is a Buzz card's
 
 # Steps whose resolution asks the controller to choose (IB-8.4), by the kind of choice.
-_BOT_CHOICE_OPS = frozenset({Op.MODIFY, Op.DESTROY, Op.BOUNCE, Op.CONTROL, Op.COST_TRIBUTE})
-_HAND_CHOICE_OPS = frozenset({Op.DISCARD, Op.COST_DISCARD})
+_BOT_CHOICE_OPS = frozenset({OP_MODIFY, OP_DESTROY, OP_BOUNCE, OP_CONTROL, OP_COST_TRIBUTE})
+_HAND_CHOICE_OPS = frozenset({OP_DISCARD, OP_COST_DISCARD})
 
 
 def choice_kind(step: Step) -> int:
@@ -43,7 +67,7 @@ def choice_kind(step: Step) -> int:
         return 0 if step.target in CHOSEN_TARGETS else -1
     if op in _HAND_CHOICE_OPS:
         return 1
-    if op == Op.JUNK_TO_HAND:
+    if op == OP_JUNK_TO_HAND:
         return 2
     return -1
 
@@ -51,19 +75,23 @@ def choice_kind(step: Step) -> int:
 # -- continuous effects (IB-8.2): recomputed every time, never stored --------------------------
 
 
+# (Lists or loops rather than any(...) over a generator: compiled, a generator cannot read
+# C-typed locals, here and below.)
+@cython.locals(idx=cython.long, b=Bot)
 def condition_holds(state: IotabotsState, seat: int, cond: Condition, source_uid: int) -> bool:
     kind = cond.kind
-    if kind == CondKind.NONE:
+    if kind == COND_NONE:
         return True
-    if kind == CondKind.CARD_PRESENT:
+    if kind == COND_CARD_PRESENT:
         idx = state.game.pool.by_name[cond.card]
         if cond.in_junk and idx in state.junk[seat]:
             return True
-        return cond.on_field and any(b.card == idx for b in state.field[seat])
+        return cond.on_field and idx in [b.card for b in state.field[seat]]
     # CONTROLS_OTHER_BOT
-    return any(b.uid != source_uid for b in state.field[seat])
+    return any([b.uid != source_uid for b in state.field[seat]])
 
 
+@cython.locals(g=GameTables, c=cython.long, atk=cython.long, dfn=cython.long, other=Bot)
 def stats(state: IotabotsState, seat: int, bot: Bot) -> tuple[int, int]:
     """(ATK, DEF) of `bot` controlled by `seat`: printed, then continuous effects, then
     until-end-of-turn modifiers (IB-8.2, IB-8.6)."""
@@ -96,16 +124,20 @@ def stats(state: IotabotsState, seat: int, bot: Bot) -> tuple[int, int]:
     return (atk if atk > 0 else 0, dfn if dfn > 0 else 0)
 
 
+@cython.locals(g=GameTables, b=Bot)
 def attackable(state: IotabotsState, seat: int, bot: Bot) -> bool:
     """May `bot` (controlled by `seat`) be chosen as an attack target? (Bot Protect, IB-8.2)"""
     if state.protect[seat]:
         return False
     g = state.game
     if g.any_untargetable and g.untargetable[bot.card]:
-        return not any(b.uid != bot.uid for b in state.field[seat])
+        for b in state.field[seat]:
+            if b.uid != bot.uid:
+                return False
     return True
 
 
+@cython.locals(g=GameTables, field=list, no_direct=list, b=Bot)
 def direct_attack_allowed(state: IotabotsState, seat: int) -> bool:
     """May the opponent of `seat` attack `seat`'s Life Points? (IB-6.2, Wall Bot proposal)"""
     field = state.field[seat]
@@ -117,12 +149,13 @@ def direct_attack_allowed(state: IotabotsState, seat: int) -> bool:
     if not g.any_no_direct:
         return True
     no_direct = g.no_direct
-    return not any(no_direct[b.card] for b in field)
+    return not any([no_direct[b.card] for b in field])
 
 
 # -- finding things ----------------------------------------------------------------------------
 
 
+@cython.locals(seat=cython.long, slot=cython.Py_ssize_t, b=Bot)
 def find_bot(state: IotabotsState, uid: int) -> tuple[int, int]:
     """(controller seat, slot) of the Bot with this uid, or (-1, -1) if it left the field."""
     for seat in (0, 1):
@@ -132,17 +165,27 @@ def find_bot(state: IotabotsState, uid: int) -> tuple[int, int]:
     return -1, -1
 
 
+@cython.locals(
+    filtered=cython.bint,
+    seat=cython.long,
+    slot=cython.Py_ssize_t,
+    b=Bot,
+    atk=cython.long,
+    dfn=cython.long,
+    cache=list,
+    out=list,
+)
 def bot_options(
     state: IotabotsState, step: Step, controller: int, source_uid: int
 ) -> list[ChooseBot]:
     """The Bots a chosen-target step may pick, as actions (IB-8.4)."""
     target = step.target
-    if step.op == Op.CONTROL and len(state.field[controller]) >= ZONE_SIZE:
+    if step.op == OP_CONTROL and len(state.field[controller]) >= ZONE_SIZE:
         return []  # IB-8.7: no control change into a full Bot Zone
     seats: tuple[int, ...]
-    if target in (Target.OWN, Target.OWN_OTHER):
+    if target in (TARGET_OWN, TARGET_OWN_OTHER):
         seats = (controller,)
-    elif target == Target.ENEMY:
+    elif target == TARGET_ENEMY:
         seats = (1 - controller,)
     else:
         seats = (controller, 1 - controller)
@@ -151,7 +194,7 @@ def bot_options(
     out = []
     for seat in seats:
         for slot, b in enumerate(state.field[seat]):
-            if target == Target.OWN_OTHER and b.uid == source_uid:
+            if target == TARGET_OWN_OTHER and b.uid == source_uid:
                 continue
             if filtered:
                 atk, dfn = stats(state, seat, b)
@@ -161,6 +204,7 @@ def bot_options(
     return out
 
 
+@cython.locals(g=GameTables, zone=list, seen=set, out=list, c=cython.long)
 def card_options(state: IotabotsState, seat: int, kind: int) -> list[ChooseCard]:
     """Distinct cards of `seat`'s hand (kind 1) or Bot cards of its Junk Zone (kind 2)."""
     g = state.game
@@ -171,12 +215,15 @@ def card_options(state: IotabotsState, seat: int, kind: int) -> list[ChooseCard]
         if c in seen:
             continue
         seen.add(c)
-        if kind == 2 and g.cards[c].type == CardType.BUZZ:
+        if kind == 2 and g.cards[c].type == TYPE_BUZZ:
             continue
         out.append(g.choose_card_actions[c])
     return out
 
 
+@cython.locals(
+    state=IotabotsState, card=cython.long, eff=cython.long, step_i=cython.long, ctrl=cython.long
+)
 def options_for(state: IotabotsState) -> list:
     """Legal actions of the pending effect decision on top of the stack."""
     card, eff, step_i, ctrl, src, _battled = state.frames[-1]
@@ -190,6 +237,14 @@ def options_for(state: IotabotsState) -> list:
 # -- activation requirements (IB-8.3) ---------------------------------------------------------
 
 
+@cython.locals(
+    hand_size=cython.long,
+    discards=cython.long,
+    tributes=cython.long,
+    free=cython.long,
+    others=cython.long,
+    b=Bot,
+)
 def can_activate(
     state: IotabotsState, seat: int, card: int, eff: int, source_uid: int, from_hand: bool
 ) -> bool:
@@ -203,29 +258,32 @@ def can_activate(
     free = ZONE_SIZE - len(state.field[seat])
     for step in effect.steps:
         op = step.op
-        if op == Op.COST_DISCARD:
+        if op == OP_COST_DISCARD:
             discards += 1
             if discards > hand_size:
                 return False
-        elif op == Op.COST_TRIBUTE:
+        elif op == OP_COST_TRIBUTE:
             tributes += 1
-            if step.target == Target.SELF:
+            if step.target == TARGET_SELF:
                 continue
-            others = sum(1 for b in state.field[seat] if b.uid != source_uid)
+            others = 0
+            for b in state.field[seat]:
+                if b.uid != source_uid:
+                    others += 1
             if tributes > others:
                 return False
-        elif op == Op.TOKEN:
+        elif op == OP_TOKEN:
             if free + tributes <= 0:
                 return False
-        elif op == Op.CONTROL:
+        elif op == OP_CONTROL:
             if free + tributes <= 0 or not bot_options(state, step, seat, source_uid):
                 return False
             break
-        elif op == Op.JUNK_TO_HAND:
+        elif op == OP_JUNK_TO_HAND:
             if not card_options(state, seat, 2):
                 return False
             break
-        elif op in (Op.MODIFY, Op.DESTROY, Op.BOUNCE) and step.target in CHOSEN_TARGETS:
+        elif op in (OP_MODIFY, OP_DESTROY, OP_BOUNCE) and step.target in CHOSEN_TARGETS:
             if not bot_options(state, step, seat, source_uid):
                 return False
             break
@@ -241,12 +299,26 @@ def push(
     state.frames.append((card, eff, 0, controller, source_uid, battled))
 
 
+@cython.locals(state=IotabotsState)
 def push_triggers(state: IotabotsState, entries: list[tuple[int, int, int, int, int]]) -> None:
     """Push triggered effects so that the first entry resolves first (IB-8.5 order)."""
     for card, eff, ctrl, uid, battled in reversed(entries):
         state.frames.append((card, eff, 0, ctrl, uid, battled))
 
 
+@cython.locals(
+    state=IotabotsState,
+    frames=list,
+    duel=cython.Py_ssize_t,
+    card=cython.long,
+    eff=cython.long,
+    step_i=cython.long,
+    ctrl=cython.long,
+    src=cython.long,
+    battled=cython.long,
+    kind=cython.long,
+    opts=list,
+)
 def resolve(state: IotabotsState, events: list[dict]) -> None:
     """Run the stack until it is empty, a choice is pending, or the duel ends."""
     frames = state.frames
@@ -256,7 +328,7 @@ def resolve(state: IotabotsState, events: list[dict]) -> None:
         card, eff, step_i, ctrl, src, battled = frames[-1]
         effect = cards[card].effects[eff]
         steps = effect.steps
-        if step_i == 0 and effect.when == When.AFTER_DAMAGE and find_bot(state, src)[0] < 0:
+        if step_i == 0 and effect.when == WHEN_AFTER_DAMAGE and find_bot(state, src)[0] < 0:
             frames.pop()  # "if it is still on the field": an earlier trigger removed it
             continue
         if step_i >= len(steps):
@@ -290,6 +362,16 @@ def resolve(state: IotabotsState, events: list[dict]) -> None:
             return  # the duel ended inside the effect
 
 
+@cython.locals(
+    state=IotabotsState,
+    duel=cython.Py_ssize_t,
+    card=cython.long,
+    eff=cython.long,
+    step_i=cython.long,
+    ctrl=cython.long,
+    src=cython.long,
+    battled=cython.long,
+)
 def resume(state: IotabotsState, action, events: list[dict]) -> None:
     """Apply the chosen option of the pending decision, then keep resolving."""
     card, eff, step_i, ctrl, src, battled = state.frames[-1]
@@ -305,6 +387,7 @@ def resume(state: IotabotsState, action, events: list[dict]) -> None:
 # -- operations (IB-8.6) ----------------------------------------------------------------------
 
 
+@cython.locals(state=IotabotsState, g=GameTables)
 def do_step(
     state: IotabotsState,
     step: Step,
@@ -318,16 +401,16 @@ def do_step(
     g = state.game
     op = step.op
     name = g.cards[card].name
-    if op == Op.COST_TRIBUTE or op == Op.DESTROY or op == Op.BOUNCE:
+    if op in (OP_COST_TRIBUTE, OP_DESTROY, OP_BOUNCE):
         targets: list[tuple[int, int]] = []
         if chosen is not None:
             targets.append((chosen.seat, chosen.slot))
-        elif step.target in (Target.SELF, Target.BATTLED):
-            seat, slot = find_bot(state, src if step.target == Target.SELF else battled)
+        elif step.target in (TARGET_SELF, TARGET_BATTLED):
+            seat, slot = find_bot(state, src if step.target == TARGET_SELF else battled)
             if seat >= 0:
                 targets.append((seat, slot))
         else:
-            seats = {Target.ALL_OWN: (ctrl,), Target.ALL_ENEMY: (1 - ctrl,)}.get(
+            seats = {TARGET_ALL_OWN: (ctrl,), TARGET_ALL_ENEMY: (1 - ctrl,)}.get(
                 step.target, (0, 1)
             )
             for seat in seats:
@@ -336,9 +419,9 @@ def do_step(
                     if atk <= step.max_atk and dfn <= step.max_def:
                         targets.append((seat, slot))
         # remove from the highest slot down so earlier slot numbers stay valid
-        kind = {Op.COST_TRIBUTE: "tribute", Op.DESTROY: "destroy", Op.BOUNCE: "bounce"}[op]
+        kind = {OP_COST_TRIBUTE: "tribute", OP_DESTROY: "destroy", OP_BOUNCE: "bounce"}[op]
         for seat, slot in sorted(targets, key=lambda t: (t[0], -t[1])):
-            bot = remove_bot(state, seat, slot, to_hand=op == Op.BOUNCE)
+            bot = remove_bot(state, seat, slot, to_hand=op == OP_BOUNCE)
             events.append(
                 {
                     "type": kind,
@@ -347,10 +430,10 @@ def do_step(
                     "target": g.cards[bot.card].name,
                     "target_owner": bot.owner,
                     "target_controller": seat,
-                    "token": g.cards[bot.card].type == CardType.TOKEN,
+                    "token": g.cards[bot.card].type == TYPE_TOKEN,
                 }
             )
-    elif op == Op.COST_DISCARD or op == Op.DISCARD:
+    elif op in (OP_COST_DISCARD, OP_DISCARD):
         c = g.by_name[chosen.card]
         leave_hand(state, ctrl, c)
         state.junk[ctrl].append(c)
@@ -360,13 +443,13 @@ def do_step(
                 "seat": ctrl,
                 "card": chosen.card,
                 "by": name,
-                "cost": op == Op.COST_DISCARD,
+                "cost": op == OP_COST_DISCARD,
             }
         )
-    elif op == Op.DRAW:
+    elif op == OP_DRAW:
         events.append({"type": "effect_draw", "seat": ctrl, "card": name, "count": step.n})
         draw(state, ctrl, step.n, events, by=name)
-    elif op == Op.HEAL:
+    elif op == OP_HEAL:
         state.life[ctrl] += step.n
         events.append(
             {
@@ -377,7 +460,7 @@ def do_step(
                 "life": state.life[ctrl],
             }
         )
-    elif op == Op.DAMAGE:
+    elif op == OP_DAMAGE:
         state.life[1 - ctrl] -= step.n
         events.append(
             {
@@ -389,7 +472,7 @@ def do_step(
             }
         )
         check_life(state, "life points", events)
-    elif op == Op.ADD_MANA:
+    elif op == OP_ADD_MANA:
         state.mana[ctrl] += step.n  # IB-4.2 ruling: effects may exceed the cap of 6
         events.append(
             {
@@ -400,16 +483,16 @@ def do_step(
                 "mana": state.mana[ctrl],
             }
         )
-    elif op == Op.MODIFY:
+    elif op == OP_MODIFY:
         # (controller, Bot) pairs
         if chosen is not None:
             bots = [(chosen.seat, state.field[chosen.seat][chosen.slot])]
-        elif step.target == Target.SELF:
+        elif step.target == TARGET_SELF:
             seat, slot = find_bot(state, src)
             bots = [(seat, state.field[seat][slot])] if seat >= 0 else []
-        elif step.target == Target.ALL_OWN:
+        elif step.target == TARGET_ALL_OWN:
             bots = [(ctrl, b) for b in state.field[ctrl]]
-        elif step.target == Target.ALL_ENEMY:
+        elif step.target == TARGET_ALL_ENEMY:
             bots = [(1 - ctrl, b) for b in state.field[1 - ctrl]]
         else:
             bots = [(seat, b) for seat in (0, 1) for b in state.field[seat]]
@@ -429,7 +512,7 @@ def do_step(
                 "stats": [list(stats(state, seat, b)) for seat, b in bots],  # after the change
             }
         )
-    elif op == Op.TOKEN:
+    elif op == OP_TOKEN:
         made = 0
         atk, dfn = g.base_atk[step.token], g.base_def[step.token]
         bot = None
@@ -453,7 +536,7 @@ def do_step(
                 "def": dfn,
             }
         )
-    elif op == Op.CONTROL:
+    elif op == OP_CONTROL:
         bot = state.field[chosen.seat].pop(chosen.slot)
         bot.entered = state.turn
         bot.attacks = 0
@@ -476,16 +559,16 @@ def do_step(
                 "target_def": dfn,
             }
         )
-    elif op == Op.JUNK_TO_HAND:
+    elif op == OP_JUNK_TO_HAND:
         c = g.by_name[chosen.card]
         state.junk[ctrl].remove(c)
         state.hand[ctrl].append(c)
         state.known[ctrl].append(c)  # IB-11.1: everybody saw which card was taken
         events.append({"type": "junk_to_hand", "seat": ctrl, "card": name, "target": chosen.card})
-    elif op == Op.PROTECT:
+    elif op == OP_PROTECT:
         state.protect[ctrl] = True
         events.append({"type": "protect", "seat": ctrl, "card": name})
-    elif op == Op.COUNTER:
+    elif op == OP_COUNTER:
         seat, slot = find_bot(state, src)
         if seat >= 0:
             state.field[seat][slot].counters += step.n
@@ -497,7 +580,7 @@ def do_step(
                     "counters": state.field[seat][slot].counters,
                 }
             )
-    elif op == Op.WIN_IF_COUNTERS:
+    elif op == OP_WIN_IF_COUNTERS:
         seat, slot = find_bot(state, src)
         if seat >= 0 and state.field[seat][slot].counters >= step.n:
             events.append(

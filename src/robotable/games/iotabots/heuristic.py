@@ -7,13 +7,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
 
-from . import effects
-from .state import DRAW, MULLIGAN, ORDER
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
-if TYPE_CHECKING:
-    from .state import IotabotsState
+from .effects import stats
+from .state import DRAW, MULLIGAN, ORDER, Bot, IotabotsState
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,10 +46,11 @@ def match_value(wins: int, losses: int, played: int) -> float:
     )
 
 
+@cython.locals(state=IotabotsState, seat=cython.long, b=Bot, atk=cython.long, dfn=cython.long)
 def board_strength(state: IotabotsState, seat: int, w: Weights = DEFAULT) -> float:
     total = 0.0
     for b in state.field[seat]:
-        atk, dfn = effects.stats(state, seat, b)
+        atk, dfn = stats(state, seat, b)
         card = state.game.cards[b.card]
         total += w.attack * atk * card.attacks + w.defence * dfn + w.presence
         if b.counters:
@@ -56,6 +58,7 @@ def board_strength(state: IotabotsState, seat: int, w: Weights = DEFAULT) -> flo
     return total
 
 
+@cython.locals(state=IotabotsState, seat=cython.long, o=cython.long)
 def duel_estimate(state: IotabotsState, seat: int, w: Weights = DEFAULT) -> float:
     """Probability-like estimate that `seat` wins the current duel."""
     o = 1 - seat
@@ -70,6 +73,7 @@ def duel_estimate(state: IotabotsState, seat: int, w: Weights = DEFAULT) -> floa
     return 1.0 / (1.0 + math.exp(-x))
 
 
+@cython.locals(state=IotabotsState)
 def evaluate(state: IotabotsState, seat: int, w: Weights = DEFAULT) -> float:
     if state.is_terminal():
         return state.returns()[seat]

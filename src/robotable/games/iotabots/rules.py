@@ -13,6 +13,11 @@ from typing import Any
 
 from robotable.core.protocol import Action
 
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
+
 from . import effects
 from .actions import (
     LIFE_POINTS,
@@ -28,7 +33,15 @@ from .actions import (
     Summon,
 )
 from .board import check_life, draw, end_duel, leave_hand, new_bot, remove_bot
-from .content import ZONE_SIZE, CardType, When
+from .content import (
+    TYPE_TOKEN,
+    WHEN_AFTER_DAMAGE,
+    WHEN_ON_BATTLE_DESTROYED,
+    WHEN_ON_STANDBY,
+    WHEN_ON_SUMMON,
+    ZONE_SIZE,
+)
+from .effects import attackable, can_activate, direct_attack_allowed, stats
 from .state import (
     BATTLE,
     DRAW,
@@ -39,6 +52,7 @@ from .state import (
     ORDER,
     OVER,
     Bot,
+    GameTables,
     IotabotsState,
     mulligan_seat,
 )
@@ -53,6 +67,7 @@ MAX_MULLIGANS = 2
 # -- duel (IB-3) ------------------------------------------------------------------------------
 
 
+@cython.locals(state=IotabotsState, seat=cython.long)
 def opening_hand(state: IotabotsState, seat: int) -> int:
     """IB-3.1: 3 cards; IB-4.8 ruling (second_player_bonus=card or both): one more for the second
     player."""
@@ -60,6 +75,7 @@ def opening_hand(state: IotabotsState, seat: int) -> int:
     return HAND_SIZE + 1 if bonus else HAND_SIZE
 
 
+@cython.locals(state=IotabotsState, first=cython.long, s=cython.long)
 def start_duel(state: IotabotsState, first: int, events: list[dict]) -> None:
     """IB-3.1: both decks shuffled, 20 Life Points, 3 cards each; then the mulligans."""
     g = state.game
@@ -93,6 +109,7 @@ def start_duel(state: IotabotsState, first: int, events: list[dict]) -> None:
 # -- turn flow (IB-4) -------------------------------------------------------------------------
 
 
+@cython.locals(state=IotabotsState, a=cython.long, b=Bot)
 def begin_turn(state: IotabotsState, events: list[dict]) -> None:
     """Draw Phase, Standby Phase, then Main Phase 1 (IB-4.1 .. IB-4.3)."""
     a = state.active
@@ -120,13 +137,14 @@ def begin_turn(state: IotabotsState, events: list[dict]) -> None:
     entries = [
         (b.card, eff, a, b.uid, -1)
         for b in state.field[a]
-        for eff in triggers[b.card][When.ON_STANDBY]
+        for eff in triggers[b.card][WHEN_ON_STANDBY]
     ]
     if entries:
         effects.push_triggers(state, entries)
         effects.resolve(state, events)
 
 
+@cython.locals(state=IotabotsState)
 def end_turn(state: IotabotsState, events: list[dict]) -> None:
     """End Phase (IB-4.6): discard to 5 (a decision), then mana to 0, end-of-turn effects end."""
     state.phase = END
@@ -134,6 +152,17 @@ def end_turn(state: IotabotsState, events: list[dict]) -> None:
         finish_turn(state, events)
 
 
+@cython.locals(
+    state=IotabotsState,
+    a=cython.long,
+    f=list,
+    b=Bot,
+    field=list,
+    keep=list,
+    back=list,
+    home=cython.long,
+    controlled=cython.bint,
+)
 def finish_turn(state: IotabotsState, events: list[dict]) -> None:
     a = state.active
     state.mana[a] = 0
@@ -144,7 +173,13 @@ def finish_turn(state: IotabotsState, events: list[dict]) -> None:
     # IB-8.7: control "until the end of the turn" ends; the Bot goes back to the zone it came
     # from, or to its owner's Junk Zone when that zone is full.
     field = state.field[a]
-    if any(b.home >= 0 for b in field):
+    # (A loop, not any(...) over a generator: compiled, a generator cannot read C-typed locals.)
+    controlled = False
+    for b in field:
+        if b.home >= 0:
+            controlled = True
+            break
+    if controlled:
         keep = []
         back = []
         for b in field:
@@ -164,7 +199,7 @@ def finish_turn(state: IotabotsState, events: list[dict]) -> None:
             elif len(state.field[home]) < ZONE_SIZE:
                 state.field[home].append(b)
                 where = "zone"
-            elif state.game.cards[b.card].type != CardType.TOKEN:
+            elif state.game.cards[b.card].type != TYPE_TOKEN:
                 state.junk[b.owner].append(b.card)
                 where = "junk"
             else:
@@ -193,6 +228,7 @@ def finish_turn(state: IotabotsState, events: list[dict]) -> None:
 # -- legal actions ----------------------------------------------------------------------------
 
 
+@cython.locals(state=IotabotsState, bot=Bot)
 def can_attack(state: IotabotsState, bot: Bot) -> bool:
     """IB-6.3: not on the turn it arrived (unless its effect says so); its attacks per turn."""
     return (bot.entered < state.turn or bot.may_attack) and bot.attacks < state.game.attacks_of[
@@ -200,15 +236,32 @@ def can_attack(state: IotabotsState, bot: Bot) -> bool:
     ]
 
 
+@cython.locals(
+    state=IotabotsState, a=cython.long, o=cython.long, targets=list, slot=cython.Py_ssize_t, b=Bot
+)
 def attack_targets(state: IotabotsState) -> list[int]:
     a = state.active
     o = 1 - a
-    targets = [slot for slot, b in enumerate(state.field[o]) if effects.attackable(state, o, b)]
-    if effects.direct_attack_allowed(state, o):
+    targets = []
+    for slot, b in enumerate(state.field[o]):
+        if attackable(state, o, b):
+            targets.append(slot)
+    if direct_attack_allowed(state, o):
         targets.append(LIFE_POINTS)
     return targets
 
 
+@cython.locals(
+    state=IotabotsState,
+    g=GameTables,
+    out=list,
+    targets=list,
+    cache=list,
+    row=list,
+    slot=cython.Py_ssize_t,
+    b=Bot,
+    s=cython.long,
+)
 def legal_actions(state: IotabotsState) -> list[Action]:
     g = state.game
     phase = state.phase
@@ -224,7 +277,7 @@ def legal_actions(state: IotabotsState) -> list[Action]:
             for slot, b in enumerate(state.field[state.active]):
                 if can_attack(state, b):
                     row = cache[slot]
-                    out.extend(row[t] for t in targets)
+                    out.extend([row[t] for t in targets])
         out.append(g.end_battle)
         return out
     if phase == END:
@@ -239,6 +292,22 @@ def legal_actions(state: IotabotsState) -> list[Action]:
     return []
 
 
+@cython.locals(
+    state=IotabotsState,
+    g=GameTables,
+    a=cython.long,
+    mana=cython.long,
+    card_mana=list,
+    is_buzz=list,
+    out=list,
+    room=cython.bint,
+    c=cython.long,
+    ignition=list,
+    slot=cython.Py_ssize_t,
+    b=Bot,
+    eff=cython.long,
+    attacker=cython.bint,
+)
 def main_actions(state: IotabotsState) -> list[Action]:
     g = state.game
     a = state.active
@@ -251,24 +320,27 @@ def main_actions(state: IotabotsState) -> list[Action]:
         if card_mana[c] > mana:
             continue
         if is_buzz[c]:
-            if g.buzz_free[c] or effects.can_activate(state, a, c, 0, effects.BUZZ_SOURCE, True):
+            if g.buzz_free[c] or can_activate(state, a, c, 0, effects.BUZZ_SOURCE, True):
                 out.append(g.play_actions[c])
         elif room:
             out.append(g.summon_actions[c])
     ignition = g.ignition
     for slot, b in enumerate(state.field[a]):
         eff = ignition[b.card]
-        if eff >= 0 and not b.used and effects.can_activate(state, a, b.card, eff, b.uid, False):
+        if eff >= 0 and not b.used and can_activate(state, a, b.card, eff, b.uid, False):
             out.append(g.activate_actions[slot])
     # IB-6.1: the starting player has no Battle Phase on the first turn; offered only when
     # some Bot could attack, since an empty Battle Phase changes nothing.
-    if (
-        state.phase == MAIN1
-        and state.turn > 1
-        and any(can_attack(state, b) for b in state.field[a])
-        and attack_targets(state)
-    ):
-        out.append(g.enter_battle)
+    if state.phase == MAIN1 and state.turn > 1:
+        # (A loop, not any(...) over a generator: compiled, a generator cannot read C-typed
+        # locals.)
+        attacker = False
+        for b in state.field[a]:
+            if can_attack(state, b):
+                attacker = True
+                break
+        if attacker and attack_targets(state):
+            out.append(g.enter_battle)
     out.append(g.end_turn)
     return out
 
@@ -276,6 +348,17 @@ def main_actions(state: IotabotsState) -> list[Action]:
 # -- applying actions -------------------------------------------------------------------------
 
 
+@cython.locals(
+    state=IotabotsState,
+    g=GameTables,
+    a=cython.long,
+    c=cython.long,
+    bot=Bot,
+    other=Bot,
+    atk=cython.long,
+    dfn=cython.long,
+    s=cython.long,
+)
 def apply(state: IotabotsState, action: Action) -> list[dict]:
     events: list[dict] = []
     g = state.game
@@ -293,12 +376,12 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
         # its own or of another Bot on its side changes them
         atk, dfn = g.base_atk[c], g.base_def[c]
         if g.static_self[c]:
-            atk, dfn = effects.stats(state, a, bot)
+            atk, dfn = stats(state, a, bot)
         elif g.has_aura:
             aura = g.aura
             for other in state.field[a]:
                 if aura[other.card]:
-                    atk, dfn = effects.stats(state, a, bot)
+                    atk, dfn = stats(state, a, bot)
                     break
         events.append(
             {
@@ -310,7 +393,7 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
                 "def": dfn,
             }
         )
-        entries = [(c, eff, a, bot.uid, -1) for eff in g.triggers[c][When.ON_SUMMON]]
+        entries = [(c, eff, a, bot.uid, -1) for eff in g.triggers[c][WHEN_ON_SUMMON]]
         if entries:
             effects.push_triggers(state, entries)
             effects.resolve(state, events)
@@ -387,6 +470,23 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
     return events
 
 
+@cython.locals(
+    state=IotabotsState,
+    g=GameTables,
+    slot=cython.long,
+    target=cython.long,
+    a=cython.long,
+    o=cython.long,
+    attacker=Bot,
+    defender=Bot,
+    att_atk=cython.long,
+    att_def=cython.long,
+    def_atk=cython.long,
+    def_def=cython.long,
+    d_def=cython.long,
+    d_att=cython.long,
+    gone=cython.bint,
+)
 def battle(state: IotabotsState, slot: int, target: int, events: list[dict]) -> None:
     """Battle and Damage Steps (IB-6.2 .. IB-6.4)."""
     g = state.game
@@ -394,7 +494,7 @@ def battle(state: IotabotsState, slot: int, target: int, events: list[dict]) -> 
     o = 1 - a
     attacker = state.field[a][slot]
     attacker.attacks += 1
-    att_atk, att_def = effects.stats(state, a, attacker)
+    att_atk, att_def = stats(state, a, attacker)
     name = g.names[attacker.card]
     if target == LIFE_POINTS:
         state.life[o] -= att_atk
@@ -413,14 +513,14 @@ def battle(state: IotabotsState, slot: int, target: int, events: list[dict]) -> 
             return
         entries = [
             (attacker.card, eff, a, attacker.uid, -1)
-            for eff in g.triggers[attacker.card][When.AFTER_DAMAGE]
+            for eff in g.triggers[attacker.card][WHEN_AFTER_DAMAGE]
         ]
         if entries:
             effects.push_triggers(state, entries)
             effects.resolve(state, events)
         return
     defender = state.field[o][target]
-    def_atk, def_def = effects.stats(state, o, defender)
+    def_atk, def_def = stats(state, o, defender)
     # IB-6.4: both differences at once; <= 0 destroys, a negative one also costs Life Points
     d_def = def_def - att_atk
     d_att = att_def - def_atk
@@ -466,8 +566,9 @@ def battle(state: IotabotsState, slot: int, target: int, events: list[dict]) -> 
     entries = []
     for seat, bot, other in ((a, attacker, defender), (o, defender, attacker)):
         gone = d_att <= 0 if bot is attacker else d_def <= 0
-        when = When.ON_BATTLE_DESTROYED if gone else When.AFTER_DAMAGE
-        for eff in g.triggers[bot.card][when]:
+        trig = g.triggers[bot.card]
+        # (Indexed in each branch: a `when` variable as the index crashes Cython 3.3's compiler.)
+        for eff in trig[WHEN_ON_BATTLE_DESTROYED] if gone else trig[WHEN_AFTER_DAMAGE]:
             entries.append((bot.card, eff, seat, bot.uid, other.uid))
     if entries:
         effects.push_triggers(state, entries)
@@ -517,11 +618,11 @@ def prompt(state: IotabotsState) -> str:
 def bot_view(state: IotabotsState, seat: int, slot: int, bot: Bot) -> dict[str, Any]:
     g = state.game
     card = g.cards[bot.card]
-    atk, dfn = effects.stats(state, seat, bot)
+    atk, dfn = stats(state, seat, bot)
     return {
         "slot": slot,
         "name": card.name,
-        "token": card.type == CardType.TOKEN,
+        "token": card.type == TYPE_TOKEN,
         "owner": bot.owner,
         "controller": seat,
         "mana": card.mana,

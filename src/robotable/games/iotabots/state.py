@@ -13,8 +13,13 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from robotable.core.errors import RecordError
-from robotable.core.protocol import TERMINAL, Action, State
+from robotable.core.protocol import TERMINAL, Action, State, StateBase
 from robotable.core.rng import GameRng
+
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
 from .content import ZONE_SIZE
 
@@ -46,8 +51,18 @@ class Choice(enum.IntEnum):
     JUNK = 2  # a card in the deciding seat's Junk Zone
 
 
+class GameTables:
+    """What the game holds for the rules, built once per game (the `IotabotsGame` object in
+    __init__.py derives from this and fills it in `_build_tables`) and shared by every state:
+    per card (base stats, triggers, continuous effects), the option switches the rules test and
+    the ready-made actions. Plain attributes here; compiled, an extension type with C fields
+    (state.pxd), so the rules' `g.base_atk` is a struct read. The Game itself is an ABC, which
+    an extension type cannot be; the IotabotsGame class inherits both."""
+
+
 class Bot:
-    """A Bot (or token) on the field. `entered` is the duel turn it came under its controller."""
+    """A Bot (or token) on the field. `entered` is the duel turn it came under its controller.
+    Compiled, an extension type with C fields (state.pxd)."""
 
     __slots__ = (
         "uid",
@@ -77,6 +92,8 @@ class Bot:
         self.used = False  # ignition effect used this turn
 
     def copy(self) -> Bot:
+        # `b` is typed in state.pxd (where plain Python never looks; a cython.declare here would
+        # be a call per Bot): the copies below are C struct writes in the compiled engine.
         b = Bot.__new__(Bot)
         b.uid = self.uid
         b.card = self.card
@@ -117,6 +134,9 @@ class Bot:
             want = bool if name in ("may_attack", "used") else int
             if not isinstance(value, want) or (want is int and isinstance(value, bool)):
                 raise RecordError(f"iotabots state: {where}.{name} must be {want.__name__}")
+            if want is int and not -(2**63) <= value < 2**63:
+                # compiled, the fields are C longs: both engines take the same range
+                raise RecordError(f"iotabots state: {where}.{name} must fit in 64 bits")
             setattr(b, name, value)
         return b
 
@@ -130,7 +150,11 @@ _LIST_FIELDS = ("deck", "hand", "junk")
 _SEAT_INT_FIELDS = ("life", "mana", "mana_max", "mulligans")
 
 
-class IotabotsState(State):
+class IotabotsState(StateBase):
+    """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
+    `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
+    below, in both engines alike."""
+
     __slots__ = (
         "game",
         "_legal",
@@ -254,6 +278,7 @@ class IotabotsState(State):
         }
 
     def clone(self) -> IotabotsState:
+        # `s` is typed in state.pxd: the copies below are C struct writes in the compiled engine.
         s = IotabotsState.__new__(IotabotsState)
         s.game = self.game
         s._legal = self._legal
@@ -293,7 +318,7 @@ class IotabotsState(State):
         dealt again (sizes kept; deck lists are open; cards publicly returned to the hand stay),
         `seat`'s own deck is reordered, and the
         copy gets a fresh GameRng drawn from `rng`."""
-        s = self.clone()
+        s = cython.declare(IotabotsState, self.clone())
         s._legal = None
         other = 1 - seat
         r = rng.random  # a shuffle by random keys: uniform, and cheaper than rng.shuffle
@@ -361,7 +386,8 @@ class IotabotsState(State):
                 raise fail(field, "is missing")
             return data[field]
 
-        def integer(field: str, lo: int = -(2**63), hi: int = 2**64) -> int:
+        # hi: compiled, the counters are C longs; the rng's state (to 2**64 - 1) passes its own
+        def integer(field: str, lo: int = -(2**63), hi: int = 2**63 - 1) -> int:
             v = get(field)
             if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
                 raise fail(field, f"must be an integer in [{lo}, {hi}], got {v!r}")
@@ -463,3 +489,6 @@ class IotabotsState(State):
         else:
             raise fail("choice", f"must be null or [kind 0..2, seat 0..1], got {choice!r}")
         return s
+
+
+State.register(IotabotsState)
