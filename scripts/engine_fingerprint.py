@@ -36,6 +36,14 @@ CONFIGS = {
         (2, {"stalemate": "draw", "max_turns": 12}),
         (2, {"first_player": "seat1", "crop_values": (1, 1, 2, 2, 3, 3, 4, 4, 5, 6)}),
     ],
+    "rumblebots": [
+        (2, {}),
+        (3, {}),
+        (4, {}),
+        (2, {"attack_must_exceed": False, "showdown_crystals": True, "reactor_to_cryo": False}),
+        (3, {"battle_reveal_cap": 10, "crit_threshold": 2, "first_champion_cryo": 2}),
+        (4, {"dominance_margin": 3, "first_champion": 1, "total_crystals": 16}),
+    ],
 }
 
 

@@ -11,9 +11,25 @@ from __future__ import annotations
 from .content import Effect, Keyword
 from .state import OVER, P_TARGET_DEFEAT, P_TARGET_REVIVE, SHOWDOWN, RumbleState
 
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
+
 _CONTINUOUS = (Keyword.SWARM, Keyword.FINALE, Keyword.ENERGIZED, Keyword.BUDDY)
 
 
+@cython.locals(
+    s=RumbleState,
+    cards=tuple,
+    atk=cython.long,
+    crit=cython.long,
+    dfn=cython.long,
+    bar=cython.long,
+    size=cython.Py_ssize_t,
+    ok=cython.bint,
+    bm=cython.long,
+)
 def gang_totals(s: RumbleState, gang: list[int], owner: int) -> tuple[int, int, int, int]:
     """(attack, crits, defense, barriers) of a gang, continuous abilities included (RB-8.2).
 
@@ -38,7 +54,12 @@ def gang_totals(s: RumbleState, gang: list[int], owner: int) -> tuple[int, int, 
                 ok = s.reactor[owner] > 0
             else:
                 bm = d.buddy_mask
-                ok = any(o != cid and (not bm or cards[o].mask & bm) for o in gang)
+                # a loop, not any(...): a generator cannot read the compiled engine's C locals
+                ok = False
+                for o in gang:
+                    if o != cid and (not bm or cards[o].mask & bm):
+                        ok = True
+                        break
             if ok:
                 e = d.effect
                 if e is Effect.ATTACK:
@@ -52,6 +73,7 @@ def gang_totals(s: RumbleState, gang: list[int], owner: int) -> tuple[int, int, 
     return atk, crit, dfn, bar
 
 
+@cython.locals(s=RumbleState, atk=cython.long, crit=cython.long, dfn=cython.long, bar=cython.long)
 def clash_numbers(s: RumbleState) -> tuple[int, int, int, int, int]:
     """ATK, CRIT, DEF, BAR and the crit threshold of the current clash, modifiers included."""
     atk, crit, _, _ = gang_totals(s, s.attack, s.challenger) if s.challenger >= 0 else (0, 0, 0, 0)
@@ -64,6 +86,7 @@ def clash_numbers(s: RumbleState) -> tuple[int, int, int, int, int]:
     return atk, crit, dfn, bar, threshold
 
 
+@cython.locals(s=RumbleState)
 def beats(s: RumbleState, atk: int, crit: int, dfn: int, threshold: int) -> bool:
     """RB-5.4: the attack beats the defense (strictly, by default) or enough crits get through;
     a Champion with nothing to defend with always falls (ruling RB-5.3)."""
@@ -74,11 +97,13 @@ def beats(s: RumbleState, atk: int, crit: int, dfn: int, threshold: int) -> bool
     return atk >= dfn
 
 
+@cython.locals(s=RumbleState)
 def challenger_winning(s: RumbleState) -> bool:
     atk, crit, dfn, _, threshold = clash_numbers(s)
     return beats(s, atk, crit, dfn, threshold)
 
 
+@cython.locals(s=RumbleState, cards=tuple, seen=list)
 def distinct_names(s: RumbleState, ids: list[int]) -> list[str]:
     cards = s.game.content.cards
     seen: list[str] = []
@@ -89,6 +114,7 @@ def distinct_names(s: RumbleState, ids: list[int]) -> list[str]:
     return seen
 
 
+@cython.locals(s=RumbleState)
 def reveal_effect(
     s: RumbleState, seat: int, source: int, effect: Effect, amount: int, flag: int, ev: list
 ) -> None:
@@ -145,6 +171,7 @@ def reveal_effect(
         )
 
 
+@cython.locals(s=RumbleState)
 def resolve_target(
     s: RumbleState, effect: Effect, seat: int, source: int, name: str, ev: list
 ) -> None:
@@ -170,6 +197,7 @@ def resolve_target(
         ev.append({"type": "bot_revived", "seat": seat, "card": src, "target": name})
 
 
+@cython.locals(s=RumbleState)
 def reboot(s: RumbleState, seat: int, source: int, ev: list) -> None:
     """RB-8.3: the bot goes face down under its owner's deck and leaves the gang."""
     if source in s.attack:
@@ -181,6 +209,7 @@ def reboot(s: RumbleState, seat: int, source: int, ev: list) -> None:
     ev.append({"type": "rebooted", "seat": seat, "card": s.game.content.cards[source].name})
 
 
+@cython.locals(s=RumbleState, champ=cython.long)
 def refill_defense(s: RumbleState, ev: list) -> None:
     """Ruling RB-5.3: an empty defense gang is refilled from the top of the Champion's
     deck (no Enter); with an empty deck the Champion falls to the current Challenger."""
@@ -205,6 +234,7 @@ def refill_defense(s: RumbleState, ev: list) -> None:
         ev.append({"type": "undefended", "seat": champ})
 
 
+@cython.locals(s=RumbleState, take=cython.long)
 def create_crystals(s: RumbleState, seat: int, amount: int, ev: list, card: str) -> None:
     """RB-8.7 Creating Crystals: from the supply into Storage, capped by the supply."""
     take = min(amount, s.supply)
@@ -225,6 +255,15 @@ def create_crystals(s: RumbleState, seat: int, amount: int, ev: list, card: str)
     check_dominance(s, ev)
 
 
+@cython.locals(
+    s=RumbleState,
+    n=cython.long,
+    p=cython.long,
+    q=cython.long,
+    margin=cython.long,
+    totals=list,
+    leads=cython.bint,
+)
 def check_dominance(s: RumbleState, ev: list) -> bool:
     """RB-10.1: before the Showdown, 6+ crystals more than every other player wins now."""
     if s.phase == OVER:
@@ -235,12 +274,19 @@ def check_dominance(s: RumbleState, ev: list) -> bool:
     totals = [s.storage[p] + s.reactor[p] + s.cryo[p] for p in range(n)]
     margin = s.game.options["dominance_margin"]
     for p in range(n):
-        if all(totals[p] - totals[q] >= margin for q in range(n) if q != p):
+        # a loop, not all(...): a generator cannot read the compiled engine's C locals
+        leads = True
+        for q in range(n):
+            if q != p and totals[p] - totals[q] < margin:
+                leads = False
+                break
+        if leads:
             finish(s, p, "dominance", ev)
             return True
     return False
 
 
+@cython.locals(s=RumbleState)
 def finish(s: RumbleState, winner: int, reason: str, ev: list) -> None:
     """The game ends: `winner` wins by `reason` ("dominance" or "showdown", RB-10)."""
     s.phase = OVER

@@ -63,6 +63,11 @@ from .state import (
     RumbleState,
 )
 
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
+
 UPGRADE_COST = 3
 MAX_TIER = 4
 SCAN_SIZE = 2
@@ -100,6 +105,7 @@ def lab_action(tier: int, slot: int, name: str) -> Action:
 
 
 # ----------------------------------------------------------------------------- setup / rounds
+@cython.locals(s=RumbleState)
 def setup(s: RumbleState, seed: int) -> list:
     """RB-2: starters dealt, tier decks shuffled, crystals on the round spaces, the Champion
     token drawn (or given), its Cryo-cell crystal (RB-2.5), the tier 1 row revealed; then round 1
@@ -148,6 +154,7 @@ def setup(s: RumbleState, seed: int) -> list:
     return ev
 
 
+@cython.locals(s=RumbleState, n=cython.long, i=cython.long)
 def start_round(s: RumbleState, ev: list) -> None:
     """RB-3.1/3.2: the Champion-token holder starts; odd rounds clockwise, even counter."""
     s.direction = 1 if s.round % 2 == 1 else -1
@@ -159,11 +166,13 @@ def start_round(s: RumbleState, ev: list) -> None:
     begin_turn(s, ev)
 
 
+@cython.locals(s=RumbleState)
 def crystals_of(s: RumbleState, seat: int) -> int:
     """RB-6.1: a player's crystals are Storage + Reactor + Cryo-cell."""
     return s.storage[seat] + s.reactor[seat] + s.cryo[seat]
 
 
+@cython.locals(s=RumbleState, seat=cython.long, income=cython.long, top=cython.long, p=cython.long)
 def begin_turn(s: RumbleState, ev: list) -> None:
     """RB-4.1 income: scraps = the round number (6 in the Showdown), +1 underdog from round 2."""
     seat = s.order[s.turn_pos]
@@ -171,7 +180,10 @@ def begin_turn(s: RumbleState, ev: list) -> None:
     income = s.round
     underdog = False
     if s.round >= 2:
-        top = max(crystals_of(s, p) for p in range(s.game.num_players))
+        # the most crystals of any seat, by a loop: a generator cannot read C locals
+        top = crystals_of(s, 0)
+        for p in range(1, s.game.num_players):
+            top = max(top, crystals_of(s, p))
         if top - crystals_of(s, seat) >= 2:
             income += 1
             underdog = True
@@ -180,6 +192,7 @@ def begin_turn(s: RumbleState, ev: list) -> None:
     ev.append({"type": "income", "seat": seat, "scraps": income, "underdog": underdog})
 
 
+@cython.locals(s=RumbleState, seat=cython.long, t=cython.long, hand=list, group=list)
 def end_turn(s: RumbleState, ev: list) -> None:
     """RB-4.7 clean-up: scanned cards under their decks in random order, new bots join the
     collection, scraps back to 0; then the next seat, or the battle."""
@@ -225,6 +238,26 @@ def _card_tables(content: Any) -> tuple:
     return tables
 
 
+@cython.locals(
+    s=RumbleState,
+    seat=cython.long,
+    costs=list,
+    names=list,
+    fights=list,
+    recycles=list,
+    scanned=list,
+    showdown=cython.bint,
+    sc=cython.long,
+    tier=cython.long,
+    acts=list,
+    t=cython.long,
+    slot=cython.long,
+    cid=cython.long,
+    c=cython.long,
+    fighters=cython.long,
+    owned=list,
+    fresh=list,
+)
 def build_legal(s: RumbleState) -> list[Action]:
     seat = s.order[s.turn_pos]
     _, costs, names, fights, recycles, scanned = _card_tables(s.game.content)
@@ -278,6 +311,7 @@ def build_legal(s: RumbleState) -> list[Action]:
     return acts
 
 
+@cython.locals(s=RumbleState, slot=cython.long)
 def reveal_row(s: RumbleState, tier: int, ev: list) -> None:
     """RB-4.5: the first seat to reach a tier reveals four bots of it."""
     s.lab_open[tier] = True
@@ -289,6 +323,7 @@ def reveal_row(s: RumbleState, tier: int, ev: list) -> None:
     ev.append({"type": "row_revealed", "tier": tier, "cards": names})
 
 
+@cython.locals(s=RumbleState, seat=cython.long, showdown=cython.bint, gain=cython.long)
 def apply_build(s: RumbleState, action: Action, ev: list) -> None:
     seat = s.order[s.turn_pos]
     cards = s.game.content.cards
@@ -376,6 +411,7 @@ def apply_build(s: RumbleState, action: Action, ev: list) -> None:
         end_turn(s, ev)
 
 
+@cython.locals(s=RumbleState)
 def _built(s: RumbleState, seat: int, cid: int, source: str, ev: list) -> None:
     d = s.game.content.cards[cid]
     s.scraps[seat] -= d.cost
@@ -400,6 +436,7 @@ def _built(s: RumbleState, seat: int, cid: int, source: str, ev: list) -> None:
 
 
 # ----------------------------------------------------------------------------- battle phase
+@cython.locals(s=RumbleState, n=cython.long, p=cython.long)
 def start_battle(s: RumbleState, ev: list) -> None:
     """RB-5.1: every seat shuffles its bots (not Contraptions) into a battle deck; the Champion
     reveals the top bot as the first defense gang (no Enter on defense, ruling RB-5.9)."""
@@ -429,16 +466,19 @@ def start_battle(s: RumbleState, ev: list) -> None:
     advance_battle(s, ev)
 
 
+@cython.locals(s=RumbleState, n=cython.long, p=cython.long, active=list)
 def _next_active(s: RumbleState, after: int) -> int:
     n = s.game.num_players
     p = after
+    active = s.active
     for _ in range(n):
         p = (p + s.direction) % n
-        if s.active[p] and p != s.champion:
+        if active[p] and p != s.champion:
             return p
     return -1
 
 
+@cython.locals(s=RumbleState)
 def _surrender(
     s: RumbleState, seat: int, why: str, ev: list, discarded: list[str] | None = None
 ) -> None:
@@ -450,6 +490,19 @@ def _surrender(
     ev.append({"type": "surrendered", "seat": seat, "why": why, "discarded": discarded or []})
 
 
+@cython.locals(
+    s=RumbleState,
+    step=cython.long,
+    ch=cython.long,
+    cid=cython.long,
+    deck=list,
+    atk=cython.long,
+    crit=cython.long,
+    dfn=cython.long,
+    bar=cython.long,
+    thr=cython.long,
+    wins=cython.bint,
+)
 def advance_battle(s: RumbleState, ev: list) -> None:
     """Run the battle until a decision is needed or the battle (or game) ends."""
     cards = s.game.content.cards
@@ -563,6 +616,7 @@ def advance_battle(s: RumbleState, ev: list) -> None:
             challenger_wins(s, ev)
 
 
+@cython.locals(s=RumbleState, used=list, names=list)
 def usable_contraptions(s: RumbleState, seat: int, effects: tuple[Effect, ...]) -> list[str]:
     """RB-5.8: upright Contraptions of `seat` whose condition holds now (distinct names)."""
     cards = s.game.content.cards
@@ -580,6 +634,7 @@ def usable_contraptions(s: RumbleState, seat: int, effects: tuple[Effect, ...]) 
     return names
 
 
+@cython.locals(s=RumbleState, ch=cython.long, old=cython.long, mask=cython.long)
 def challenger_wins(s: RumbleState, ev: list) -> None:
     """RB-5.6: the old defense gang is defeated; Creating Crystals and Transformation trigger;
     the Challenger picks a faction of the attack for the new defense gang."""
@@ -610,6 +665,7 @@ def challenger_wins(s: RumbleState, ev: list) -> None:
     form_gang(s, options[0] if options else "", ev)
 
 
+@cython.locals(s=RumbleState)
 def transform(s: RumbleState, seat: int, cid: int, ev: list) -> None:
     """RB-8.8: trash the bot, take its evolved version from the Transformation deck if there."""
     cards = s.game.content.cards
@@ -628,6 +684,7 @@ def transform(s: RumbleState, seat: int, cid: int, ev: list) -> None:
     )
 
 
+@cython.locals(s=RumbleState, ch=cython.long, old=cython.long, bit=cython.long)
 def form_gang(s: RumbleState, faction: str, ev: list) -> None:
     """RB-5.6: bots of the chosen faction turn sideways as the new defense gang; the other
     attackers go to the discard pile; the title passes; an old Champion with an empty deck
@@ -658,6 +715,7 @@ def form_gang(s: RumbleState, faction: str, ev: list) -> None:
     s.bstep = BS_NEXT
 
 
+@cython.locals(s=RumbleState, winner=cython.long, n=cython.long, p=cython.long)
 def end_battle(s: RumbleState, ev: list) -> None:
     """RB-5.10 / RB-6.2 / RB-6.3: the Champion wins the round and its crystals; end of round."""
     winner = s.champion
@@ -706,6 +764,7 @@ def end_battle(s: RumbleState, ev: list) -> None:
 
 
 # ----------------------------------------------------------------------------- decisions
+@cython.locals(s=RumbleState)
 def pending_legal(s: RumbleState) -> list[Action]:
     kind, seat, source, _ = s.pending[-1]
     cards = s.game.content.cards
@@ -724,6 +783,7 @@ def pending_legal(s: RumbleState) -> list[Action]:
     return [named(ChooseTarget, n) for n in distinct_names(s, zone)]
 
 
+@cython.locals(s=RumbleState)
 def apply_pending(s: RumbleState, action: Action, ev: list) -> None:
     kind, seat, source, _ = s.pending.pop()
     cards = s.game.content.cards
@@ -735,12 +795,12 @@ def apply_pending(s: RumbleState, action: Action, ev: list) -> None:
                 s.offered = True
             ev.append({"type": "contraption_passed", "seat": seat})
         else:
-            cid = next(
-                c
-                for c in s.collection[seat]
-                if cards[c].name == action.name and c not in s.used[seat]
-            )
-            s.used[seat].append(cid)
+            # the first upright copy, by a loop: a generator cannot read the typed `s`
+            used = s.used[seat]
+            for cid in s.collection[seat]:
+                if cards[cid].name == action.name and cid not in used:
+                    break
+            used.append(cid)
             d = cards[cid]
             s.add_log("contraption", seat, cid)
             ev.append({"type": "contraption_used", "seat": seat, "card": d.name})
@@ -753,12 +813,14 @@ def apply_pending(s: RumbleState, action: Action, ev: list) -> None:
         advance_battle(s, ev)
 
 
+@cython.locals(s=RumbleState)
 def legal_actions(s: RumbleState) -> list[Action]:
     if s.pending:
         return pending_legal(s)
     return build_legal(s)
 
 
+@cython.locals(s=RumbleState)
 def apply(s: RumbleState, action: Action) -> list:
     ev: list = []
     if s.pending:

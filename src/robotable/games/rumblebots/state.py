@@ -17,8 +17,13 @@ import random
 from typing import Any
 
 from robotable.core.errors import RecordError
-from robotable.core.protocol import TERMINAL, Action, State
+from robotable.core.protocol import TERMINAL, Action, State, StateBase
 from robotable.core.rng import GameRng, shuffle
+
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
 # Phases (the `phase` field) and the round of the Showdown (the `round` field runs 1-6).
 BUILD, BATTLE, OVER = 0, 1, 2
@@ -54,7 +59,11 @@ _INT_FIELDS = (
 _BOOL_FIELDS = ("offered", "forced")
 
 
-class RumbleState(State):
+class RumbleState(StateBase):
+    """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
+    `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
+    below, in both engines alike."""
+
     __slots__ = (
         "game", "_legal", "rng", "round", "phase", "champion", "direction", "order",
         "turn_pos", "scraps", "tier", "storage", "reactor", "cryo", "collection", "fresh",
@@ -186,7 +195,8 @@ class RumbleState(State):
         return list(getattr(self, "opening", None) or [])
 
     def clone(self) -> RumbleState:
-        c = RumbleState.__new__(RumbleState)
+        # Typed, the copies below are C struct writes in the compiled engine.
+        c = cython.declare(RumbleState, RumbleState.__new__(RumbleState))
         c.game = self.game
         c._legal = self._legal
         c.rng = self.rng.clone()
@@ -416,7 +426,7 @@ class RumbleState(State):
     def determinize(self, seat: int, rng: random.Random | Any) -> RumbleState:
         """Resample what `seat` cannot see: every tier deck's order, the other seats' scanned
         hands (pooled with the deck of the same tier) and the hidden part of every battle deck."""
-        c = self.clone()
+        c = cython.declare(RumbleState, self.clone())
         cards = self.game.content.cards
         n = self.game.num_players
         for t in range(1, 5):
@@ -445,5 +455,7 @@ class RumbleState(State):
         c._legal = self._legal if seat == self.current_player() else None
         return c
 
+
+State.register(RumbleState)
 
 __all__ = ["RumbleState"]
