@@ -8,6 +8,9 @@ from robotable.games.rumblebots.effects cimport (
 )
 
 
+cpdef named(object cls, object name)
+cpdef lab_action(long tier, long slot, object name)
+cpdef tuple _card_tables(object content)
 cpdef long crystals_of(RumbleState s, long seat) except? -1
 cpdef long _next_active(RumbleState s, long after) except? -2
 cpdef list usable_contraptions(RumbleState s, long seat, tuple effects)

@@ -423,6 +423,22 @@ class RumbleState(StateBase):
         }
 
     # ------------------------------------------------------------------ determinize (RB-9)
+    @cython.locals(
+        seat=cython.long,
+        n=cython.long,
+        t=cython.long,
+        p=cython.long,
+        k=cython.long,
+        mine=cython.long,
+        lo=cython.Py_ssize_t,
+        hi=cython.Py_ssize_t,
+        pool=list,
+        taken=list,
+        hand=list,
+        keep=list,
+        deck=list,
+        middle=list,
+    )
     def determinize(self, seat: int, rng: random.Random | Any) -> RumbleState:
         """Resample what `seat` cannot see: every tier deck's order, the other seats' scanned
         hands (pooled with the deck of the same tier) and the hidden part of every battle deck."""
@@ -431,19 +447,23 @@ class RumbleState(StateBase):
         n = self.game.num_players
         for t in range(1, 5):
             pool = c.decks[t]
-            taken: list[tuple[int, int]] = []  # (seat, count) of hand cards of this tier
+            taken = []  # (seat, count) of hand cards of this tier
             for p in range(n):
-                if p == seat:
+                hand = c.hand[p]
+                if p == seat or not hand:  # most hands are empty: nothing to pool
                     continue
-                keep = [x for x in c.hand[p] if cards[x].tier != t]
-                mine = len(c.hand[p]) - len(keep)
+                keep = [x for x in hand if cards[x].tier != t]
+                mine = len(hand) - len(keep)
                 if mine:
-                    pool.extend(x for x in c.hand[p] if cards[x].tier == t)
+                    pool.extend([x for x in hand if cards[x].tier == t])
                     c.hand[p] = keep
                     taken.append((p, mine))
             shuffle(rng, pool)  # rng.shuffle(pool), without its per-card Python calls
+            # loops, not generators: a generator cannot read the compiled engine's C locals
             for p, k in taken:
-                c.hand[p].extend(pool.pop() for _ in range(k))
+                hand = c.hand[p]
+                for _ in range(k):
+                    hand.append(pool.pop())
         for p in range(n):
             deck = c.bdeck[p]
             lo, hi = c.known_bottom[p], len(deck) - c.known_top[p]
