@@ -35,7 +35,7 @@ def gang_totals(s: RumbleState, gang: list[int], owner: int) -> tuple[int, int, 
 
     A bot keeps its continuous abilities in defense position (ruling RB-5.9).
     """
-    cards = s.game.content.cards
+    cards = s.game.cards
     atk = crit = dfn = bar = 0
     size = len(gang)
     for cid in gang:
@@ -105,7 +105,7 @@ def challenger_winning(s: RumbleState) -> bool:
 
 @cython.locals(s=RumbleState, cards=tuple, seen=list)
 def distinct_names(s: RumbleState, ids: list[int]) -> list[str]:
-    cards = s.game.content.cards
+    cards = s.game.cards
     seen: list[str] = []
     for cid in ids:
         name = cards[cid].name
@@ -120,7 +120,7 @@ def reveal_effect(
 ) -> None:
     """Resolve an Enter / Reboot / Contraption effect; a choice of target becomes a pending
     decision (RB-8.1). A Reboot bot is already under its owner's deck (RB-8.3)."""
-    card = s.game.content.cards[source]
+    card = s.game.cards[source]
     if effect is Effect.BOOST_ATTACK:
         s.atk_mod += amount
     elif effect is Effect.BOOST_CRITS:
@@ -175,7 +175,7 @@ def reveal_effect(
 def resolve_target(
     s: RumbleState, effect: Effect, seat: int, source: int, name: str, ev: list
 ) -> None:
-    cards = s.game.content.cards
+    cards = s.game.cards
     src = cards[source].name
     if effect is Effect.DEFEAT_DEFENDER:
         target = next(c for c in s.defense if cards[c].name == name)
@@ -206,7 +206,7 @@ def reboot(s: RumbleState, seat: int, source: int, ev: list) -> None:
     s.known_bottom[seat] += 1
     s.reboots += 1
     s.add_log("reboot", seat, source)
-    ev.append({"type": "rebooted", "seat": seat, "card": s.game.content.cards[source].name})
+    ev.append({"type": "rebooted", "seat": seat, "card": s.game.cards[source].name})
 
 
 @cython.locals(s=RumbleState, champ=cython.long)
@@ -216,7 +216,7 @@ def refill_defense(s: RumbleState, ev: list) -> None:
     champ = s.champion
     if s.bdeck[champ]:
         cid = s.draw_top(champ)
-        d = s.game.content.cards[cid]
+        d = s.game.cards[cid]
         s.defense = [cid]
         s.add_log("defense", champ, cid)
         ev.append(

@@ -197,7 +197,7 @@ def end_turn(s: RumbleState, ev: list) -> None:
     """RB-4.7 clean-up: scanned cards under their decks in random order, new bots join the
     collection, scraps back to 0; then the next seat, or the battle."""
     seat = s.order[s.turn_pos]
-    cards = s.game.content.cards
+    cards = s.game.cards
     hand = s.hand[seat]
     if hand:
         for t in range(1, 5):
@@ -319,14 +319,14 @@ def reveal_row(s: RumbleState, tier: int, ev: list) -> None:
     row = s.lab[tier]
     for slot in range(ROW_SIZE):
         row[slot] = deck.pop() if deck else -1
-    names = [s.game.content.cards[c].name for c in row if c >= 0]
+    names = [s.game.cards[c].name for c in row if c >= 0]
     ev.append({"type": "row_revealed", "tier": tier, "cards": names})
 
 
 @cython.locals(s=RumbleState, seat=cython.long, showdown=cython.bint, gain=cython.long)
 def apply_build(s: RumbleState, action: Action, ev: list) -> None:
     seat = s.order[s.turn_pos]
-    cards = s.game.content.cards
+    cards = s.game.cards
     kind = action.kind
     showdown = s.round == SHOWDOWN
     if kind == "build_lab":
@@ -413,7 +413,7 @@ def apply_build(s: RumbleState, action: Action, ev: list) -> None:
 
 @cython.locals(s=RumbleState)
 def _built(s: RumbleState, seat: int, cid: int, source: str, ev: list) -> None:
-    d = s.game.content.cards[cid]
+    d = s.game.cards[cid]
     s.scraps[seat] -= d.cost
     s.builds += 1
     s.fresh[seat].append(cid)
@@ -442,7 +442,7 @@ def start_battle(s: RumbleState, ev: list) -> None:
     reveals the top bot as the first defense gang (no Enter on defense, ruling RB-5.9)."""
     s.phase = BATTLE
     n = s.game.num_players
-    cards = s.game.content.cards
+    cards = s.game.cards
     s.battle_no += 1
     s.log = None
     s.add_log("battle", s.round, s.champion)
@@ -505,7 +505,7 @@ def _surrender(
 )
 def advance_battle(s: RumbleState, ev: list) -> None:
     """Run the battle until a decision is needed or the battle (or game) ends."""
-    cards = s.game.content.cards
+    cards = s.game.cards
     while not s.pending and s.phase == BATTLE:
         step = s.bstep
         if step == BS_NEXT:
@@ -619,7 +619,7 @@ def advance_battle(s: RumbleState, ev: list) -> None:
 @cython.locals(s=RumbleState, used=list, names=list)
 def usable_contraptions(s: RumbleState, seat: int, effects: tuple[Effect, ...]) -> list[str]:
     """RB-5.8: upright Contraptions of `seat` whose condition holds now (distinct names)."""
-    cards = s.game.content.cards
+    cards = s.game.cards
     used = s.used[seat]
     names: list[str] = []
     for cid in s.collection[seat]:
@@ -638,7 +638,7 @@ def usable_contraptions(s: RumbleState, seat: int, effects: tuple[Effect, ...]) 
 def challenger_wins(s: RumbleState, ev: list) -> None:
     """RB-5.6: the old defense gang is defeated; Creating Crystals and Transformation trigger;
     the Challenger picks a faction of the attack for the new defense gang."""
-    cards = s.game.content.cards
+    cards = s.game.cards
     ch = s.challenger
     old = s.champion
     s.discard[old].extend(s.defense)
@@ -668,7 +668,7 @@ def challenger_wins(s: RumbleState, ev: list) -> None:
 @cython.locals(s=RumbleState)
 def transform(s: RumbleState, seat: int, cid: int, ev: list) -> None:
     """RB-8.8: trash the bot, take its evolved version from the Transformation deck if there."""
-    cards = s.game.content.cards
+    cards = s.game.cards
     into = cards[cid].into
     new = next((c for c in s.transform_deck if cards[c].index == into), -1)
     if new < 0:
@@ -689,7 +689,7 @@ def form_gang(s: RumbleState, faction: str, ev: list) -> None:
     """RB-5.6: bots of the chosen faction turn sideways as the new defense gang; the other
     attackers go to the discard pile; the title passes; an old Champion with an empty deck
     surrenders."""
-    cards = s.game.content.cards
+    cards = s.game.cards
     ch = s.challenger
     old = s.champion
     bit = FACTION_BIT.get(faction, 0)
@@ -767,7 +767,7 @@ def end_battle(s: RumbleState, ev: list) -> None:
 @cython.locals(s=RumbleState)
 def pending_legal(s: RumbleState) -> list[Action]:
     kind, seat, source, _ = s.pending[-1]
-    cards = s.game.content.cards
+    cards = s.game.cards
     if kind == P_FACTION:
         mask = 0
         for cid in s.attack:
@@ -786,7 +786,7 @@ def pending_legal(s: RumbleState) -> list[Action]:
 @cython.locals(s=RumbleState)
 def apply_pending(s: RumbleState, action: Action, ev: list) -> None:
     kind, seat, source, _ = s.pending.pop()
-    cards = s.game.content.cards
+    cards = s.game.cards
     if kind == P_FACTION:
         form_gang(s, action.faction, ev)
     elif kind in (P_ATTACK_WINDOW, P_DEFEND_WINDOW):

@@ -4,14 +4,23 @@
 # meaning are state.py's; every one is public, so interpreted code (render, narration, tests)
 # reads and writes them as before. Counters, seats, steps and the phase are C longs (64-bit):
 # state.py stores them as plain ints on both engines. `offered` and `forced` are C booleans that
-# read back as Python bools, as they are everywhere assigned. `game`, `log` (the shared cons
-# list) and `end_reason` stay Python objects.
+# read back as Python bools, as they are everywhere assigned. `log` (the shared cons list) and
+# `end_reason` stay Python objects.
 
 from robotable.core.protocol cimport StateBase
 
 
+# The game's shared tables (state.py's RumbleTables; the Rumblebots Game derives from it). Only
+# attributes the Game sets per instance: its class attributes (name, rules...) stay Python.
+cdef class RumbleTables:
+    cdef public long num_players
+    cdef public object options
+    cdef public object content
+    cdef public tuple cards
+
+
 cdef class RumbleState(StateBase):
-    cdef public object game
+    cdef public RumbleTables game
     cdef public object _legal
     cdef public object rng
     cdef public long round

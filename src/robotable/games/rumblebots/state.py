@@ -59,6 +59,14 @@ _INT_FIELDS = (
 _BOOL_FIELDS = ("offered", "forced")
 
 
+class RumbleTables:
+    """What the game holds for the rules and every state shares: the seat count, the options,
+    the card set and its cards by id. The Rumblebots Game object (__init__.py) derives from this
+    and fills it. Plain attributes here; compiled, an extension type with C fields (state.pxd),
+    so the rules' `s.game.cards` is a struct read, not two attribute lookups. The Game itself is
+    an ABC, which an extension type cannot be; the Game class inherits both."""
+
+
 class RumbleState(StateBase):
     """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
     `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
@@ -443,7 +451,7 @@ class RumbleState(StateBase):
         """Resample what `seat` cannot see: every tier deck's order, the other seats' scanned
         hands (pooled with the deck of the same tier) and the hidden part of every battle deck."""
         c = cython.declare(RumbleState, self.clone())
-        cards = self.game.content.cards
+        cards = self.game.cards
         n = self.game.num_players
         for t in range(1, 5):
             pool = c.decks[t]
