@@ -125,6 +125,7 @@ class RumblebotsGame(RumbleTables, Game):
             )
         self.content: Content = load_content(self.options["cards"])
         self.cards = self.content.cards  # by card id, what the rules read (RumbleTables)
+        self.tables = rules.card_tables(self.content)
         if len(self.content.starters[0]) < self.num_players:
             raise OptionError("game rumblebots: not enough starter copies for the seats")
         self.encoder = encoding.Encoding(self.content)  # the encoding module reads it

@@ -171,6 +171,15 @@ def reveal_effect(
         )
 
 
+def first_named(ids: list[int], cards: tuple, name: str) -> int:
+    """The first id in `ids` of a card called `name` (copies of a design are interchangeable);
+    a loop, which the compiled engine runs without allocating a generator."""
+    for cid in ids:
+        if cards[cid].name == name:
+            return cid
+    raise ValueError(f"no card called {name!r} among {ids}")
+
+
 @cython.locals(s=RumbleState)
 def resolve_target(
     s: RumbleState, effect: Effect, seat: int, source: int, name: str, ev: list
@@ -178,7 +187,7 @@ def resolve_target(
     cards = s.game.cards
     src = cards[source].name
     if effect is Effect.DEFEAT_DEFENDER:
-        target = next(c for c in s.defense if cards[c].name == name)
+        target = first_named(s.defense, cards, name)
         s.defense.remove(target)
         s.discard[s.champion].append(target)
         s.add_log("defeat", seat, source, target)

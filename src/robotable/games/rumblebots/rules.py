@@ -42,6 +42,7 @@ from .effects import (
     create_crystals,
     distinct_names,
     finish,
+    first_named,
     reboot,
     refill_defense,
     resolve_target,
@@ -220,10 +221,11 @@ def end_turn(s: RumbleState, ev: list) -> None:
 
 
 # ----------------------------------------------------------------------------- build phase
-def _card_tables(content: Any) -> tuple:
+def card_tables(content: Any) -> tuple:
     """Per card id: cost, name, whether it fights (not a Contraption), its recycle and
-    build-from-hand actions. Built once per card set: build_legal runs for every decision of
-    the build phase, and reading the card definitions there was most of its cost."""
+    build-from-hand actions, and its Laboratory builds by tier and slot (filled as first met).
+    Built once per card set, and held by the game (`game.tables`): build_legal runs for every
+    decision of the build phase, and reading the card definitions there was most of its cost."""
     tables = _CARD_TABLES.get(id(content))
     if tables is None or tables[0] is not content:
         cards = content.cards
@@ -234,6 +236,7 @@ def _card_tables(content: Any) -> tuple:
             [not d.contraption for d in cards],
             [named(Recycle, d.name) for d in cards],
             [named(BuildScanned, d.name) for d in cards],
+            [[None] * (5 * ROW_SIZE) for _ in cards],
         )
     return tables
 
@@ -246,6 +249,8 @@ def _card_tables(content: Any) -> tuple:
     fights=list,
     recycles=list,
     scanned=list,
+    labs=list,
+    lab_builds=list,
     showdown=cython.bint,
     sc=cython.long,
     tier=cython.long,
@@ -260,7 +265,7 @@ def _card_tables(content: Any) -> tuple:
 )
 def build_legal(s: RumbleState) -> list[Action]:
     seat = s.order[s.turn_pos]
-    _, costs, names, fights, recycles, scanned = _card_tables(s.game.content)
+    _, costs, names, fights, recycles, scanned, labs = s.game.tables
     showdown = s.round == SHOWDOWN
     sc = s.scraps[seat]
     tier = s.tier[seat]
@@ -273,7 +278,11 @@ def build_legal(s: RumbleState) -> list[Action]:
                     name = names[cid]
                     if name not in seen:
                         seen.add(name)
-                        acts.append(lab_action(t, slot, name))
+                        lab_builds = labs[cid]  # this card's BuildLab actions, by tier and slot
+                        act = lab_builds[t * ROW_SIZE + slot]
+                        if act is None:
+                            act = lab_builds[t * ROW_SIZE + slot] = lab_action(t, slot, name)
+                        acts.append(act)
         seen = set()
         for cid in s.hand[seat]:
             if costs[cid] <= sc:
@@ -349,12 +358,12 @@ def apply_build(s: RumbleState, action: Action, ev: list) -> None:
             ev.append({"type": "lab_emptied", "tier": action.tier, "slot": action.slot})
     elif kind == "build_scanned":
         hand = s.hand[seat]
-        cid = next(c for c in hand if cards[c].name == action.name)
+        cid = first_named(hand, cards, action.name)
         hand.remove(cid)
         _built(s, seat, cid, "hand", ev)
     elif kind == "recycle":
         owned = s.collection[seat]
-        cid = next(c for c in owned if cards[c].name == action.name)
+        cid = first_named(owned, cards, action.name)
         owned.remove(cid)
         d = cards[cid]
         gain = d.scrap + (s.tier[seat] if d.keyword is Keyword.RIPENING else 0)

@@ -17,6 +17,7 @@ cdef class RumbleTables:
     cdef public object options
     cdef public object content
     cdef public tuple cards
+    cdef public tuple tables
 
 
 cdef class RumbleState(StateBase):
