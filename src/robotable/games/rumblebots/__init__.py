@@ -21,6 +21,7 @@ from robotable.core.protocol import Action, Game
 from . import encoding, heuristic, narration, render, rules
 from .actions import ACTION_CLASSES
 from .content import Content, load_content
+from .effects import battle_tables
 from .state import RumbleState, RumbleTables
 
 
@@ -126,6 +127,7 @@ class RumblebotsGame(RumbleTables, Game):
         self.content: Content = load_content(self.options["cards"])
         self.cards = self.content.cards  # by card id, what the rules read (RumbleTables)
         self.tables = rules.card_tables(self.content)
+        self.battle = battle_tables(self.content)
         if len(self.content.starters[0]) < self.num_players:
             raise OptionError("game rumblebots: not enough starter copies for the seats")
         self.encoder = encoding.Encoding(self.content)  # the encoding module reads it

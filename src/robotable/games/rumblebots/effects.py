@@ -8,6 +8,8 @@ round: what both need lives here or in state.py.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .content import Effect, Keyword
 from .state import OVER, P_TARGET_DEFEAT, P_TARGET_REVIVE, SHOWDOWN, RumbleState
 
@@ -19,9 +21,29 @@ except ImportError:  # no Cython: its declarations do nothing
 _CONTINUOUS = (Keyword.SWARM, Keyword.FINALE, Keyword.ENERGIZED, Keyword.BUDDY)
 
 
+def battle_tables(content: Any) -> tuple:
+    """Per card id: attack, crits, defense, barriers and its continuous keyword (None without
+    one). Built once per game (`game.battle`): `gang_totals` runs twice per reveal, and reading
+    the card definitions there was most of its cost."""
+    cards = content.cards
+    return (
+        [d.attack for d in cards],
+        [d.crits for d in cards],
+        [d.defense for d in cards],
+        [d.barriers for d in cards],
+        [d.keyword if d.keyword and d.keyword in _CONTINUOUS else None for d in cards],
+    )
+
+
 @cython.locals(
     s=RumbleState,
     cards=tuple,
+    attack=list,
+    crits=list,
+    defense=list,
+    barriers=list,
+    continuous=list,
+    cid=cython.long,
     atk=cython.long,
     crit=cython.long,
     dfn=cython.long,
@@ -36,16 +58,17 @@ def gang_totals(s: RumbleState, gang: list[int], owner: int) -> tuple[int, int, 
     A bot keeps its continuous abilities in defense position (ruling RB-5.9).
     """
     cards = s.game.cards
+    attack, crits, defense, barriers, continuous = s.game.battle
     atk = crit = dfn = bar = 0
     size = len(gang)
     for cid in gang:
-        d = cards[cid]
-        atk += d.attack
-        crit += d.crits
-        dfn += d.defense
-        bar += d.barriers
-        kw = d.keyword
-        if kw and kw in _CONTINUOUS:
+        atk += attack[cid]
+        crit += crits[cid]
+        dfn += defense[cid]
+        bar += barriers[cid]
+        kw = continuous[cid]
+        if kw is not None:
+            d = cards[cid]
             if kw is Keyword.SWARM:
                 ok = size >= 3
             elif kw is Keyword.FINALE:

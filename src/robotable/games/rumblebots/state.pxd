@@ -18,6 +18,7 @@ cdef class RumbleTables:
     cdef public object content
     cdef public tuple cards
     cdef public tuple tables
+    cdef public tuple battle
 
 
 cdef class RumbleState(StateBase):
