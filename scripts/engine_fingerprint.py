@@ -56,6 +56,14 @@ CONFIGS = {
             },
         ),
     ],
+    "rumblebots": [
+        (2, {}),
+        (3, {}),
+        (4, {}),
+        (2, {"attack_must_exceed": False, "showdown_crystals": True, "reactor_to_cryo": False}),
+        (3, {"battle_reveal_cap": 10, "crit_threshold": 2, "first_champion_cryo": 2}),
+        (4, {"dominance_margin": 3, "first_champion": 1, "total_crystals": 16}),
+    ],
 }
 
 

@@ -21,10 +21,11 @@ from robotable.core.protocol import Action, Game
 from . import encoding, heuristic, narration, render, rules
 from .actions import ACTION_CLASSES
 from .content import Content, load_content
-from .state import RumbleState
+from .effects import battle_tables
+from .state import RumbleState, RumbleTables
 
 
-class RumblebotsGame(Game):
+class RumblebotsGame(RumbleTables, Game):
     name: ClassVar[str] = "rumblebots"
     title: ClassVar[str] = "Rumblebots"
     description: ClassVar[str] = (
@@ -124,6 +125,9 @@ class RumblebotsGame(Game):
                 f"{self.num_players}, got {self.options['first_champion']}"
             )
         self.content: Content = load_content(self.options["cards"])
+        self.cards = self.content.cards  # by card id, what the rules read (RumbleTables)
+        self.tables = rules.card_tables(self.content)
+        self.battle = battle_tables(self.content)
         if len(self.content.starters[0]) < self.num_players:
             raise OptionError("game rumblebots: not enough starter copies for the seats")
         self.encoder = encoding.Encoding(self.content)  # the encoding module reads it

@@ -8,28 +8,67 @@ round: what both need lives here or in state.py.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .content import Effect, Keyword
 from .state import OVER, P_TARGET_DEFEAT, P_TARGET_REVIVE, SHOWDOWN, RumbleState
+
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
 _CONTINUOUS = (Keyword.SWARM, Keyword.FINALE, Keyword.ENERGIZED, Keyword.BUDDY)
 
 
+def battle_tables(content: Any) -> tuple:
+    """Per card id: attack, crits, defense, barriers and its continuous keyword (None without
+    one). Built once per game (`game.battle`): `gang_totals` runs twice per reveal, and reading
+    the card definitions there was most of its cost."""
+    cards = content.cards
+    return (
+        [d.attack for d in cards],
+        [d.crits for d in cards],
+        [d.defense for d in cards],
+        [d.barriers for d in cards],
+        [d.keyword if d.keyword and d.keyword in _CONTINUOUS else None for d in cards],
+    )
+
+
+@cython.locals(
+    s=RumbleState,
+    cards=tuple,
+    attack=list,
+    crits=list,
+    defense=list,
+    barriers=list,
+    continuous=list,
+    cid=cython.long,
+    atk=cython.long,
+    crit=cython.long,
+    dfn=cython.long,
+    bar=cython.long,
+    size=cython.Py_ssize_t,
+    ok=cython.bint,
+    bm=cython.long,
+)
 def gang_totals(s: RumbleState, gang: list[int], owner: int) -> tuple[int, int, int, int]:
     """(attack, crits, defense, barriers) of a gang, continuous abilities included (RB-8.2).
 
     A bot keeps its continuous abilities in defense position (ruling RB-5.9).
     """
-    cards = s.game.content.cards
+    cards = s.game.cards
+    attack, crits, defense, barriers, continuous = s.game.battle
     atk = crit = dfn = bar = 0
     size = len(gang)
     for cid in gang:
-        d = cards[cid]
-        atk += d.attack
-        crit += d.crits
-        dfn += d.defense
-        bar += d.barriers
-        kw = d.keyword
-        if kw and kw in _CONTINUOUS:
+        atk += attack[cid]
+        crit += crits[cid]
+        dfn += defense[cid]
+        bar += barriers[cid]
+        kw = continuous[cid]
+        if kw is not None:
+            d = cards[cid]
             if kw is Keyword.SWARM:
                 ok = size >= 3
             elif kw is Keyword.FINALE:
@@ -38,7 +77,12 @@ def gang_totals(s: RumbleState, gang: list[int], owner: int) -> tuple[int, int, 
                 ok = s.reactor[owner] > 0
             else:
                 bm = d.buddy_mask
-                ok = any(o != cid and (not bm or cards[o].mask & bm) for o in gang)
+                # a loop, not any(...): a generator cannot read the compiled engine's C locals
+                ok = False
+                for o in gang:
+                    if o != cid and (not bm or cards[o].mask & bm):
+                        ok = True
+                        break
             if ok:
                 e = d.effect
                 if e is Effect.ATTACK:
@@ -52,6 +96,7 @@ def gang_totals(s: RumbleState, gang: list[int], owner: int) -> tuple[int, int, 
     return atk, crit, dfn, bar
 
 
+@cython.locals(s=RumbleState, atk=cython.long, crit=cython.long, dfn=cython.long, bar=cython.long)
 def clash_numbers(s: RumbleState) -> tuple[int, int, int, int, int]:
     """ATK, CRIT, DEF, BAR and the crit threshold of the current clash, modifiers included."""
     atk, crit, _, _ = gang_totals(s, s.attack, s.challenger) if s.challenger >= 0 else (0, 0, 0, 0)
@@ -64,6 +109,7 @@ def clash_numbers(s: RumbleState) -> tuple[int, int, int, int, int]:
     return atk, crit, dfn, bar, threshold
 
 
+@cython.locals(s=RumbleState)
 def beats(s: RumbleState, atk: int, crit: int, dfn: int, threshold: int) -> bool:
     """RB-5.4: the attack beats the defense (strictly, by default) or enough crits get through;
     a Champion with nothing to defend with always falls (ruling RB-5.3)."""
@@ -74,13 +120,15 @@ def beats(s: RumbleState, atk: int, crit: int, dfn: int, threshold: int) -> bool
     return atk >= dfn
 
 
+@cython.locals(s=RumbleState)
 def challenger_winning(s: RumbleState) -> bool:
     atk, crit, dfn, _, threshold = clash_numbers(s)
     return beats(s, atk, crit, dfn, threshold)
 
 
+@cython.locals(s=RumbleState, cards=tuple, seen=list)
 def distinct_names(s: RumbleState, ids: list[int]) -> list[str]:
-    cards = s.game.content.cards
+    cards = s.game.cards
     seen: list[str] = []
     for cid in ids:
         name = cards[cid].name
@@ -89,12 +137,13 @@ def distinct_names(s: RumbleState, ids: list[int]) -> list[str]:
     return seen
 
 
+@cython.locals(s=RumbleState)
 def reveal_effect(
     s: RumbleState, seat: int, source: int, effect: Effect, amount: int, flag: int, ev: list
 ) -> None:
     """Resolve an Enter / Reboot / Contraption effect; a choice of target becomes a pending
     decision (RB-8.1). A Reboot bot is already under its owner's deck (RB-8.3)."""
-    card = s.game.content.cards[source]
+    card = s.game.cards[source]
     if effect is Effect.BOOST_ATTACK:
         s.atk_mod += amount
     elif effect is Effect.BOOST_CRITS:
@@ -145,13 +194,23 @@ def reveal_effect(
         )
 
 
+def first_named(ids: list[int], cards: tuple, name: str) -> int:
+    """The first id in `ids` of a card called `name` (copies of a design are interchangeable);
+    a loop, which the compiled engine runs without allocating a generator."""
+    for cid in ids:
+        if cards[cid].name == name:
+            return cid
+    raise ValueError(f"no card called {name!r} among {ids}")
+
+
+@cython.locals(s=RumbleState)
 def resolve_target(
     s: RumbleState, effect: Effect, seat: int, source: int, name: str, ev: list
 ) -> None:
-    cards = s.game.content.cards
+    cards = s.game.cards
     src = cards[source].name
     if effect is Effect.DEFEAT_DEFENDER:
-        target = next(c for c in s.defense if cards[c].name == name)
+        target = first_named(s.defense, cards, name)
         s.defense.remove(target)
         s.discard[s.champion].append(target)
         s.add_log("defeat", seat, source, target)
@@ -170,6 +229,7 @@ def resolve_target(
         ev.append({"type": "bot_revived", "seat": seat, "card": src, "target": name})
 
 
+@cython.locals(s=RumbleState)
 def reboot(s: RumbleState, seat: int, source: int, ev: list) -> None:
     """RB-8.3: the bot goes face down under its owner's deck and leaves the gang."""
     if source in s.attack:
@@ -178,16 +238,17 @@ def reboot(s: RumbleState, seat: int, source: int, ev: list) -> None:
     s.known_bottom[seat] += 1
     s.reboots += 1
     s.add_log("reboot", seat, source)
-    ev.append({"type": "rebooted", "seat": seat, "card": s.game.content.cards[source].name})
+    ev.append({"type": "rebooted", "seat": seat, "card": s.game.cards[source].name})
 
 
+@cython.locals(s=RumbleState, champ=cython.long)
 def refill_defense(s: RumbleState, ev: list) -> None:
     """Ruling RB-5.3: an empty defense gang is refilled from the top of the Champion's
     deck (no Enter); with an empty deck the Champion falls to the current Challenger."""
     champ = s.champion
     if s.bdeck[champ]:
         cid = s.draw_top(champ)
-        d = s.game.content.cards[cid]
+        d = s.game.cards[cid]
         s.defense = [cid]
         s.add_log("defense", champ, cid)
         ev.append(
@@ -205,6 +266,7 @@ def refill_defense(s: RumbleState, ev: list) -> None:
         ev.append({"type": "undefended", "seat": champ})
 
 
+@cython.locals(s=RumbleState, take=cython.long)
 def create_crystals(s: RumbleState, seat: int, amount: int, ev: list, card: str) -> None:
     """RB-8.7 Creating Crystals: from the supply into Storage, capped by the supply."""
     take = min(amount, s.supply)
@@ -225,6 +287,15 @@ def create_crystals(s: RumbleState, seat: int, amount: int, ev: list, card: str)
     check_dominance(s, ev)
 
 
+@cython.locals(
+    s=RumbleState,
+    n=cython.long,
+    p=cython.long,
+    q=cython.long,
+    margin=cython.long,
+    totals=list,
+    leads=cython.bint,
+)
 def check_dominance(s: RumbleState, ev: list) -> bool:
     """RB-10.1: before the Showdown, 6+ crystals more than every other player wins now."""
     if s.phase == OVER:
@@ -235,12 +306,19 @@ def check_dominance(s: RumbleState, ev: list) -> bool:
     totals = [s.storage[p] + s.reactor[p] + s.cryo[p] for p in range(n)]
     margin = s.game.options["dominance_margin"]
     for p in range(n):
-        if all(totals[p] - totals[q] >= margin for q in range(n) if q != p):
+        # a loop, not all(...): a generator cannot read the compiled engine's C locals
+        leads = True
+        for q in range(n):
+            if q != p and totals[p] - totals[q] < margin:
+                leads = False
+                break
+        if leads:
             finish(s, p, "dominance", ev)
             return True
     return False
 
 
+@cython.locals(s=RumbleState)
 def finish(s: RumbleState, winner: int, reason: str, ev: list) -> None:
     """The game ends: `winner` wins by `reason` ("dominance" or "showdown", RB-10)."""
     s.phase = OVER

@@ -9,9 +9,15 @@ Hidden things (deck order, another seat's scanned hand) are never read.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from .content import Keyword
 from .state import BUILD, SHOWDOWN, RumbleState
+
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
 _TEMPERATURE = 2.5
 _ACTIVE = (Keyword.ENTER, Keyword.REBOOT, Keyword.CRYSTALS, Keyword.TRANSFORMATION)
@@ -31,33 +37,82 @@ def bot_power(d) -> float:  # type: ignore[no-untyped-def]
     return p
 
 
-def seat_scores(s: RumbleState, seat: int) -> list[float]:
-    cards = s.game.content.cards
+_POWERS: dict[int, tuple] = {}
+
+
+def card_powers(content: Any) -> list[float]:
+    """`bot_power` of every card id, computed once per card set: a leaf evaluation sums it over
+    every seat's collection, and calling it per card was most of the heuristic's cost."""
+    table = _POWERS.get(id(content))
+    if table is None or table[0] is not content:
+        table = _POWERS[id(content)] = (content, [bot_power(d) for d in content.cards])
+    return table[1]
+
+
+# The scores stay Python floats: C doubles would let a compiler fuse a multiply and an add
+# (FMA, rounded once) where Python rounds twice, and the engines would differ.
+@cython.locals(
+    s=RumbleState, n=cython.long, p=cython.long, builder=cython.long, powers=list, scores=list
+)
+def _scores(s: RumbleState) -> tuple[list[float], int, float]:
+    """Every seat's score as any seat but the builder sees it, the builder's seat (-1: nobody
+    builds now) and the builder's own score, which counts its scanned hand too. Each score is
+    summed in `seat_scores`' order, so both views give the same floats."""
+    powers = card_powers(s.game.content)
     n = s.game.num_players
     showdown = s.round >= SHOWDOWN
     builder = s.order[s.turn_pos] if s.phase == BUILD and not s.pending else -1
     scores = []
+    own = 0.0
     for p in range(n):
-        owned = s.collection[p]
-        power = sum(bot_power(cards[c]) for c in owned)
-        power += sum(bot_power(cards[c]) for c in s.fresh[p])
+        # sum() of lists, as before over generators: the builtin's float summation, unchanged
+        power = sum([powers[c] for c in s.collection[p]])
+        power += sum([powers[c] for c in s.fresh[p]])
         crystals = s.storage[p] + s.reactor[p] + s.cryo[p]
         score = power / 5.0 + (0.4 if showdown else 1.2) * crystals + 0.6 * s.tier[p]
         if p == builder:
             score += 0.35 * s.scraps[p]
-            if p == seat:
-                # own scanned cards are options worth a little
-                score += 0.1 * len(s.hand[p])
+            # own scanned cards are options worth a little, to the builder alone
+            own = score + 0.1 * len(s.hand[p])
+            if p == s.champion:
+                own += 0.8 if showdown else 0.3
         if p == s.champion:
             score += 0.8 if showdown else 0.3
         scores.append(score)
+    return scores, builder, own
+
+
+@cython.locals(s=RumbleState, scores=list, builder=cython.long)
+def seat_scores(s: RumbleState, seat: int) -> list[float]:
+    scores, builder, own = _scores(s)
+    if seat == builder:
+        scores[builder] = own
     return scores
+
+
+def _shares(scores: list[float]) -> list[float]:
+    """Each seat's share of the softmax over `scores`."""
+    top = max(scores)
+    weights = [math.exp((x - top) / _TEMPERATURE) for x in scores]
+    total = sum(weights)
+    return [w / total for w in weights]
 
 
 def evaluate(s: RumbleState, seat: int) -> float:
     if s.is_terminal():
         return s.returns()[seat]
-    scores = seat_scores(s, seat)
-    top = max(scores)
-    weights = [math.exp((x - top) / _TEMPERATURE) for x in scores]
-    return weights[seat] / sum(weights)
+    return _shares(seat_scores(s, seat))[seat]
+
+
+@cython.locals(s=RumbleState, scores=list, builder=cython.long, values=list)
+def evaluate_all(s: RumbleState) -> list[float]:
+    """`evaluate` for every seat from one pass over the collections (MCTS values every leaf for
+    every seat): the same numbers, since only the builder's own view of its score differs."""
+    if s.is_terminal():
+        return s.returns()
+    scores, builder, own = _scores(s)
+    values = _shares(scores)
+    if builder >= 0:
+        scores[builder] = own
+        values[builder] = _shares(scores)[builder]
+    return values

@@ -42,6 +42,7 @@ from .effects import (
     create_crystals,
     distinct_names,
     finish,
+    first_named,
     reboot,
     refill_defense,
     resolve_target,
@@ -62,6 +63,11 @@ from .state import (
     SRC_REBOOT,
     RumbleState,
 )
+
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
 UPGRADE_COST = 3
 MAX_TIER = 4
@@ -100,6 +106,7 @@ def lab_action(tier: int, slot: int, name: str) -> Action:
 
 
 # ----------------------------------------------------------------------------- setup / rounds
+@cython.locals(s=RumbleState)
 def setup(s: RumbleState, seed: int) -> list:
     """RB-2: starters dealt, tier decks shuffled, crystals on the round spaces, the Champion
     token drawn (or given), its Cryo-cell crystal (RB-2.5), the tier 1 row revealed; then round 1
@@ -148,6 +155,7 @@ def setup(s: RumbleState, seed: int) -> list:
     return ev
 
 
+@cython.locals(s=RumbleState, n=cython.long, i=cython.long)
 def start_round(s: RumbleState, ev: list) -> None:
     """RB-3.1/3.2: the Champion-token holder starts; odd rounds clockwise, even counter."""
     s.direction = 1 if s.round % 2 == 1 else -1
@@ -159,11 +167,13 @@ def start_round(s: RumbleState, ev: list) -> None:
     begin_turn(s, ev)
 
 
+@cython.locals(s=RumbleState)
 def crystals_of(s: RumbleState, seat: int) -> int:
     """RB-6.1: a player's crystals are Storage + Reactor + Cryo-cell."""
     return s.storage[seat] + s.reactor[seat] + s.cryo[seat]
 
 
+@cython.locals(s=RumbleState, seat=cython.long, income=cython.long, top=cython.long, p=cython.long)
 def begin_turn(s: RumbleState, ev: list) -> None:
     """RB-4.1 income: scraps = the round number (6 in the Showdown), +1 underdog from round 2."""
     seat = s.order[s.turn_pos]
@@ -171,7 +181,10 @@ def begin_turn(s: RumbleState, ev: list) -> None:
     income = s.round
     underdog = False
     if s.round >= 2:
-        top = max(crystals_of(s, p) for p in range(s.game.num_players))
+        # the most crystals of any seat, by a loop: a generator cannot read C locals
+        top = crystals_of(s, 0)
+        for p in range(1, s.game.num_players):
+            top = max(top, crystals_of(s, p))
         if top - crystals_of(s, seat) >= 2:
             income += 1
             underdog = True
@@ -180,11 +193,12 @@ def begin_turn(s: RumbleState, ev: list) -> None:
     ev.append({"type": "income", "seat": seat, "scraps": income, "underdog": underdog})
 
 
+@cython.locals(s=RumbleState, seat=cython.long, t=cython.long, hand=list, group=list)
 def end_turn(s: RumbleState, ev: list) -> None:
     """RB-4.7 clean-up: scanned cards under their decks in random order, new bots join the
     collection, scraps back to 0; then the next seat, or the battle."""
     seat = s.order[s.turn_pos]
-    cards = s.game.content.cards
+    cards = s.game.cards
     hand = s.hand[seat]
     if hand:
         for t in range(1, 5):
@@ -207,10 +221,11 @@ def end_turn(s: RumbleState, ev: list) -> None:
 
 
 # ----------------------------------------------------------------------------- build phase
-def _card_tables(content: Any) -> tuple:
+def card_tables(content: Any) -> tuple:
     """Per card id: cost, name, whether it fights (not a Contraption), its recycle and
-    build-from-hand actions. Built once per card set: build_legal runs for every decision of
-    the build phase, and reading the card definitions there was most of its cost."""
+    build-from-hand actions, and its Laboratory builds by tier and slot (filled as first met).
+    Built once per card set, and held by the game (`game.tables`): build_legal runs for every
+    decision of the build phase, and reading the card definitions there was most of its cost."""
     tables = _CARD_TABLES.get(id(content))
     if tables is None or tables[0] is not content:
         cards = content.cards
@@ -221,13 +236,36 @@ def _card_tables(content: Any) -> tuple:
             [not d.contraption for d in cards],
             [named(Recycle, d.name) for d in cards],
             [named(BuildScanned, d.name) for d in cards],
+            [[None] * (5 * ROW_SIZE) for _ in cards],
         )
     return tables
 
 
+@cython.locals(
+    s=RumbleState,
+    seat=cython.long,
+    costs=list,
+    names=list,
+    fights=list,
+    recycles=list,
+    scanned=list,
+    labs=list,
+    lab_builds=list,
+    showdown=cython.bint,
+    sc=cython.long,
+    tier=cython.long,
+    acts=list,
+    t=cython.long,
+    slot=cython.long,
+    cid=cython.long,
+    c=cython.long,
+    fighters=cython.long,
+    owned=list,
+    fresh=list,
+)
 def build_legal(s: RumbleState) -> list[Action]:
     seat = s.order[s.turn_pos]
-    _, costs, names, fights, recycles, scanned = _card_tables(s.game.content)
+    _, costs, names, fights, recycles, scanned, labs = s.game.tables
     showdown = s.round == SHOWDOWN
     sc = s.scraps[seat]
     tier = s.tier[seat]
@@ -240,7 +278,11 @@ def build_legal(s: RumbleState) -> list[Action]:
                     name = names[cid]
                     if name not in seen:
                         seen.add(name)
-                        acts.append(lab_action(t, slot, name))
+                        lab_builds = labs[cid]  # this card's BuildLab actions, by tier and slot
+                        act = lab_builds[t * ROW_SIZE + slot]
+                        if act is None:
+                            act = lab_builds[t * ROW_SIZE + slot] = lab_action(t, slot, name)
+                        acts.append(act)
         seen = set()
         for cid in s.hand[seat]:
             if costs[cid] <= sc:
@@ -278,6 +320,7 @@ def build_legal(s: RumbleState) -> list[Action]:
     return acts
 
 
+@cython.locals(s=RumbleState, slot=cython.long)
 def reveal_row(s: RumbleState, tier: int, ev: list) -> None:
     """RB-4.5: the first seat to reach a tier reveals four bots of it."""
     s.lab_open[tier] = True
@@ -285,13 +328,14 @@ def reveal_row(s: RumbleState, tier: int, ev: list) -> None:
     row = s.lab[tier]
     for slot in range(ROW_SIZE):
         row[slot] = deck.pop() if deck else -1
-    names = [s.game.content.cards[c].name for c in row if c >= 0]
+    names = [s.game.cards[c].name for c in row if c >= 0]
     ev.append({"type": "row_revealed", "tier": tier, "cards": names})
 
 
+@cython.locals(s=RumbleState, seat=cython.long, showdown=cython.bint, gain=cython.long)
 def apply_build(s: RumbleState, action: Action, ev: list) -> None:
     seat = s.order[s.turn_pos]
-    cards = s.game.content.cards
+    cards = s.game.cards
     kind = action.kind
     showdown = s.round == SHOWDOWN
     if kind == "build_lab":
@@ -314,12 +358,12 @@ def apply_build(s: RumbleState, action: Action, ev: list) -> None:
             ev.append({"type": "lab_emptied", "tier": action.tier, "slot": action.slot})
     elif kind == "build_scanned":
         hand = s.hand[seat]
-        cid = next(c for c in hand if cards[c].name == action.name)
+        cid = first_named(hand, cards, action.name)
         hand.remove(cid)
         _built(s, seat, cid, "hand", ev)
     elif kind == "recycle":
         owned = s.collection[seat]
-        cid = next(c for c in owned if cards[c].name == action.name)
+        cid = first_named(owned, cards, action.name)
         owned.remove(cid)
         d = cards[cid]
         gain = d.scrap + (s.tier[seat] if d.keyword is Keyword.RIPENING else 0)
@@ -376,8 +420,9 @@ def apply_build(s: RumbleState, action: Action, ev: list) -> None:
         end_turn(s, ev)
 
 
+@cython.locals(s=RumbleState)
 def _built(s: RumbleState, seat: int, cid: int, source: str, ev: list) -> None:
-    d = s.game.content.cards[cid]
+    d = s.game.cards[cid]
     s.scraps[seat] -= d.cost
     s.builds += 1
     s.fresh[seat].append(cid)
@@ -400,12 +445,13 @@ def _built(s: RumbleState, seat: int, cid: int, source: str, ev: list) -> None:
 
 
 # ----------------------------------------------------------------------------- battle phase
+@cython.locals(s=RumbleState, n=cython.long, p=cython.long)
 def start_battle(s: RumbleState, ev: list) -> None:
     """RB-5.1: every seat shuffles its bots (not Contraptions) into a battle deck; the Champion
     reveals the top bot as the first defense gang (no Enter on defense, ruling RB-5.9)."""
     s.phase = BATTLE
     n = s.game.num_players
-    cards = s.game.content.cards
+    cards = s.game.cards
     s.battle_no += 1
     s.log = None
     s.add_log("battle", s.round, s.champion)
@@ -429,16 +475,19 @@ def start_battle(s: RumbleState, ev: list) -> None:
     advance_battle(s, ev)
 
 
+@cython.locals(s=RumbleState, n=cython.long, p=cython.long, active=list)
 def _next_active(s: RumbleState, after: int) -> int:
     n = s.game.num_players
     p = after
+    active = s.active
     for _ in range(n):
         p = (p + s.direction) % n
-        if s.active[p] and p != s.champion:
+        if active[p] and p != s.champion:
             return p
     return -1
 
 
+@cython.locals(s=RumbleState)
 def _surrender(
     s: RumbleState, seat: int, why: str, ev: list, discarded: list[str] | None = None
 ) -> None:
@@ -450,9 +499,22 @@ def _surrender(
     ev.append({"type": "surrendered", "seat": seat, "why": why, "discarded": discarded or []})
 
 
+@cython.locals(
+    s=RumbleState,
+    step=cython.long,
+    ch=cython.long,
+    cid=cython.long,
+    deck=list,
+    atk=cython.long,
+    crit=cython.long,
+    dfn=cython.long,
+    bar=cython.long,
+    thr=cython.long,
+    wins=cython.bint,
+)
 def advance_battle(s: RumbleState, ev: list) -> None:
     """Run the battle until a decision is needed or the battle (or game) ends."""
-    cards = s.game.content.cards
+    cards = s.game.cards
     while not s.pending and s.phase == BATTLE:
         step = s.bstep
         if step == BS_NEXT:
@@ -563,9 +625,10 @@ def advance_battle(s: RumbleState, ev: list) -> None:
             challenger_wins(s, ev)
 
 
+@cython.locals(s=RumbleState, used=list, names=list)
 def usable_contraptions(s: RumbleState, seat: int, effects: tuple[Effect, ...]) -> list[str]:
     """RB-5.8: upright Contraptions of `seat` whose condition holds now (distinct names)."""
-    cards = s.game.content.cards
+    cards = s.game.cards
     used = s.used[seat]
     names: list[str] = []
     for cid in s.collection[seat]:
@@ -580,10 +643,11 @@ def usable_contraptions(s: RumbleState, seat: int, effects: tuple[Effect, ...]) 
     return names
 
 
+@cython.locals(s=RumbleState, ch=cython.long, old=cython.long, mask=cython.long)
 def challenger_wins(s: RumbleState, ev: list) -> None:
     """RB-5.6: the old defense gang is defeated; Creating Crystals and Transformation trigger;
     the Challenger picks a faction of the attack for the new defense gang."""
-    cards = s.game.content.cards
+    cards = s.game.cards
     ch = s.challenger
     old = s.champion
     s.discard[old].extend(s.defense)
@@ -610,9 +674,10 @@ def challenger_wins(s: RumbleState, ev: list) -> None:
     form_gang(s, options[0] if options else "", ev)
 
 
+@cython.locals(s=RumbleState)
 def transform(s: RumbleState, seat: int, cid: int, ev: list) -> None:
     """RB-8.8: trash the bot, take its evolved version from the Transformation deck if there."""
-    cards = s.game.content.cards
+    cards = s.game.cards
     into = cards[cid].into
     new = next((c for c in s.transform_deck if cards[c].index == into), -1)
     if new < 0:
@@ -628,11 +693,12 @@ def transform(s: RumbleState, seat: int, cid: int, ev: list) -> None:
     )
 
 
+@cython.locals(s=RumbleState, ch=cython.long, old=cython.long, bit=cython.long)
 def form_gang(s: RumbleState, faction: str, ev: list) -> None:
     """RB-5.6: bots of the chosen faction turn sideways as the new defense gang; the other
     attackers go to the discard pile; the title passes; an old Champion with an empty deck
     surrenders."""
-    cards = s.game.content.cards
+    cards = s.game.cards
     ch = s.challenger
     old = s.champion
     bit = FACTION_BIT.get(faction, 0)
@@ -658,6 +724,7 @@ def form_gang(s: RumbleState, faction: str, ev: list) -> None:
     s.bstep = BS_NEXT
 
 
+@cython.locals(s=RumbleState, winner=cython.long, n=cython.long, p=cython.long)
 def end_battle(s: RumbleState, ev: list) -> None:
     """RB-5.10 / RB-6.2 / RB-6.3: the Champion wins the round and its crystals; end of round."""
     winner = s.champion
@@ -706,9 +773,10 @@ def end_battle(s: RumbleState, ev: list) -> None:
 
 
 # ----------------------------------------------------------------------------- decisions
+@cython.locals(s=RumbleState)
 def pending_legal(s: RumbleState) -> list[Action]:
     kind, seat, source, _ = s.pending[-1]
-    cards = s.game.content.cards
+    cards = s.game.cards
     if kind == P_FACTION:
         mask = 0
         for cid in s.attack:
@@ -724,9 +792,10 @@ def pending_legal(s: RumbleState) -> list[Action]:
     return [named(ChooseTarget, n) for n in distinct_names(s, zone)]
 
 
+@cython.locals(s=RumbleState)
 def apply_pending(s: RumbleState, action: Action, ev: list) -> None:
     kind, seat, source, _ = s.pending.pop()
-    cards = s.game.content.cards
+    cards = s.game.cards
     if kind == P_FACTION:
         form_gang(s, action.faction, ev)
     elif kind in (P_ATTACK_WINDOW, P_DEFEND_WINDOW):
@@ -735,12 +804,12 @@ def apply_pending(s: RumbleState, action: Action, ev: list) -> None:
                 s.offered = True
             ev.append({"type": "contraption_passed", "seat": seat})
         else:
-            cid = next(
-                c
-                for c in s.collection[seat]
-                if cards[c].name == action.name and c not in s.used[seat]
-            )
-            s.used[seat].append(cid)
+            # the first upright copy, by a loop: a generator cannot read the typed `s`
+            used = s.used[seat]
+            for cid in s.collection[seat]:
+                if cards[cid].name == action.name and cid not in used:
+                    break
+            used.append(cid)
             d = cards[cid]
             s.add_log("contraption", seat, cid)
             ev.append({"type": "contraption_used", "seat": seat, "card": d.name})
@@ -753,12 +822,14 @@ def apply_pending(s: RumbleState, action: Action, ev: list) -> None:
         advance_battle(s, ev)
 
 
+@cython.locals(s=RumbleState)
 def legal_actions(s: RumbleState) -> list[Action]:
     if s.pending:
         return pending_legal(s)
     return build_legal(s)
 
 
+@cython.locals(s=RumbleState)
 def apply(s: RumbleState, action: Action) -> list:
     ev: list = []
     if s.pending:

@@ -17,8 +17,13 @@ import random
 from typing import Any
 
 from robotable.core.errors import RecordError
-from robotable.core.protocol import TERMINAL, Action, State
+from robotable.core.protocol import TERMINAL, Action, State, StateBase
 from robotable.core.rng import GameRng, shuffle
+
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
 # Phases (the `phase` field) and the round of the Showdown (the `round` field runs 1-6).
 BUILD, BATTLE, OVER = 0, 1, 2
@@ -54,7 +59,20 @@ _INT_FIELDS = (
 _BOOL_FIELDS = ("offered", "forced")
 
 
-class RumbleState(State):
+class RumbleTables:
+    """What the game holds for the rules and every state shares: the seat count, the options,
+    the card set, its cards by id and the per-card tables of the build phase (rules.card_tables)
+    and of the battle (effects.battle_tables). The Rumblebots Game object (__init__.py) derives
+    from this and fills it. Plain attributes here; compiled, an extension type with C fields
+    (state.pxd), so the rules' `s.game.cards` is a struct read, not two attribute lookups. The
+    Game itself is an ABC, which an extension type cannot be; the Game class inherits both."""
+
+
+class RumbleState(StateBase):
+    """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
+    `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
+    below, in both engines alike."""
+
     __slots__ = (
         "game", "_legal", "rng", "round", "phase", "champion", "direction", "order",
         "turn_pos", "scraps", "tier", "storage", "reactor", "cryo", "collection", "fresh",
@@ -186,7 +204,8 @@ class RumbleState(State):
         return list(getattr(self, "opening", None) or [])
 
     def clone(self) -> RumbleState:
-        c = RumbleState.__new__(RumbleState)
+        # Typed, the copies below are C struct writes in the compiled engine.
+        c = cython.declare(RumbleState, RumbleState.__new__(RumbleState))
         c.game = self.game
         c._legal = self._legal
         c.rng = self.rng.clone()
@@ -413,27 +432,47 @@ class RumbleState(State):
         }
 
     # ------------------------------------------------------------------ determinize (RB-9)
+    @cython.locals(
+        seat=cython.long,
+        n=cython.long,
+        t=cython.long,
+        p=cython.long,
+        k=cython.long,
+        mine=cython.long,
+        lo=cython.Py_ssize_t,
+        hi=cython.Py_ssize_t,
+        pool=list,
+        taken=list,
+        hand=list,
+        keep=list,
+        deck=list,
+        middle=list,
+    )
     def determinize(self, seat: int, rng: random.Random | Any) -> RumbleState:
         """Resample what `seat` cannot see: every tier deck's order, the other seats' scanned
         hands (pooled with the deck of the same tier) and the hidden part of every battle deck."""
-        c = self.clone()
-        cards = self.game.content.cards
+        c = cython.declare(RumbleState, self.clone())
+        cards = self.game.cards
         n = self.game.num_players
         for t in range(1, 5):
             pool = c.decks[t]
-            taken: list[tuple[int, int]] = []  # (seat, count) of hand cards of this tier
+            taken = []  # (seat, count) of hand cards of this tier
             for p in range(n):
-                if p == seat:
+                hand = c.hand[p]
+                if p == seat or not hand:  # most hands are empty: nothing to pool
                     continue
-                keep = [x for x in c.hand[p] if cards[x].tier != t]
-                mine = len(c.hand[p]) - len(keep)
+                keep = [x for x in hand if cards[x].tier != t]
+                mine = len(hand) - len(keep)
                 if mine:
-                    pool.extend(x for x in c.hand[p] if cards[x].tier == t)
+                    pool.extend([x for x in hand if cards[x].tier == t])
                     c.hand[p] = keep
                     taken.append((p, mine))
             shuffle(rng, pool)  # rng.shuffle(pool), without its per-card Python calls
+            # loops, not generators: a generator cannot read the compiled engine's C locals
             for p, k in taken:
-                c.hand[p].extend(pool.pop() for _ in range(k))
+                hand = c.hand[p]
+                for _ in range(k):
+                    hand.append(pool.pop())
         for p in range(n):
             deck = c.bdeck[p]
             lo, hi = c.known_bottom[p], len(deck) - c.known_top[p]
@@ -445,5 +484,7 @@ class RumbleState(State):
         c._legal = self._legal if seat == self.current_player() else None
         return c
 
+
+State.register(RumbleState)
 
 __all__ = ["RumbleState"]
