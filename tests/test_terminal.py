@@ -145,6 +145,14 @@ def test_version_says_which_engine_runs() -> None:
     assert result.stdout.startswith("robotable ") and "engine" in result.stdout
 
 
+def test_python_dash_m_robotable_runs_the_same_command_line() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "robotable", "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == _cli("--version").stdout
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
