@@ -160,7 +160,8 @@ def test_ib_2_3_bundled_name_or_path_give_the_same_deck(tmp_path):
 
 
 def test_ib_3_1_duel_setup_shuffled_20_life_three_cards():
-    g = game()
+    # The rulebook's setup; IB-4.8's extra card for the player going second is tested there.
+    g = game(second_player_bonus="none")
     s = g.new_initial_state(5)
     s.apply_action(ChooseOrder(True))
     assert s.life == [20, 20]
@@ -199,14 +200,14 @@ def test_ib_4_1_draw_phase_and_deck_out_loses():
 
 
 def test_ib_4_1_first_turn_draw_option():
-    s = start(first_turn_draw=False)
+    s = start(first_turn_draw=False, second_player_bonus="mana")
     assert len(s.hand[0]) == 3
     s.apply_action(EndTurn())
     assert len(s.hand[1]) == 4
 
 
 def test_ib_4_8_going_second_gets_one_more_mana_on_its_first_turn():
-    s = start()  # default second_player_bonus=mana
+    s = start(second_player_bonus="mana")
     assert len(s.hand[1]) == 3
     s.apply_action(EndTurn())
     assert s.active == 1 and s.turn == 2
@@ -228,7 +229,7 @@ def test_ib_4_8_bonus_options_card_and_none():
 
 
 def test_ib_4_8_bonus_option_both_gives_the_card_and_the_mana():
-    s = start(second_player_bonus="both")
+    s = start()  # the default, second_player_bonus=both
     assert (len(s.hand[0]), len(s.hand[1])) == (4, 4)
     s.apply_action(EndTurn())
     assert (len(s.hand[1]), s.mana[1], s.mana_max[1]) == (5, 2, 1)
@@ -298,7 +299,7 @@ def test_ib_4_6_end_phase_discards_to_five_then_mana_zero():
 
 
 def test_ib_4_7_turn_cap_ends_the_duel_in_a_draw():
-    s = start(max_turns=4)
+    s = start(max_turns=4, second_player_bonus="mana")  # no discard choice at the end phase
     for _ in range(4):
         s.apply_action(EndTurn())
     assert s.results == [DRAW] and s.reasons == ["turn cap"]

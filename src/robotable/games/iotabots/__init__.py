@@ -101,9 +101,9 @@ class IotabotsGame(GameTables, Game):
         OptionSpec(
             "second_player_bonus",
             str,
-            "mana",
-            "what the player going second gets (ruling IB-4.8): mana (one more mana on their first "
-            "turn), card (one more card in the opening hand), both, or none (the rulebook as "
+            "both",
+            "what the player going second gets (ruling IB-4.8): both (one more card in the opening "
+            "hand and one more mana on their first turn), mana, card, or none (the rulebook as "
             "written)",
             choices=("mana", "card", "both", "none"),
         ),

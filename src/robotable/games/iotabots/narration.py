@@ -30,7 +30,7 @@ from .actions import (
     Summon,
 )
 from .content import CardType, Op
-from .rules import HAND_LIMIT, HAND_SIZE, MAX_MULLIGANS, START_LIFE
+from .rules import HAND_LIMIT, HAND_SIZE, MAX_MULLIGANS, START_LIFE, opening_hand
 
 if TYPE_CHECKING:
     from robotable.core.protocol import Action
@@ -195,7 +195,7 @@ def _mulligan(e: Event, v: Voice) -> str:
     nth = _ORDINALS[n - 1] if 0 < n <= len(_ORDINALS) else str(n)
     text = (
         f"{v.does(seat, 'takes')} a mulligan (the {nth} of {MAX_MULLIGANS}): "
-        f"the hand is shuffled back into the deck for {HAND_SIZE} new cards"
+        f"the hand is shuffled back into the deck for {e.get('hand_size', HAND_SIZE)} new cards"
     )
     if n >= MAX_MULLIGANS:
         text += ", which must be kept"
@@ -602,7 +602,8 @@ def describe_action(state: IotabotsState, action: Action) -> str:
             else "your last one: the new hand is kept"
         )
         return (
-            f"mulligan: shuffle this hand back into your deck and draw {HAND_SIZE} new cards "
+            f"mulligan: shuffle this hand back into your deck and draw "
+            f"{opening_hand(state, seat)} new cards "
             f"({after})"
         )
     if kind is ChooseOrder:

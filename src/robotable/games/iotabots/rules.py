@@ -454,8 +454,11 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
             state.deck[s].extend(state.hand[s])
             state.hand[s] = []
             state.rng.shuffle(state.deck[s])
-            events.append({"type": "mulligan", "seat": s, "count": state.mulligans[s]})
-            draw(state, s, opening_hand(state, s), events)
+            cards = opening_hand(state, s)
+            events.append(
+                {"type": "mulligan", "seat": s, "count": state.mulligans[s], "hand_size": cards}
+            )
+            draw(state, s, cards, events)
             if state.mulligans[s] >= MAX_MULLIGANS:
                 state.kept[s] = True  # IB-3.2: after two mulligans the hand is kept
         else:
