@@ -454,11 +454,11 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
             state.deck[s].extend(state.hand[s])
             state.hand[s] = []
             state.rng.shuffle(state.deck[s])
-            cards = opening_hand(state, s)
+            hand_size = opening_hand(state, s)
             events.append(
-                {"type": "mulligan", "seat": s, "count": state.mulligans[s], "hand_size": cards}
+                {"type": "mulligan", "seat": s, "count": state.mulligans[s], "hand_size": hand_size}
             )
-            draw(state, s, cards, events)
+            draw(state, s, hand_size, events)
             if state.mulligans[s] >= MAX_MULLIGANS:
                 state.kept[s] = True  # IB-3.2: after two mulligans the hand is kept
         else:
