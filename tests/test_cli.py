@@ -106,9 +106,12 @@ def test_bench_json_has_the_promised_keys() -> None:
         "mcts_iterations_per_s",
         "clone_us",
         "apply_us",
+        "determinize_us",
+        "evaluate_all_us",
         "state_bytes",
     ):
         assert figures[key] > 0, key
+    assert figures["events_per_action"] >= 0
 
 
 def test_soak_reports_zero_errors_on_a_sound_game(tmp_path) -> None:

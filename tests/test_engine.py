@@ -120,6 +120,22 @@ def test_rng_shuffle_is_random_shuffle(seed: int, size: int) -> None:
     assert mine == reference and game_rng.state == twin.state
 
 
+@given(st.integers(0, 2**32), st.integers(0, 300), st.data())
+def test_rng_sample_is_random_sample(seed: int, size: int, data: st.DataObject) -> None:
+    """The determinizations' inlined sample takes the same items in the same order from the same
+    stream, on both of CPython's paths (a small population's pool, a large one's set)."""
+    from robotable.core.rng import GameRng, sample
+
+    take = data.draw(st.integers(0, size))
+    ours, theirs = random.Random(seed), random.Random(seed)
+    population = [f"m{i}" for i in range(size)]
+    assert sample(ours, population, take) == theirs.sample(population, take)
+    assert ours.random() == theirs.random()
+    game_rng, twin = GameRng(seed), GameRng(seed)
+    assert sample(game_rng, population, take) == twin.sample(population, take)
+    assert game_rng.state == twin.state
+
+
 def test_a_module_compiled_against_a_stale_one_runs_the_source(tmp_path: Path) -> None:
     """A compiled module that cimports another's extension type (its .pxd) runs only with that
     module fresh: rules compiled against StakBotsState cannot run with state.py's Python class."""

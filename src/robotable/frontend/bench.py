@@ -1,7 +1,8 @@
 """`robotable bench`: how fast a game runs, measured rather than asserted.
 
 Random playouts (games/s, actions/s on one core), MCTS iterations/s from a mid-game state, the
-mean cost of clone() and apply_action(), and the bytes a state holds (shared content excluded).
+mean cost of clone(), apply_action(), legal_actions(), determinize() and evaluate_all(), the
+events an action builds, and the bytes a state holds (shared content excluded).
 
 Everything is timed in this process's CPU time: "per second on one core" is what is asked, and
 on a shared machine wall-clock time would measure the other processes as much as the game.
@@ -89,7 +90,26 @@ def clone_and_apply_cost(game: Game, seed: int, samples: int = 2000) -> dict[str
     for copy in fresh:
         copy.legal_actions()
     legal_s = (_clock() - start) / len(pairs)
-    return {"clone_us": clone_s * 1e6, "apply_us": apply_s * 1e6, "legal_us": legal_s * 1e6}
+    # What every MCTS iteration pays once (a fresh sample of the hidden cards, a leaf's value).
+    start = _clock()
+    for state, _ in pairs:
+        state.determinize(state.current_player(), rng)
+    determinize_s = (_clock() - start) / len(pairs)
+    evaluate_all = game.evaluate_all
+    start = _clock()
+    for state, _ in pairs:
+        evaluate_all(state)
+    evaluate_s = (_clock() - start) / len(pairs)
+    # How many event dicts an action builds, untimed: the share of apply they can cost.
+    events = sum(len(state.clone().apply_action(action)) for state, action in pairs)
+    return {
+        "clone_us": clone_s * 1e6,
+        "apply_us": apply_s * 1e6,
+        "legal_us": legal_s * 1e6,
+        "determinize_us": determinize_s * 1e6,
+        "evaluate_all_us": evaluate_s * 1e6,
+        "events_per_action": events / len(pairs),
+    }
 
 
 def mcts_rate(game: Game, seed: int, seconds: float) -> float:

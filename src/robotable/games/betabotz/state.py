@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from robotable.core.errors import RecordError
 from robotable.core.protocol import TERMINAL, Action, State, StateBase
-from robotable.core.rng import GameRng, shuffle
+from robotable.core.rng import GameRng, sample, shuffle
 
 try:
     import cython
@@ -332,7 +332,7 @@ class BetabotzState(StateBase):
             if not spots[g]:
                 continue
             unseen = [m for m in content.missions_by_ground[g] if m not in seen]
-            pick = rng.sample(unseen, len(spots[g]))
+            pick = sample(rng, unseen, len(spots[g]))
             for i, m in zip(spots[g], pick):
                 order[i] = m
         c.rng = GameRng(rng.getrandbits(63))
