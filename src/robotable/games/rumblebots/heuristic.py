@@ -45,6 +45,8 @@ def card_powers(content: Any) -> list[float]:
     every seat's collection, and calling it per card was most of the heuristic's cost."""
     table = _POWERS.get(id(content))
     if table is None or table[0] is not content:
+        if len(_POWERS) > 16:  # each entry holds its card set: a server loading users' sets
+            _POWERS.clear()  # must not keep them all
         table = _POWERS[id(content)] = (content, [bot_power(d) for d in content.cards])
     return table[1]
 

@@ -85,7 +85,6 @@ _SCANS = (None, EnergizeScan(1), EnergizeScan(2), EnergizeScan(3), EnergizeScan(
 _FACTION_ACTS = {f: ChooseFaction(f) for f in FACTIONS}
 _NAMED: dict[tuple[type, str], Action] = {}
 _LAB_ACTS: dict[tuple[int, int, str], Action] = {}
-_CARD_TABLES: dict[int, tuple] = {}
 
 
 def named(cls: type, name: str) -> Action:
@@ -224,21 +223,17 @@ def end_turn(s: RumbleState, ev: list) -> None:
 def card_tables(content: Any) -> tuple:
     """Per card id: cost, name, whether it fights (not a Contraption), its recycle and
     build-from-hand actions, and its Laboratory builds by tier and slot (filled as first met).
-    Built once per card set, and held by the game (`game.tables`): build_legal runs for every
+    Built once per game, which holds them (`game.tables`): build_legal runs for every
     decision of the build phase, and reading the card definitions there was most of its cost."""
-    tables = _CARD_TABLES.get(id(content))
-    if tables is None or tables[0] is not content:
-        cards = content.cards
-        tables = _CARD_TABLES[id(content)] = (
-            content,
-            [d.cost for d in cards],
-            [d.name for d in cards],
-            [not d.contraption for d in cards],
-            [named(Recycle, d.name) for d in cards],
-            [named(BuildScanned, d.name) for d in cards],
-            [[None] * (5 * ROW_SIZE) for _ in cards],
-        )
-    return tables
+    cards = content.cards
+    return (
+        [d.cost for d in cards],
+        [d.name for d in cards],
+        [not d.contraption for d in cards],
+        [named(Recycle, d.name) for d in cards],
+        [named(BuildScanned, d.name) for d in cards],
+        [[None] * (5 * ROW_SIZE) for _ in cards],
+    )
 
 
 @cython.locals(
@@ -265,7 +260,7 @@ def card_tables(content: Any) -> tuple:
 )
 def build_legal(s: RumbleState) -> list[Action]:
     seat = s.order[s.turn_pos]
-    _, costs, names, fights, recycles, scanned, labs = s.game.tables
+    costs, names, fights, recycles, scanned, labs = s.game.tables
     showdown = s.round == SHOWDOWN
     sc = s.scraps[seat]
     tier = s.tier[seat]
