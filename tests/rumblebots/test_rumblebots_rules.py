@@ -178,8 +178,9 @@ def test_rb_2_5_first_champion_starts_with_a_cryo_crystal():
             "from": "first champion",
             "total": 1,
         }
-    # The default gives the crystal in two-seat games only.
-    assert robotable.load_game("rumblebots", 2).new_initial_state(seed=4).cryo.count(1) == 1
+    # The default gives two crystals in two-seat games only.
+    two = robotable.load_game("rumblebots", 2).new_initial_state(seed=4)
+    assert sorted(two.cryo) == [0, 2] and two.cryo[two.champion] == 2
     assert robotable.load_game("rumblebots", 3).new_initial_state(seed=4).cryo == [0, 0, 0]
     with pytest.raises(OptionError, match="first_champion_cryo"):
         game(2, first_champion_cryo=4)

@@ -75,7 +75,7 @@ class RumblebotsGame(RumbleTables, Game):
             int,
             -1,
             "crystals the first Champion starts with in its Cryo-cell, from the supply "
-            "(ruling RB-2.5); -1: 1 in a two-seat game, none with more seats",
+            "(ruling RB-2.5); -1: 2 in a two-seat game, none with more seats",
             minimum=-1,
             maximum=3,
         ),

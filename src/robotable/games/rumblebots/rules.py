@@ -108,7 +108,7 @@ def lab_action(tier: int, slot: int, name: str) -> Action:
 @cython.locals(s=RumbleState)
 def setup(s: RumbleState, seed: int) -> list:
     """RB-2: starters dealt, tier decks shuffled, crystals on the round spaces, the Champion
-    token drawn (or given), its Cryo-cell crystal (RB-2.5), the tier 1 row revealed; then round 1
+    token drawn (or given), its Cryo-cell crystals (RB-2.5), the tier 1 row revealed; then round 1
     begins. Returns the events."""
     game = s.game
     content = game.content
@@ -134,8 +134,8 @@ def setup(s: RumbleState, seed: int) -> list:
     # RB-2.5 ruling: the first Champion defends first, which costs more than building first
     # gains, so it starts with crystals in its Cryo-cell (docs/balancing.md, the fairness pass).
     bonus = opts["first_champion_cryo"]
-    if bonus < 0:  # measured only where it helps: two seats (with three it did not)
-        bonus = 1 if n == 2 else 0
+    if bonus < 0:  # measured only where it helps: two seats (with three it did not), at hard
+        bonus = 2 if n == 2 else 0
     bonus = min(bonus, s.supply)
     if bonus:
         s.supply -= bonus
