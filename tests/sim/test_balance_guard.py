@@ -1,10 +1,11 @@
 """Balance regression guard: each bundled game stays fair and finished under greedy self-play.
 
 Issue 18's quick guard (docs/balancing.md, "The fairness pass"): in 200 games of greedy
-self-play, the first mover of every two-seat game wins 40-60% of the games, and Bread Winner
-games end by the rulebook's win (all loaves) at least 80% of the time. The runs are seeded, so a
-change that moves a figure out of its bounds fails here every time, never now and then; the full
-pass, with intervals and the stronger agents, is `scripts/balance_pass.py`.
+self-play (1,200 in Rumblebots, below), the first mover of every two-seat game wins 40-60% of
+the games, and Bread Winner games end by the rulebook's win (all loaves) at least 80% of the
+time. The runs are seeded, so a change that moves a figure out of its bounds fails here every
+time, never now and then; the full pass, with intervals and the stronger agents, is
+`scripts/balance_pass.py`.
 """
 
 from __future__ import annotations
