@@ -128,6 +128,7 @@ class RumblebotsGame(RumbleTables, Game):
         self.cards = self.content.cards  # by card id, what the rules read (RumbleTables)
         self.tables = rules.card_tables(self.content)
         self.battle = battle_tables(self.content)
+        self.powers = heuristic.card_powers(self.content)
         if len(self.content.starters[0]) < self.num_players:
             raise OptionError("game rumblebots: not enough starter copies for the seats")
         self.encoder = encoding.Encoding(self.content)  # the encoding module reads it

@@ -37,18 +37,11 @@ def bot_power(d) -> float:  # type: ignore[no-untyped-def]
     return p
 
 
-_POWERS: dict[int, tuple] = {}
-
-
 def card_powers(content: Any) -> list[float]:
-    """`bot_power` of every card id, computed once per card set: a leaf evaluation sums it over
-    every seat's collection, and calling it per card was most of the heuristic's cost."""
-    table = _POWERS.get(id(content))
-    if table is None or table[0] is not content:
-        if len(_POWERS) > 16:  # each entry holds its card set: a server loading users' sets
-            _POWERS.clear()  # must not keep them all
-        table = _POWERS[id(content)] = (content, [bot_power(d) for d in content.cards])
-    return table[1]
+    """`bot_power` of every card id, computed once per game, which holds it (`game.powers`):
+    a leaf evaluation sums it over every seat's collection, and calling it per card was most
+    of the heuristic's cost."""
+    return [bot_power(d) for d in content.cards]
 
 
 # The scores stay Python floats: C doubles would let a compiler fuse a multiply and an add
@@ -60,7 +53,7 @@ def _scores(s: RumbleState) -> tuple[list[float], int, float]:
     """Every seat's score as any seat but the builder sees it, the builder's seat (-1: nobody
     builds now) and the builder's own score, which counts its scanned hand too. Each score is
     summed in `seat_scores`' order, so both views give the same floats."""
-    powers = card_powers(s.game.content)
+    powers = s.game.powers
     n = s.game.num_players
     showdown = s.round >= SHOWDOWN
     builder = s.order[s.turn_pos] if s.phase == BUILD and not s.pending else -1

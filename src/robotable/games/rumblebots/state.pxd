@@ -19,6 +19,7 @@ cdef class RumbleTables:
     cdef public tuple cards
     cdef public tuple tables
     cdef public tuple battle
+    cdef public list powers
 
 
 cdef class RumbleState(StateBase):
