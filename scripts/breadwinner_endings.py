@@ -9,9 +9,11 @@ with a straight line in the loaf difference (`--mix`, the share of the line):
     .venv/bin/python scripts/breadwinner_endings.py --seeds 300:320 --scale 2      # as shipped
     .venv/bin/python scripts/breadwinner_endings.py --seeds 300:320 --scale 4
     .venv/bin/python scripts/breadwinner_endings.py --seeds 300:320 --mix 0.3
+    .venv/bin/python scripts/breadwinner_endings.py --seeds 300:320 --press 0.85   # press=0.85
 
 The line never saturates, so a player far ahead still sees each loaf it could add; a flatter curve
-does the same in part. docs/rules/breadwinner.md, "Games between searching players", has the
+does the same in part; `--press` gives both searches the `press` option (docs/ai.md), which
+rescales values only in a position the heuristic calls all but decided. docs/rules/breadwinner.md, "Games between searching players", has the
 figures.
 """
 
@@ -46,12 +48,18 @@ def leaf_value(scale: float, mix: float) -> Callable:
     return evaluate_all
 
 
-def play(job: tuple[int, int, float, float]) -> tuple[int, str, int]:
-    seed, iterations, scale, mix = job
+def play(job: tuple[int, int, float, float, float]) -> tuple[int, str, int]:
+    seed, iterations, scale, mix, press = job
     game = load_game("breadwinner", num_players=2)
     evaluate_all = leaf_value(scale, mix)
     agents = [
-        MCTSAgent(seed=2 * seed + s, iterations=iterations, rollout=0, evaluate_all=evaluate_all)
+        MCTSAgent(
+            seed=2 * seed + s,
+            iterations=iterations,
+            rollout=0,
+            press=press,
+            evaluate_all=evaluate_all,
+        )
         for s in range(2)
     ]
     state = game.new_initial_state(seed)
@@ -66,14 +74,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--iterations", type=int, default=1000)
     parser.add_argument("--scale", type=float, default=heuristic.DEFAULT.scale)
     parser.add_argument("--mix", type=float, default=0.0)
+    parser.add_argument(
+        "--press", type=float, default=0.0, help="the search's press=P (0: off; docs/ai.md)"
+    )
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     args = parser.parse_args(argv)
     first, _, last = args.seeds.partition(":")
     if not (first.isdigit() and last.isdigit() and int(first) < int(last)):
         parser.error(f"--seeds: expected first:last with first < last, got {args.seeds!r}")
-    if not 0.0 <= args.mix <= 1.0 or args.scale <= 0:
-        parser.error("--mix must lie in [0, 1] and --scale be positive")
-    jobs = [(s, args.iterations, args.scale, args.mix) for s in range(int(first), int(last))]
+    if not 0.0 <= args.mix <= 1.0 or not 0.0 <= args.press <= 1.0 or args.scale <= 0:
+        parser.error("--mix and --press must lie in [0, 1] and --scale be positive")
+    jobs = [
+        (s, args.iterations, args.scale, args.mix, args.press) for s in range(int(first), int(last))
+    ]
     # Spawned workers: each imports the engine afresh, as `robotable simulate` does.
     with get_context("spawn").Pool(args.workers) as pool:
         results = pool.map(play, jobs, chunksize=1)
@@ -82,7 +95,8 @@ def main(argv: list[str]) -> int:
     ended = sum(reason == "all_loaves" for _, reason, _ in results)
     median = statistics.median(turns for _, _, turns in results)
     print(
-        f"scale {args.scale}, mix {args.mix}, mcts:iterations={args.iterations},rollout=0: "
+        f"scale {args.scale}, mix {args.mix}, press {args.press}, "
+        f"mcts:iterations={args.iterations},rollout=0: "
         f"{ended} of {len(results)} games ended by all loaves, median {median} turns"
     )
     return 0

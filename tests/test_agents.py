@@ -278,6 +278,43 @@ def test_mcts_norm_ranks_moves_by_value_whatever_the_values_scale() -> None:
     assert full[0] >= 2 * plain[0]  # with norm the favourite is searched far more
 
 
+def test_mcts_press_rescales_only_a_position_all_but_decided() -> None:
+    """`press=P` searches as `norm=1` where the deciding seat's value is at least P or at most
+    1 - P, and as the plain search in a contested position (same visits, same seeds)."""
+    game = robotable.load_game("breadwinner")
+    state = game.new_initial_state(seed=3)
+    while len(state.legal_actions()) < 6:
+        state.apply_action(state.legal_actions()[0])
+
+    def decided(st):  # the seat to move all but won, whatever it does
+        return [0.98 + 0.015 * v for v in game.evaluate_all(st)]
+
+    def contested(st):
+        return [0.4 + 0.2 * v for v in game.evaluate_all(st)]
+
+    def visits(spec, evaluate_all):
+        agent = make_agent(spec, seed=0)
+        agent.evaluate_all = evaluate_all
+        # the same draws as press's one sample of the root, so the searches match seed for seed
+        agent._decided(state, state.current_player(), evaluate_all)
+        root = agent.search(state)
+        return sorted((e.visits for e in root.children.values()), reverse=True)
+
+    def visits_press(evaluate_all):
+        agent = make_agent("mcts:iterations=300,rollout=0,press=0.9", seed=0)
+        agent.evaluate_all = evaluate_all
+        root = agent.search(state)
+        return sorted((e.visits for e in root.children.values()), reverse=True)
+
+    assert make_agent("mcts:200,press=0.9").name == "mcts:iterations=200,press=0.9"
+    pressed = visits_press(decided)
+    assert pressed == visits("mcts:iterations=300,rollout=0,norm=1", decided)
+    assert pressed != visits("mcts:iterations=300,rollout=0", decided)
+    assert visits_press(contested) == visits("mcts:iterations=300,rollout=0", contested)
+    with pytest.raises(robotable.OptionError, match="'press' must be at most 1"):
+        make_agent("mcts:200,press=2")
+
+
 def test_mcts_norm_chooses_where_another_seat_credited_the_edges() -> None:
     """In Stak Bots the seat deciding after the same moves can differ between samples (hidden
     cards decide who targets), so a node's edges may hold another seat's values; rescaled by

@@ -41,10 +41,11 @@ _PARAMS: dict[str, dict[str, type]] = {
         "widen": float,
         "turn": float,
         "norm": int,
+        "press": float,
     },
 }
 _POSITIONAL = {"mcts": "iterations"}
-_MAY_BE_ZERO = ("rollout", "noise", "prior", "reuse", "guide", "widen", "norm")
+_MAY_BE_ZERO = ("rollout", "noise", "prior", "reuse", "guide", "widen", "norm", "press")
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -91,7 +92,7 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise OptionError(f"agent spec '{spec}': parameter '{key}' must be a finite number")
         if number <= 0 and key not in _MAY_BE_ZERO or number < 0:
             raise OptionError(f"agent spec '{spec}': parameter '{key}' must be positive")
-        if key in ("noise", "guide") and number > 1:
+        if key in ("noise", "guide", "press") and number > 1:
             raise OptionError(f"agent spec '{spec}': parameter '{key}' must be at most 1")
         params[key] = number
     if kind == "mcts" and ("time" in params or "turn" in params) and "iterations" not in params:

@@ -15,7 +15,9 @@ long list of moves is searched deeply among its likely moves instead of thinly a
 `turn` is a thinking-time budget per turn rather than per decision, shared among the turn's
 decisions by how many the agent has needed per turn so far. `norm` compares a seat's values
 rescaled to the range they span in the tree, so moves stay ranked when the heuristic's values
-are squeezed together (a game all but decided, or early moves that change the estimate little).
+are squeezed together (a game all but decided, or early moves that change the estimate little);
+`press` does so only in a position the heuristic calls all but decided, so that a player far
+ahead keeps pressing for the win while contested positions are searched as before.
 
 With `reuse`, the subtree under the chosen action is kept when the agent decides again right
 after its own move (a turn of several decisions: play, scrap, attack...): the next search starts
@@ -76,6 +78,7 @@ class MCTSAgent(Agent):
         widen: float = 0.0,
         turn: float | None = None,
         norm: int = 0,
+        press: float = 0.0,
         evaluate_all: Callable[[State], list[float]] | None = None,
     ) -> None:
         super().__init__(seed)
@@ -100,6 +103,10 @@ class MCTSAgent(Agent):
         # every move's value lies within a hundredth) still ranks the moves, so a player far
         # ahead keeps pressing for the win and one far behind keeps trying.
         self.norm = bool(norm)
+        # `norm` only in a position all but decided: the deciding seat's value at the root (the
+        # heuristic's, on one sample) at least `press` or at most 1 - `press`. A contested
+        # position is searched as without it; a won one is pressed home instead of drifted in.
+        self.press = press
         # The turn under way (seat, turn number), the seconds it has used, and the decisions
         # needing a search the agent has made over all its turns (to share a turn's budget).
         self._turn: tuple[int, int] | None = None
@@ -129,6 +136,8 @@ class MCTSAgent(Agent):
             parts.append(f"turn={turn}")
         if norm:
             parts.append("norm=1")
+        if press:
+            parts.append(f"press={press}")
         self.name = "mcts:" + ",".join(parts)
 
     def act(self, state: State) -> Action:
@@ -223,7 +232,7 @@ class MCTSAgent(Agent):
                 self._seed_root(root, state, seat)
         deadline = None if budget is None else time.perf_counter() + budget
         limit = self.iterations
-        norm = self.norm
+        norm = self.norm or (self.press > 0 and self._decided(state, seat, evaluate_all))
         # With `norm`: per seat, the lowest and highest mean value of an edge in this tree.
         low = [1.0] * state.game.num_players
         high = [0.0] * state.game.num_players
@@ -326,6 +335,15 @@ class MCTSAgent(Agent):
         ranked = set(node.order)
         first = [a for a in node.order if a in untried]
         return first + [a for a in untried if a not in ranked]
+
+    def _decided(
+        self, state: State, seat: int, evaluate_all: Callable[[State], list[float]]
+    ) -> bool:
+        """Whether the position is all but decided for `seat` by the `press` threshold: the
+        heuristic's value on one sample consistent with what the seat knows."""
+        sample = state.determinize(seat, self.rng)
+        value = evaluate_all(sample)[seat]
+        return value >= self.press or value <= 1.0 - self.press
 
     def _seed_root(self, root: _Edge, state: State, seat: int) -> None:
         """Give each root choice `prior` visits at the heuristic's value for every seat."""
