@@ -79,6 +79,7 @@ class MCTSAgent(Agent):
         turn: float | None = None,
         norm: int = 0,
         press: float = 0.0,
+        patience: int = 0,
         evaluate_all: Callable[[State], list[float]] | None = None,
     ) -> None:
         super().__init__(seed)
@@ -107,6 +108,10 @@ class MCTSAgent(Agent):
         # heuristic's, on one sample) at least `press` or at most 1 - `press`. A contested
         # position is searched as without it; a won one is pressed home instead of drifted in.
         self.press = press
+        # ... and only after `patience` searched decisions in a row of the same seat in such a
+        # position: a lead the plain search converts is left to it, a stall is broken.
+        self.patience = patience
+        self._decided_streak: dict[int, int] = {}
         # The turn under way (seat, turn number), the seconds it has used, and the decisions
         # needing a search the agent has made over all its turns (to share a turn's budget).
         self._turn: tuple[int, int] | None = None
@@ -138,6 +143,8 @@ class MCTSAgent(Agent):
             parts.append("norm=1")
         if press:
             parts.append(f"press={press}")
+        if patience:
+            parts.append(f"patience={patience}")
         self.name = "mcts:" + ",".join(parts)
 
     def act(self, state: State) -> Action:
@@ -232,7 +239,7 @@ class MCTSAgent(Agent):
                 self._seed_root(root, state, seat)
         deadline = None if budget is None else time.perf_counter() + budget
         limit = self.iterations
-        norm = self.norm or (self.press > 0 and self._decided(state, seat, evaluate_all))
+        norm = self.norm or (self.press > 0 and self._pressing(state, seat, evaluate_all))
         # With `norm`: per seat, the lowest and highest mean value of an edge in this tree.
         low = [1.0] * state.game.num_players
         high = [0.0] * state.game.num_players
@@ -335,6 +342,17 @@ class MCTSAgent(Agent):
         ranked = set(node.order)
         first = [a for a in node.order if a in untried]
         return first + [a for a in untried if a not in ranked]
+
+    def _pressing(
+        self, state: State, seat: int, evaluate_all: Callable[[State], list[float]]
+    ) -> bool:
+        """Whether this decision is searched as with `norm`: the position all but decided
+        (`_decided`) for more than `patience` decisions of this seat in a row."""
+        if not self._decided(state, seat, evaluate_all):
+            self._decided_streak[seat] = 0
+            return False
+        streak = self._decided_streak[seat] = self._decided_streak.get(seat, 0) + 1
+        return streak > self.patience
 
     def _decided(
         self, state: State, seat: int, evaluate_all: Callable[[State], list[float]]
