@@ -78,7 +78,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--press", type=float, default=0.0, help="the search's press=P (0: off; docs/ai.md)"
     )
-    parser.add_argument("--patience", type=int, default=0, help="the search's patience=T")
+    parser.add_argument(
+        "--patience", type=int, default=0, help="the search's patience=T (press from turn T on)"
+    )
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     args = parser.parse_args(argv)
     first, _, last = args.seeds.partition(":")

@@ -314,14 +314,16 @@ def test_mcts_press_rescales_only_a_position_all_but_decided() -> None:
     with pytest.raises(robotable.OptionError, match="'press' must be at most 1"):
         make_agent("mcts:200,press=2")
 
-    # With patience, only after that many decisions of the seat in a row in a decided position.
-    patient = make_agent("mcts:200,press=0.9,patience=2", seed=0)
-    assert patient.name == "mcts:iterations=200,press=0.9,patience=2"
+    # With patience=T, only from the game's turn T on, read from the state (an agent built
+    # afresh for each move, as the web table's workers build them, presses all the same).
+    turn = state.turn_number()
+    assert turn >= 1
     seat = state.current_player()
-    pressing = [patient._pressing(state, seat, decided) for _ in range(3)]
-    assert pressing == [False, False, True]
-    assert not patient._pressing(state, seat, contested)  # the streak is broken ...
-    assert not patient._pressing(state, seat, decided)  # ... and starts again
+    late = make_agent(f"mcts:200,press=0.9,patience={turn}", seed=0)
+    early = make_agent(f"mcts:200,press=0.9,patience={turn + 1}", seed=0)
+    assert late.name == f"mcts:iterations=200,press=0.9,patience={turn}"
+    assert late._pressing(state, seat, decided) and not late._pressing(state, seat, contested)
+    assert not early._pressing(state, seat, decided)
 
 
 def test_mcts_norm_chooses_where_another_seat_credited_the_edges() -> None:

@@ -108,10 +108,11 @@ class MCTSAgent(Agent):
         # heuristic's, on one sample) at least `press` or at most 1 - `press`. A contested
         # position is searched as without it; a won one is pressed home instead of drifted in.
         self.press = press
-        # ... and only after `patience` searched decisions in a row of the same seat in such a
-        # position: a lead the plain search converts is left to it, a stall is broken.
+        # ... and only from the game's turn `patience` on (`state.turn_number()`): a lead the
+        # plain search converts in good time is left to it, a game that stalls is pressed. Read
+        # from the state, not remembered, so an agent built afresh for every move (the web
+        # table's AI workers) presses exactly as one kept for a whole game.
         self.patience = patience
-        self._decided_streak: dict[int, int] = {}
         # The turn under way (seat, turn number), the seconds it has used, and the decisions
         # needing a search the agent has made over all its turns (to share a turn's budget).
         self._turn: tuple[int, int] | None = None
@@ -346,13 +347,9 @@ class MCTSAgent(Agent):
     def _pressing(
         self, state: State, seat: int, evaluate_all: Callable[[State], list[float]]
     ) -> bool:
-        """Whether this decision is searched as with `norm`: the position all but decided
-        (`_decided`) for more than `patience` decisions of this seat in a row."""
-        if not self._decided(state, seat, evaluate_all):
-            self._decided_streak[seat] = 0
-            return False
-        streak = self._decided_streak[seat] = self._decided_streak.get(seat, 0) + 1
-        return streak > self.patience
+        """Whether this decision is searched as with `norm`: from turn `patience` on, in a
+        position all but decided (`_decided`)."""
+        return state.turn_number() >= self.patience and self._decided(state, seat, evaluate_all)
 
     def _decided(
         self, state: State, seat: int, evaluate_all: Callable[[State], list[float]]
