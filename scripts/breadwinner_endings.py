@@ -48,8 +48,8 @@ def leaf_value(scale: float, mix: float) -> Callable:
     return evaluate_all
 
 
-def play(job: tuple[int, int, float, float, float, int]) -> tuple[int, str, int]:
-    seed, iterations, scale, mix, press, patience = job
+def play(job: tuple[int, int, float, float, float]) -> tuple[int, str, int]:
+    seed, iterations, scale, mix, press = job
     game = load_game("breadwinner", num_players=2)
     evaluate_all = leaf_value(scale, mix)
     agents = [
@@ -58,7 +58,6 @@ def play(job: tuple[int, int, float, float, float, int]) -> tuple[int, str, int]
             iterations=iterations,
             rollout=0,
             press=press,
-            patience=patience,
             evaluate_all=evaluate_all,
         )
         for s in range(2)
@@ -78,9 +77,6 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--press", type=float, default=0.0, help="the search's press=P (0: off; docs/ai.md)"
     )
-    parser.add_argument(
-        "--patience", type=int, default=0, help="the search's patience=T (press from turn T on)"
-    )
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     args = parser.parse_args(argv)
     first, _, last = args.seeds.partition(":")
@@ -88,11 +84,8 @@ def main(argv: list[str]) -> int:
         parser.error(f"--seeds: expected first:last with first < last, got {args.seeds!r}")
     if not 0.0 <= args.mix <= 1.0 or not 0.0 <= args.press <= 1.0 or args.scale <= 0:
         parser.error("--mix and --press must lie in [0, 1] and --scale be positive")
-    if args.patience < 0:
-        parser.error("--patience must be 0 or more")
     jobs = [
-        (s, args.iterations, args.scale, args.mix, args.press, args.patience)
-        for s in range(int(first), int(last))
+        (s, args.iterations, args.scale, args.mix, args.press) for s in range(int(first), int(last))
     ]
     # Spawned workers: each imports the engine afresh, as `robotable simulate` does.
     with get_context("spawn").Pool(args.workers) as pool:
@@ -102,7 +95,7 @@ def main(argv: list[str]) -> int:
     ended = sum(reason == "all_loaves" for _, reason, _ in results)
     median = statistics.median(turns for _, _, turns in results)
     print(
-        f"scale {args.scale}, mix {args.mix}, press {args.press}, patience {args.patience}, "
+        f"scale {args.scale}, mix {args.mix}, press {args.press}, "
         f"mcts:iterations={args.iterations},rollout=0: "
         f"{ended} of {len(results)} games ended by all loaves, median {median} turns"
     )

@@ -314,17 +314,6 @@ def test_mcts_press_rescales_only_a_position_all_but_decided() -> None:
     with pytest.raises(robotable.OptionError, match="'press' must be at most 1"):
         make_agent("mcts:200,press=2")
 
-    # With patience=T, only from the game's turn T on, read from the state (an agent built
-    # afresh for each move, as the web table's workers build them, presses all the same).
-    turn = state.turn_number()
-    assert turn >= 1
-    seat = state.current_player()
-    late = make_agent(f"mcts:200,press=0.9,patience={turn}", seed=0)
-    early = make_agent(f"mcts:200,press=0.9,patience={turn + 1}", seed=0)
-    assert late.name == f"mcts:iterations=200,press=0.9,patience={turn}"
-    assert late._pressing(state, seat, decided) and not late._pressing(state, seat, contested)
-    assert not early._pressing(state, seat, decided)
-
 
 def test_mcts_norm_chooses_where_another_seat_credited_the_edges() -> None:
     """In Stak Bots the seat deciding after the same moves can differ between samples (hidden

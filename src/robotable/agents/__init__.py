@@ -42,11 +42,10 @@ _PARAMS: dict[str, dict[str, type]] = {
         "turn": float,
         "norm": int,
         "press": float,
-        "patience": int,
     },
 }
 _POSITIONAL = {"mcts": "iterations"}
-_MAY_BE_ZERO = ("rollout", "noise", "prior", "reuse", "guide", "widen", "norm", "press", "patience")
+_MAY_BE_ZERO = ("rollout", "noise", "prior", "reuse", "guide", "widen", "norm", "press")
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:

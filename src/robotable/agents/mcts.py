@@ -79,7 +79,6 @@ class MCTSAgent(Agent):
         turn: float | None = None,
         norm: int = 0,
         press: float = 0.0,
-        patience: int = 0,
         evaluate_all: Callable[[State], list[float]] | None = None,
     ) -> None:
         super().__init__(seed)
@@ -108,11 +107,6 @@ class MCTSAgent(Agent):
         # heuristic's, on one sample) at least `press` or at most 1 - `press`. A contested
         # position is searched as without it; a won one is pressed home instead of drifted in.
         self.press = press
-        # ... and only from the game's turn `patience` on (`state.turn_number()`): a lead the
-        # plain search converts in good time is left to it, a game that stalls is pressed. Read
-        # from the state, not remembered, so an agent built afresh for every move (the web
-        # table's AI workers) presses exactly as one kept for a whole game.
-        self.patience = patience
         # The turn under way (seat, turn number), the seconds it has used, and the decisions
         # needing a search the agent has made over all its turns (to share a turn's budget).
         self._turn: tuple[int, int] | None = None
@@ -144,8 +138,6 @@ class MCTSAgent(Agent):
             parts.append("norm=1")
         if press:
             parts.append(f"press={press}")
-        if patience:
-            parts.append(f"patience={patience}")
         self.name = "mcts:" + ",".join(parts)
 
     def act(self, state: State) -> Action:
@@ -240,7 +232,7 @@ class MCTSAgent(Agent):
                 self._seed_root(root, state, seat)
         deadline = None if budget is None else time.perf_counter() + budget
         limit = self.iterations
-        norm = self.norm or (self.press > 0 and self._pressing(state, seat, evaluate_all))
+        norm = self.norm or (self.press > 0 and self._decided(state, seat, evaluate_all))
         # With `norm`: per seat, the lowest and highest mean value of an edge in this tree.
         low = [1.0] * state.game.num_players
         high = [0.0] * state.game.num_players
@@ -343,13 +335,6 @@ class MCTSAgent(Agent):
         ranked = set(node.order)
         first = [a for a in node.order if a in untried]
         return first + [a for a in untried if a not in ranked]
-
-    def _pressing(
-        self, state: State, seat: int, evaluate_all: Callable[[State], list[float]]
-    ) -> bool:
-        """Whether this decision is searched as with `norm`: from turn `patience` on, in a
-        position all but decided (`_decided`)."""
-        return state.turn_number() >= self.patience and self._decided(state, seat, evaluate_all)
 
     def _decided(
         self, state: State, seat: int, evaluate_all: Callable[[State], list[float]]
