@@ -13,8 +13,8 @@ with a straight line in the loaf difference (`--mix`, the share of the line):
 
 The line never saturates, so a player far ahead still sees each loaf it could add; a flatter curve
 does the same in part; `--press` gives both searches the `press` option (docs/ai.md), which
-rescales values only in a position the heuristic calls all but decided. docs/rules/breadwinner.md, "Games between searching players", has the
-figures.
+rescales values only in a position the heuristic calls all but decided.
+docs/rules/breadwinner.md, "Games between searching players", has the figures.
 """
 
 from __future__ import annotations

@@ -106,6 +106,8 @@ class MCTSAgent(Agent):
         # `norm` only in a position all but decided: the deciding seat's value at the root (the
         # heuristic's, on one sample) at least `press` or at most 1 - `press`. A contested
         # position is searched as without it; a won one is pressed home instead of drifted in.
+        # An option for experiments: it ends Bread Winner games, but it loses some that the
+        # plain search wins, so no named strength uses it (docs/ai.md).
         self.press = press
         # The turn under way (seat, turn number), the seconds it has used, and the decisions
         # needing a search the agent has made over all its turns (to share a turn's budget).
