@@ -62,10 +62,11 @@ _BOOL_FIELDS = ("offered", "forced")
 class RumbleTables:
     """What the game holds for the rules and every state shares: the seat count, the options,
     the card set, its cards by id and the per-card tables of the build phase (rules.card_tables),
-    of the battle (effects.battle_tables) and of the heuristic (heuristic.card_powers). The Rumblebots Game object (__init__.py) derives
-    from this and fills it. Plain attributes here; compiled, an extension type with C fields
-    (state.pxd), so the rules' `s.game.cards` is a struct read, not two attribute lookups. The
-    Game itself is an ABC, which an extension type cannot be; the Game class inherits both."""
+    of the battle (effects.battle_tables) and of the heuristic (heuristic.card_powers). The
+    Rumblebots Game object (__init__.py) derives from this and fills it. Plain attributes
+    here; compiled, an extension type with C fields (state.pxd), so the rules' `s.game.cards`
+    is a struct read, not two attribute lookups. The Game itself is an ABC, which an extension
+    type cannot be; the Game class inherits both."""
 
 
 class RumbleState(StateBase):
