@@ -186,6 +186,29 @@ def test_rb_2_5_first_champion_starts_with_a_cryo_crystal():
         game(2, first_champion_cryo=4)
 
 
+def test_rb_2_5_first_champion_scraps_head_start():
+    """The option gives the first Champion, and nobody else, more scraps in round 1 only."""
+    for n in (2, 3, 4):
+        plain = game(n, first_champion=1).new_initial_state(seed=4)
+        s = game(n, first_champion=1, first_champion_scraps=1).new_initial_state(seed=4)
+        assert plain.scraps[1] == 1 and s.scraps[1] == 2  # round 1's income is 1 scrap
+        (income,) = [e for e in s.opening_events() if e["type"] == "income"]
+        assert income == {
+            "type": "income",
+            "seat": 1,
+            "scraps": 2,
+            "underdog": False,
+            "head_start": 1,
+        }
+        line = " ".join(s.game.narrate([income], None, [f"P{i + 1}" for i in range(n)]))
+        assert "P2 gets 2 scraps of income (1 extra as the first Champion)" in line
+        events = s.apply_action(EndTurn())
+        (nxt,) = [e for e in events if e["type"] == "income"]
+        assert nxt["seat"] != 1 and nxt["scraps"] == 1 and "head_start" not in nxt
+    with pytest.raises(OptionError, match="first_champion_scraps"):
+        game(2, first_champion_scraps=4)
+
+
 def test_rb_2_4_first_champion_drawn_with_the_seed_or_chosen():
     champs = {game(3).new_initial_state(seed=k).champion for k in range(30)}
     assert champs == {0, 1, 2}

@@ -79,6 +79,14 @@ class RumblebotsGame(RumbleTables, Game):
             minimum=-1,
             maximum=3,
         ),
+        OptionSpec(
+            "first_champion_scraps",
+            int,
+            0,
+            "extra scraps in the first Champion's round-1 income (ruling RB-2.5)",
+            minimum=0,
+            maximum=3,
+        ),
         OptionSpec("crit_threshold", int, 4, "crits that break a gang without barriers", minimum=1),
         OptionSpec(
             "attack_must_exceed",

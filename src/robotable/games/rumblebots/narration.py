@@ -112,6 +112,8 @@ def _income(e: Event, v: Voice) -> str:
     text = v.does(e["seat"], f"gets {scraps(e['scraps'])} of income")
     if e.get("underdog"):
         text += " (1 extra as the underdog, 2 or more crystals behind the leader)"
+    if e.get("head_start"):
+        text += f" ({e['head_start']} extra as the first Champion)"
     return sentence(text)
 
 

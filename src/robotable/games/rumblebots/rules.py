@@ -187,9 +187,15 @@ def begin_turn(s: RumbleState, ev: list) -> None:
         if top - crystals_of(s, seat) >= 2:
             income += 1
             underdog = True
+    head_start = 0
+    if s.round == 1 and s.turn_pos == 0:  # the first Champion's first turn (RB-2.5)
+        head_start = s.game.options["first_champion_scraps"]
+        income += head_start
     s.scraps[seat] = income
     s.builds = s.upgrades = s.energizes = 0
     ev.append({"type": "income", "seat": seat, "scraps": income, "underdog": underdog})
+    if head_start:
+        ev[-1]["head_start"] = head_start
 
 
 @cython.locals(s=RumbleState, seat=cython.long, t=cython.long, hand=list, group=list)
