@@ -132,6 +132,26 @@ def test_bw_3_1_first_player_random_or_chosen():
     assert st.current_player() == 1 and st.stats()["first_player"] == 1
 
 
+def test_bw_3_3_second_player_head_start_loaves():
+    """Ruling BW-R19: the second player takes its loaves from the centre before the first turn,
+    and the log says so; off by default."""
+    plain = robotable.load_game("breadwinner", first_player="seat1").new_initial_state(0)
+    assert plain.loaves == [0, 0] and plain.centre == 12
+    g = robotable.load_game("breadwinner", first_player="seat1", second_player_loaves=2)
+    st = g.new_initial_state(0)
+    assert st.loaves == [2, 0] and st.centre == 10 and st.current_player() == 1
+    (head,) = [e for e in st.opening_events() if e["type"] == "head_start"]
+    assert head == {"type": "head_start", "seat": 0, "loaves": 2, "centre": 10}
+    assert g.narrate([head], None, ["Ada", "Bo"]) == [
+        "Ada takes 2 loaves from the centre for moving second (10 loaves left there)."
+    ]
+    assert g.narrate([head], 0, ["Ada", "Bo"])[0].startswith("You take 2 loaves")
+    # a saved state still holds 12 loaves in all
+    assert g.state_from_json(st.to_json()).loaves == [2, 0]
+    with pytest.raises(OptionError, match="second_player_loaves"):
+        robotable.load_game("breadwinner", second_player_loaves=4)
+
+
 def test_bw_3_2_map_adjacency_is_orthogonal():
     assert {TILE_NAMES[n] for n in ADJACENT[TILE_INDEX["L1a"]]} == {"D_A", "L1b", "L2a"}
     assert {TILE_NAMES[n] for n in ADJACENT[TILE_INDEX["D_B"]]} == {"L2a", "L2b"}

@@ -71,6 +71,14 @@ class BreadWinnerGame(Game):
             "who takes the first turn: random (ruling BW-R1), seat0 or seat1",
             choices=("random", "seat0", "seat1"),
         ),
+        OptionSpec(
+            "second_player_loaves",
+            int,
+            0,
+            "loaves the second player takes from the centre at setup (ruling BW-R19)",
+            minimum=0,
+            maximum=3,
+        ),
     )
     action_classes = ACTION_CLASSES
     heuristic = heuristic
@@ -100,6 +108,7 @@ class BreadWinnerGame(Game):
         self.max_turns: int = self.options["max_turns"]
         self.stalemate: str = self.options["stalemate"]
         self.act_after_deploy: bool = self.options["act_after_deploy"]
+        self.second_player_loaves: int = self.options["second_player_loaves"]
         self._json_options = {
             k: list(v) if isinstance(v, tuple) else v for k, v in self.options.items()
         }

@@ -264,6 +264,16 @@ def _crops_reshuffled(e: Event, v: Voice) -> str:
     )
 
 
+def _head_start(e: Event, v: Voice) -> str:
+    return sentence(
+        v.does(
+            e["seat"],
+            f"takes {loaves(e['loaves'])} from the centre for moving second "
+            f"({loaves(e['centre'])} left there)",
+        )
+    )
+
+
 def _game_over(e: Event, v: Voice) -> str:
     winner = e.get("winner", -1)
     reason = e.get("reason", "")
@@ -306,6 +316,7 @@ LINES: dict[str, Line | None] = {
     "harvest_dropped": _harvest_dropped,
     "harvest_discarded": _harvest_discarded,
     "crops_reshuffled": _crops_reshuffled,
+    "head_start": _head_start,
     "game_over": _game_over,
 }
 

@@ -402,8 +402,22 @@ def legal_actions(st: BreadWinnerState) -> list[Action]:
 @cython.locals(st=BreadWinnerState)
 def setup(st: BreadWinnerState) -> list[dict[str, Any]]:
     """A fresh table (BW-3.1, every die in its pile) -> the first player's opening roll (BW-5.3)
-    and the first decision; returns the events of the roll."""
+    and the first decision; returns the events of the roll. With the head-start ruling (BW-R19)
+    the second player first takes its loaves from the centre."""
     events: list[dict[str, Any]] = []
+    head_start = st.game.second_player_loaves
+    if head_start:
+        second = 1 - st.first
+        st.loaves[second] += head_start
+        st.centre -= head_start
+        events.append(
+            {
+                "type": "head_start",
+                "seat": second,
+                "loaves": head_start,
+                "centre": st.centre,
+            }
+        )
     enter_build(st, events)
     advance(st, events)
     return events
