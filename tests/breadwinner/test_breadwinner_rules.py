@@ -152,6 +152,30 @@ def test_bw_3_3_second_player_head_start_loaves():
         robotable.load_game("breadwinner", second_player_loaves=4)
 
 
+def test_bw_3_4_first_turn_bots_cap():
+    """Ruling BW-R20: the first player builds at most N bots on its first turn, the log says so
+    before the roll, and the second player's first turn and every later build are not capped."""
+    g = robotable.load_game("breadwinner", first_player="seat0", first_turn_bots=2)
+    st = g.new_initial_state(3)
+    (cap,) = [e for e in st.opening_events() if e["type"] == "first_turn_limit"]
+    assert cap == {"type": "first_turn_limit", "seat": 0, "bots": 2}
+    assert g.narrate([cap], None, ["Ada", "Bo"]) == [
+        "Ada may build at most 2 bots on this first turn, for moving first."
+    ]
+    built = 0
+    while st.current_player() == 0:
+        builds = [a for a in st.legal_actions() if type(a).__name__ in ("Build", "Research")]
+        assert builds or built == 2
+        st.apply_action(builds[0] if builds else st.legal_actions()[-1])
+        built += bool(builds)
+    assert built == 2 and sum(1 for d in range(8) if st.loc[d] >= 0) == 2
+    assert st.turn == 2
+    plain = robotable.load_game("breadwinner", first_player="seat0").new_initial_state(3)
+    assert not [e for e in plain.opening_events() if e["type"] == "first_turn_limit"]
+    with pytest.raises(OptionError, match="first_turn_bots"):
+        robotable.load_game("breadwinner", first_turn_bots=0)
+
+
 def test_bw_3_2_map_adjacency_is_orthogonal():
     assert {TILE_NAMES[n] for n in ADJACENT[TILE_INDEX["L1a"]]} == {"D_A", "L1b", "L2a"}
     assert {TILE_NAMES[n] for n in ADJACENT[TILE_INDEX["D_B"]]} == {"L2a", "L2b"}

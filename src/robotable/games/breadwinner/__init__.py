@@ -79,6 +79,14 @@ class BreadWinnerGame(Game):
             minimum=0,
             maximum=3,
         ),
+        OptionSpec(
+            "first_turn_bots",
+            int,
+            4,
+            "bots the first player may build on the first turn (ruling BW-R20; 4 = every factory)",
+            minimum=1,
+            maximum=4,
+        ),
     )
     action_classes = ACTION_CLASSES
     heuristic = heuristic
@@ -109,6 +117,7 @@ class BreadWinnerGame(Game):
         self.stalemate: str = self.options["stalemate"]
         self.act_after_deploy: bool = self.options["act_after_deploy"]
         self.second_player_loaves: int = self.options["second_player_loaves"]
+        self.first_turn_bots: int = self.options["first_turn_bots"]
         self._json_options = {
             k: list(v) if isinstance(v, tuple) else v for k, v in self.options.items()
         }

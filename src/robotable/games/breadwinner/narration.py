@@ -274,6 +274,17 @@ def _head_start(e: Event, v: Voice) -> str:
     )
 
 
+def _first_turn_limit(e: Event, v: Voice) -> str:
+    count = e["bots"]
+    return sentence(
+        v.does(
+            e["seat"],
+            f"may build at most {count} {'bot' if count == 1 else 'bots'} on this first turn, "
+            "for moving first",
+        )
+    )
+
+
 def _game_over(e: Event, v: Voice) -> str:
     winner = e.get("winner", -1)
     reason = e.get("reason", "")
@@ -317,6 +328,7 @@ LINES: dict[str, Line | None] = {
     "harvest_discarded": _harvest_discarded,
     "crops_reshuffled": _crops_reshuffled,
     "head_start": _head_start,
+    "first_turn_limit": _first_turn_limit,
     "game_over": _game_over,
 }
 

@@ -45,6 +45,7 @@ from .board import (
     FACTORY_LOC0,
     IS_LAND,
     LOC_PILE,
+    NUM_FACTORIES,
     NUM_LOAVES,
     NUM_TILES,
     TILE_INDEX,
@@ -334,6 +335,8 @@ def build_actions(st: BreadWinnerState) -> list[Action]:
     empties = empty_factories(st, st.seat)
     if not empties:
         return []
+    if st.turn == 1 and NUM_FACTORIES - len(empties) >= st.game.first_turn_bots:
+        return []  # BW-R20: the first player's first build is capped
     out: list[Action] = []
     for kind in (1, 2, 3, 4, 5):
         if roll[kind - 1]:
@@ -402,8 +405,9 @@ def legal_actions(st: BreadWinnerState) -> list[Action]:
 @cython.locals(st=BreadWinnerState)
 def setup(st: BreadWinnerState) -> list[dict[str, Any]]:
     """A fresh table (BW-3.1, every die in its pile) -> the first player's opening roll (BW-5.3)
-    and the first decision; returns the events of the roll. With the head-start ruling (BW-R19)
-    the second player first takes its loaves from the centre."""
+    and the first decision; returns the events of the roll. With the fairness rulings the second
+    player first takes its loaves from the centre (BW-R19) and the first player's first build is
+    capped (BW-R20)."""
     events: list[dict[str, Any]] = []
     head_start = st.game.second_player_loaves
     if head_start:
@@ -417,6 +421,10 @@ def setup(st: BreadWinnerState) -> list[dict[str, Any]]:
                 "loaves": head_start,
                 "centre": st.centre,
             }
+        )
+    if st.game.first_turn_bots < NUM_FACTORIES:
+        events.append(
+            {"type": "first_turn_limit", "seat": st.first, "bots": st.game.first_turn_bots}
         )
     enter_build(st, events)
     advance(st, events)
