@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -187,10 +188,11 @@ def test_rb_2_5_first_champion_starts_with_a_cryo_crystal():
 
 
 def test_rb_2_5_first_champion_scraps_head_start():
-    """The option gives the first Champion, and nobody else, more scraps in round 1 only."""
+    """The option gives the first Champion, and nobody else, more scraps in the rounds it names,
+    and the income line says why."""
     for n in (2, 3, 4):
         plain = game(n, first_champion=1).new_initial_state(seed=4)
-        s = game(n, first_champion=1, first_champion_scraps=1).new_initial_state(seed=4)
+        s = game(n, first_champion=1, first_champion_scraps=(1,)).new_initial_state(seed=4)
         assert plain.scraps[1] == 1 and s.scraps[1] == 2  # round 1's income is 1 scrap
         (income,) = [e for e in s.opening_events() if e["type"] == "income"]
         assert income == {
@@ -205,8 +207,23 @@ def test_rb_2_5_first_champion_scraps_head_start():
         events = s.apply_action(EndTurn())
         (nxt,) = [e for e in events if e["type"] == "income"]
         assert nxt["seat"] != 1 and nxt["scraps"] == 1 and "head_start" not in nxt
-    with pytest.raises(OptionError, match="first_champion_scraps"):
-        game(2, first_champion_scraps=4)
+    # Round 2 only: round 1 as dealt, then one more in the first Champion's round-2 income,
+    # whoever holds the token by then.
+    for seed in range(3):
+        s = game(4, first_champion=2, first_champion_scraps="0,1").new_initial_state(seed=seed)
+        assert s.scraps[2] == 1 and s.first_champion == 2
+        rng = random.Random(seed)
+        incomes = []
+        while not s.is_terminal() and s.round <= 2:
+            events = s.apply_action(rng.choice(s.legal_actions()))
+            incomes += [(s.round, e) for e in events if e["type"] == "income"]
+        second = [e for r, e in incomes if r == 2]
+        assert [e.get("head_start", 0) for e in second] == [int(e["seat"] == 2) for e in second]
+        assert s.clone().first_champion == 2
+        assert s.game.state_from_json(s.to_json()).first_champion == 2
+    for bad in ((4,), (0,) * 7, ("x",)):
+        with pytest.raises(OptionError, match="first_champion_scraps"):
+            game(2, first_champion_scraps=bad)
 
 
 def test_rb_2_4_first_champion_drawn_with_the_seed_or_chosen():

@@ -81,11 +81,10 @@ class RumblebotsGame(RumbleTables, Game):
         ),
         OptionSpec(
             "first_champion_scraps",
-            int,
-            0,
-            "extra scraps in the first Champion's round-1 income (ruling RB-2.5)",
-            minimum=0,
-            maximum=3,
+            tuple,
+            (),
+            "extra scraps in the first Champion's income, round by round from round 1, e.g. "
+            "0,1 for one more in round 2 (ruling RB-2.5)",
         ),
         OptionSpec("crit_threshold", int, 4, "crits that break a gang without barriers", minimum=1),
         OptionSpec(
@@ -126,6 +125,12 @@ class RumblebotsGame(RumbleTables, Game):
         if sum(spaces) > self.options["total_crystals"]:
             raise OptionError(
                 "game rumblebots, option 'round_crystals': more crystals than 'total_crystals'"
+            )
+        extra = self.options["first_champion_scraps"]
+        if len(extra) > 6 or not all(type(x) is int and 0 <= x <= 3 for x in extra):
+            raise OptionError(
+                "game rumblebots, option 'first_champion_scraps': needs at most 6 integers "
+                f"from 0 to 3 (one per round), got {extra!r}"
             )
         if self.options["first_champion"] >= self.num_players:
             raise OptionError(

@@ -117,6 +117,7 @@ def setup(s: RumbleState, seed: int) -> list:
     s.rng = GameRng(seed)
     first = opts["first_champion"]
     s.champion = s.rng.below(n) if first < 0 else first
+    s.first_champion = s.champion
     for copies in content.starters:
         for i, cid in enumerate(copies):
             if i < n:
@@ -188,9 +189,11 @@ def begin_turn(s: RumbleState, ev: list) -> None:
             income += 1
             underdog = True
     head_start = 0
-    if s.round == 1 and s.turn_pos == 0:  # the first Champion's first turn (RB-2.5)
-        head_start = s.game.options["first_champion_scraps"]
-        income += head_start
+    if seat == s.first_champion:  # RB-2.5: the first Champion's head start, round by round
+        extra = s.game.options["first_champion_scraps"]
+        if s.round <= len(extra):
+            head_start = extra[s.round - 1]
+            income += head_start
     s.scraps[seat] = income
     s.builds = s.upgrades = s.energizes = 0
     ev.append({"type": "income", "seat": seat, "scraps": income, "underdog": underdog})

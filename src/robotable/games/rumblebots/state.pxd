@@ -29,6 +29,7 @@ cdef class RumbleState(StateBase):
     cdef public long round
     cdef public long phase
     cdef public long champion
+    cdef public long first_champion
     cdef public long direction
     cdef public list order
     cdef public long turn_pos

@@ -52,7 +52,8 @@ _LIST_FIELDS = (
 _NESTED_FIELDS = ("collection", "fresh", "hand", "decks", "lab", "bdeck", "discard", "used")
 _ID_LISTS = ("transform_deck", "recycled", "reserve", "defense", "attack")
 _INT_FIELDS = (
-    "round", "phase", "champion", "direction", "turn_pos", "builds", "upgrades", "energizes",
+    "round", "phase", "champion", "first_champion", "direction", "turn_pos", "builds", "upgrades",
+    "energizes",
     "supply", "challenger", "last_challenger", "bstep", "atk_mod", "crit_mod", "def_mod",
     "bar_mod", "reboots", "reveals", "winner", "turns", "battle_no", "clashes",
 )  # fmt: skip
@@ -75,7 +76,8 @@ class RumbleState(StateBase):
     below, in both engines alike."""
 
     __slots__ = (
-        "game", "_legal", "rng", "round", "phase", "champion", "direction", "order",
+        "game", "_legal", "rng", "round", "phase", "champion", "first_champion", "direction",
+        "order",
         "turn_pos", "scraps", "tier", "storage", "reactor", "cryo", "collection", "fresh",
         "hand", "builds", "upgrades", "energizes", "decks", "lab", "lab_open",
         "transform_deck", "recycled", "reserve", "supply", "spaces", "active", "bdeck",
@@ -93,6 +95,7 @@ class RumbleState(StateBase):
         self.round = 1
         self.phase = BUILD
         self.champion = 0
+        self.first_champion = 0  # who held the token in round 1 (RB-2.5's head start)
         self.direction = 1
         self.order: list[int] = list(range(n))
         self.turn_pos = 0
@@ -213,6 +216,7 @@ class RumbleState(StateBase):
         c.round = self.round
         c.phase = self.phase
         c.champion = self.champion
+        c.first_champion = self.first_champion
         c.direction = self.direction
         c.order = self.order[:]
         c.turn_pos = self.turn_pos
