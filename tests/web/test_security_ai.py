@@ -12,13 +12,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
-from pathlib import Path
 
 import httpx
 import pytest
 from typer.testing import CliRunner
 
+from process_helpers import session_processes, wait_until
 from robotable import load_game
 from robotable.cli import _register_all
 from robotable.cli import app as cli_app
@@ -152,30 +151,6 @@ def test_a_worker_that_overruns_is_killed_and_replaced():
 
 
 # -- the whole server as a process ------------------------------------------------------------------
-def _session_processes(session: int) -> list[int]:
-    """Live (not zombie) processes of a session, from /proc."""
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[3]) == session and fields[0] != "Z":
-            pids.append(int(entry.name))
-    return pids
-
-
-def _wait_until(condition, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
-
-
 @pytest.fixture
 def serve(tmp_path):
     """`robotable serve` with two AI worker processes, in a session of its own."""
@@ -207,7 +182,7 @@ def _start_ai_game(base: str) -> None:
     body = {"game": "stakbots", "num_players": 2, "seats": seats, "seed": 1}
     table = httpx.post(base + "/api/tables", json=body, timeout=30).json()
     # Both workers are running once the AI has made a move and is thinking about the next.
-    assert _wait_until(
+    assert wait_until(
         lambda: httpx.get(f"{base}/api/tables/{table['id']}", timeout=30).json()["step"] >= 2, 60
     )
 
@@ -216,22 +191,22 @@ def _start_ai_game(base: str) -> None:
 def test_a_stopped_server_leaves_no_process_behind(serve, how):
     proc, base = serve
     _start_ai_game(base)
-    assert len(_session_processes(proc.pid)) >= 2  # the server and its workers
+    assert len(session_processes(proc.pid)) >= 2  # the server and its workers
     proc.send_signal(how)
     # uvicorn shuts down cleanly, then re-raises the signal so a supervisor sees why it ended.
     assert proc.wait(timeout=60) in (0, -how, 128 + how)
-    assert _wait_until(lambda: _session_processes(proc.pid) == [], 10)
+    assert wait_until(lambda: session_processes(proc.pid) == [], 10)
 
 
 def test_workers_of_a_killed_server_exit_by_themselves(serve):
     proc, base = serve
     _start_ai_game(base)
-    workers = [pid for pid in _session_processes(proc.pid) if pid != proc.pid]
+    workers = [pid for pid in session_processes(proc.pid) if pid != proc.pid]
     assert workers
     proc.kill()
     proc.wait()
     # Nobody stops them: each notices its parent is gone (PR_SET_PDEATHSIG, or the pid watch).
-    assert _wait_until(lambda: _session_processes(proc.pid) == [], 10)
+    assert wait_until(lambda: session_processes(proc.pid) == [], 10)
 
 
 def test_a_hint_is_worked_out_in_a_worker_under_the_caps():

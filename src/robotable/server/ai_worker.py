@@ -11,37 +11,14 @@ the server.
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import signal
 import sys
-import threading
-import time
 from functools import lru_cache
 from typing import Any
 
-PARENT_POLL_SECONDS = 0.5
-
-
-def die_with_parent(parent: int) -> None:
-    """End this process when `parent` ends."""
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            pr_set_pdeathsig = 1
-            libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
-        except (OSError, AttributeError):
-            pass  # the watcher thread below still works
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(0)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_POLL_SECONDS)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="robotable-ai-parent-watch", daemon=True).start()
+from ..core.processes import die_with_parent
 
 
 @lru_cache(maxsize=8)  # bounded: tables with inline content must not grow it for ever

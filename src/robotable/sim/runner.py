@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import OptionError
+from ..core.processes import die_with_parent, sigterm_as_interrupt
 from ..core.records import make_record, save_record
 from ..core.registry import game_class, load_game
 from ..core.rng import derive_seed
@@ -553,15 +554,18 @@ def run(
         backend = "processes"
     interrupted = False
     try:
-        if not jobs:
-            pass
-        elif ray_address is not None:
-            workers = _run_ray(jobs, setup, ray_address, workers, finished, clock)
-        elif backend == "in-process":
-            for job in jobs:
-                finished(play_batch([job], setup))
-        else:
-            _run_pool(jobs, setup, workers, finished, clock)
+        # SIGTERM stops a run as Ctrl-C does: the finished games are kept and the pool's workers
+        # are terminated, where the default action would end this process and leave them running.
+        with sigterm_as_interrupt():
+            if not jobs:
+                pass
+            elif ray_address is not None:
+                workers = _run_ray(jobs, setup, ray_address, workers, finished, clock)
+            elif backend == "in-process":
+                for job in jobs:
+                    finished(play_batch([job], setup))
+            else:
+                _run_pool(jobs, setup, workers, finished, clock)
     except KeyboardInterrupt:
         interrupted = True
     everything = [*previous, *results]
@@ -586,7 +590,8 @@ def _run_pool(jobs, setup, workers, finished, clock) -> None:
     batches = _batches(jobs, workers)
     processes = min(workers, len(batches))
     began = time.perf_counter()
-    with context.Pool(processes=processes, initializer=_init_worker, initargs=(setup,)) as pool:
+    initargs = (setup, os.getpid())
+    with context.Pool(processes=processes, initializer=_init_worker, initargs=initargs) as pool:
         # Start-up: every worker imports robotable and the game and parses its content once;
         # timed apart so that games per second measure playing only.
         pool.map(_warm_up, [jobs[0]] * processes, chunksize=1)
@@ -596,12 +601,15 @@ def _run_pool(jobs, setup, workers, finished, clock) -> None:
             finished(done)
 
 
-def _init_worker(setup: WorkerSetup) -> None:
+def _init_worker(setup: WorkerSetup, parent: int) -> None:
     # Ctrl-C is the parent's to handle: it keeps the finished games and stops the pool. Workers
     # that also caught it would print a traceback each.
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A parent killed outright (SIGKILL, a crash) cannot stop its pool: each worker would play
+    # out its batch of games for nobody.
+    die_with_parent(parent)
     _prepare(setup)
 
 
