@@ -153,9 +153,11 @@ def test_bw_3_3_second_player_head_start_loaves():
 
 
 def test_bw_3_4_first_turn_bots_cap():
-    """Ruling BW-R20: the first player builds at most N bots on its first turn, the log says so
-    before the roll, and the second player's first turn and every later build are not capped."""
-    g = robotable.load_game("breadwinner", first_player="seat0", first_turn_bots=2)
+    """Ruling BW-R20: the first player builds at most N bots on its first turn (2 by default),
+    the log says so before the roll, and the second player's first turn and every later build
+    are not capped."""
+    g = robotable.load_game("breadwinner", first_player="seat0")
+    assert g.options["first_turn_bots"] == 2
     st = g.new_initial_state(3)
     (cap,) = [e for e in st.opening_events() if e["type"] == "first_turn_limit"]
     assert cap == {"type": "first_turn_limit", "seat": 0, "bots": 2}
@@ -170,7 +172,12 @@ def test_bw_3_4_first_turn_bots_cap():
         built += bool(builds)
     assert built == 2 and sum(1 for d in range(8) if st.loc[d] >= 0) == 2
     assert st.turn == 2
-    plain = robotable.load_game("breadwinner", first_player="seat0").new_initial_state(3)
+    while st.current_player() == 1:  # the second player fills every factory it can
+        builds = [a for a in st.legal_actions() if type(a).__name__ in ("Build", "Research")]
+        st.apply_action(builds[0] if builds else st.legal_actions()[-1])
+    assert sum(1 for d in range(8, 16) if st.loc[d] >= 0) > 2
+    rulebook = robotable.load_game("breadwinner", first_player="seat0", first_turn_bots=4)
+    plain = rulebook.new_initial_state(3)
     assert not [e for e in plain.opening_events() if e["type"] == "first_turn_limit"]
     with pytest.raises(OptionError, match="first_turn_bots"):
         robotable.load_game("breadwinner", first_turn_bots=0)

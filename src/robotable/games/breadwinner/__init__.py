@@ -82,8 +82,9 @@ class BreadWinnerGame(Game):
         OptionSpec(
             "first_turn_bots",
             int,
-            4,
-            "bots the first player may build on the first turn (ruling BW-R20; 4 = every factory)",
+            2,
+            "bots the first player may build on the first turn (ruling BW-R20; 4 = every "
+            "factory, as the rulebook has it)",
             minimum=1,
             maximum=4,
         ),
