@@ -221,6 +221,8 @@ def test_rb_2_5_first_champion_scraps_head_start():
         assert [e.get("head_start", 0) for e in second] == [int(e["seat"] == 2) for e in second]
         assert s.clone().first_champion == 2
         assert s.game.state_from_json(s.to_json()).first_champion == 2
+    # The default: one more in round 2 with four seats, none with fewer (measured at hard).
+    assert [game(n).options["first_champion_scraps"] for n in (2, 3, 4)] == [(), (), (0, 1)]
     for bad in ((4,), (0,) * 7, ("x",)):
         with pytest.raises(OptionError, match="first_champion_scraps"):
             game(2, first_champion_scraps=bad)
