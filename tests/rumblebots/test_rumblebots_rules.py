@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import robotable
-from robotable import ContentError, IllegalAction, OptionError
+from robotable import ContentError, IllegalAction, OptionError, RecordError
 from robotable.games.rumblebots import rules
 from robotable.games.rumblebots.actions import (
     BuildLab,
@@ -221,6 +221,9 @@ def test_rb_2_5_first_champion_scraps_head_start():
         assert [e.get("head_start", 0) for e in second] == [int(e["seat"] == 2) for e in second]
         assert s.clone().first_champion == 2
         assert s.game.state_from_json(s.to_json()).first_champion == 2
+    bad_record = {**s.to_json(), "first_champion": 9}
+    with pytest.raises(RecordError, match="field 'first_champion' must be a seat from 0 to 3"):
+        s.game.state_from_json(bad_record)
     # The default: one more in round 2 with four seats, none with fewer (measured at hard).
     assert [game(n).options["first_champion_scraps"] for n in (2, 3, 4)] == [(), (), (0, 1)]
     for bad in ((4,), (0,) * 7, ("x",)):

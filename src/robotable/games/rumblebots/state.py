@@ -52,10 +52,10 @@ _LIST_FIELDS = (
 _NESTED_FIELDS = ("collection", "fresh", "hand", "decks", "lab", "bdeck", "discard", "used")
 _ID_LISTS = ("transform_deck", "recycled", "reserve", "defense", "attack")
 _INT_FIELDS = (
-    "round", "phase", "champion", "first_champion", "direction", "turn_pos", "builds", "upgrades",
-    "energizes",
-    "supply", "challenger", "last_challenger", "bstep", "atk_mod", "crit_mod", "def_mod",
-    "bar_mod", "reboots", "reveals", "winner", "turns", "battle_no", "clashes",
+    "round", "phase", "champion", "first_champion", "direction", "turn_pos", "builds",
+    "upgrades", "energizes", "supply", "challenger", "last_challenger", "bstep", "atk_mod",
+    "crit_mod", "def_mod", "bar_mod", "reboots", "reveals", "winner", "turns", "battle_no",
+    "clashes",
 )  # fmt: skip
 _BOOL_FIELDS = ("offered", "forced")
 
@@ -77,8 +77,7 @@ class RumbleState(StateBase):
 
     __slots__ = (
         "game", "_legal", "rng", "round", "phase", "champion", "first_champion", "direction",
-        "order",
-        "turn_pos", "scraps", "tier", "storage", "reactor", "cryo", "collection", "fresh",
+        "order", "turn_pos", "scraps", "tier", "storage", "reactor", "cryo", "collection", "fresh",
         "hand", "builds", "upgrades", "energizes", "decks", "lab", "lab_open",
         "transform_deck", "recycled", "reserve", "supply", "spaces", "active", "bdeck",
         "known_top", "known_bottom", "discard", "used", "defense", "attack", "challenger",
@@ -403,6 +402,12 @@ class RumbleState(StateBase):
             raise RecordError(f"{where}: field 'phase' must be 0, 1 or 2, got {s.phase}")
         if not 1 <= s.round <= SHOWDOWN:
             raise RecordError(f"{where}: field 'round' must be 1-6, got {s.round}")
+        for name in ("champion", "first_champion"):
+            if not 0 <= getattr(s, name) < n:
+                raise RecordError(
+                    f"{where}: field '{name}' must be a seat from 0 to {n - 1}, "
+                    f"got {getattr(s, name)}"
+                )
         if s.phase != OVER and not s.pending and not 0 <= s.turn_pos < len(s.order):
             raise RecordError(f"{where}: field 'turn_pos' is out of range")
         return s
