@@ -7,11 +7,8 @@ import subprocess
 import sys
 
 import pytest
-import typer
-from typer.testing import CliRunner
 
 import robotable
-from robotable.sim.commands import register
 from robotable.sim.options import split_agents
 
 from .test_sim_game import TinyGame  # noqa: F401 - registers the "simtiny" game
@@ -29,18 +26,6 @@ ISSUE_2_KEYS = {
     "errors",
     "seconds",
 }
-
-
-@pytest.fixture(scope="module")
-def invoke():
-    app = typer.Typer()
-    register(app)
-    runner = CliRunner()
-
-    def call(*args: str):
-        return runner.invoke(app, list(args))
-
-    return call
 
 
 def test_json_on_stdout_has_the_issue_2_keys(invoke, tmp_path):

@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import pytest
-import typer
-from typer.testing import CliRunner
 
 import robotable
 from robotable.agents import concrete_spec, make_agent, parse_agent_spec
@@ -25,7 +23,6 @@ from robotable.core.options import OptionSpec
 from robotable.core.protocol import TERMINAL, Action, Game, State
 from robotable.core.registry import register_game
 from robotable.core.rng import GameRng
-from robotable.sim.commands import register
 
 TRUE_IMPORTANCE = 30 / 33 - 0.5
 
@@ -191,18 +188,6 @@ def test_the_restricted_agent_never_plays_the_card_unless_forced(base):
 
 
 # -- the experiments -----------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def invoke():
-    app = typer.Typer()
-    register(app)
-    runner = CliRunner()
-
-    def call(*args: str):
-        return runner.invoke(app, list(args))
-
-    return call
 
 
 def _json(invoke, tmp_path, *args: str) -> dict[str, Any]:

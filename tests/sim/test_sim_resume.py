@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-import typer
-from typer.testing import CliRunner
 
 import robotable.sim.commands as commands
 from robotable.sim.analysis import make_variants, summarize
@@ -126,14 +124,6 @@ def test_a_file_from_another_run_is_refused(tmp_path):
 
 
 # -- the command -------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def invoke():
-    app = typer.Typer()
-    commands.register(app)
-    runner = CliRunner()
-    return lambda *args: runner.invoke(app, list(args))
 
 
 ARGS = ("simulate", "simtiny", "--games", "16", "--agents", "random,greedy", "--seed", "5")

@@ -1,4 +1,4 @@
-"""`robotable simulate`, `ladder` and `tune`: the balance lab on the command line.
+"""`robotable simulate`, `pool`, `ladder` and `tune`: the balance lab on the command line.
 
 Everything a run does is decided before the first game (sim/options.py checks the game, seats,
 agents and variants); any bad input stops with one line on stderr and exit code 2 before anything
@@ -44,6 +44,7 @@ from .options import (
     time_budget_warnings,
     worker_count,
 )
+from .pool import pool_results
 from .results_file import ResultsFileError, ResultsWriter, read_results, write_results
 from .runner import (
     DEFAULT_MAX_ACTIONS,
@@ -197,6 +198,18 @@ JsonOutOpt = Annotated[
         help="Also write that JSON object to this file (the tables still print).",
     ),
 ]
+CardEventsOpt = Annotated[
+    str,
+    typer.Option(
+        "--card-events",
+        help="Card impact for these event types only, comma separated (e.g. "
+        "played,attack); default: every event that names a seat and a card.",
+    ),
+]
+ReportOpt = Annotated[
+    Path | None,
+    typer.Option("--report", help="Write a self-contained HTML report with figures."),
+]
 ErrorsDirOpt = Annotated[
     str,
     typer.Option(
@@ -241,10 +254,7 @@ def register(app: typer.Typer) -> None:
                 help="A card (content) file to compare with the bundled set; repeatable.",
             ),
         ] = None,
-        report: Annotated[
-            Path | None,
-            typer.Option("--report", help="Write a self-contained HTML report with figures."),
-        ] = None,
+        report: ReportOpt = None,
         json_stdout: JsonOpt = False,
         json_out: JsonOutOpt = None,
         ray: RayOpt = None,
@@ -254,14 +264,7 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option("--fixed-seats", help="Agents keep the seats given (no rotation)."),
         ] = False,
-        card_events: Annotated[
-            str,
-            typer.Option(
-                "--card-events",
-                help="Card impact for these event types only, comma separated (e.g. "
-                "played,attack); default: every event that names a seat and a card.",
-            ),
-        ] = "",
+        card_events: CardEventsOpt = "",
         quality: Annotated[
             bool,
             typer.Option(
@@ -426,21 +429,7 @@ def register(app: typer.Typer) -> None:
             summary["depth"] = depth_summary(
                 spec, outcome.results, experiment["iterations"], experiment["base"]
             )
-        command = "robotable " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-        if json_out is not None:
-            json_out.parent.mkdir(parents=True, exist_ok=True)
-            json_out.write_text(dump_json(summary) + "\n", encoding="utf-8")
-        if report is not None:
-            from .report import write_report
-
-            write_report(json_safe(summary), report, command)
-        if json_stdout:
-            sys.stdout.write(dump_json(summary) + "\n")
-            sys.stdout.flush()
-        else:
-            print_summary(json_safe(summary), Console())
-            if report is not None:
-                Console().print(f"report: {report}", markup=False, highlight=False)
+        _write_outputs(summary, json_out, report, json_stdout)
         if outcome.interrupted:
             saved = resume if resume is not None else out_jsonl
             if saved is None:
@@ -452,6 +441,39 @@ def register(app: typer.Typer) -> None:
                 f"To finish the run: {resume_command(sys.argv[1:], saved)}"
             )
             raise typer.Exit(130)
+
+    @app.command()
+    def pool(
+        files: Annotated[
+            list[Path],
+            typer.Argument(help="Results files written by simulate --out-jsonl, one per seed."),
+        ],
+        card_events: CardEventsOpt = "",
+        report: ReportOpt = None,
+        json_stdout: JsonOpt = False,
+        json_out: JsonOutOpt = None,
+    ) -> None:
+        """Summarise several runs of one study as one: simulate's tables over all their games.
+
+        Run a long study in pieces, each with its own --seed and --out-jsonl file, then pool
+        the files: the same game, seats, agents and options, different seeds. Nothing is
+        played again. Example: `robotable pool run-seed0.jsonl run-seed1.jsonl --json`.
+        """
+        err = Console(stderr=True)
+        try:
+            pooled = pool_results(files)
+        except ResultsFileError as exc:
+            raise _fail(err, str(exc)) from None
+        for text in pooled.notes:
+            err.print(f"note: {text}", markup=False, highlight=False, soft_wrap=True)
+        events = tuple(e.strip() for e in card_events.split(",") if e.strip())
+        summary = summarize(pooled.outcome, events)
+        if events:
+            summary["card_events"] = list(events)
+        summary["pooled"] = pooled.describe()
+        seeds = ", ".join(f"seed {f.seed} ({f.games} games)" for f in pooled.files)
+        line = f"pooled from {len(pooled.files)} results files: {seeds}"
+        _write_outputs(summary, json_out, report, json_stdout, line)
 
     @app.command()
     def ladder(
@@ -690,6 +712,35 @@ def register(app: typer.Typer) -> None:
             sys.stdout.flush()
             return
         print_tune(json_safe(result), Console())
+
+
+def _write_outputs(
+    summary: dict[str, Any],
+    json_out: Path | None,
+    report: Path | None,
+    json_stdout: bool,
+    first_line: str = "",
+) -> None:
+    """A summary to where the options send it: a JSON file, an HTML report, stdout as one JSON
+    object or as tables (after `first_line`, when given)."""
+    command = "robotable " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    if json_out is not None:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(dump_json(summary) + "\n", encoding="utf-8")
+    if report is not None:
+        from .report import write_report
+
+        write_report(json_safe(summary), report, command)
+    if json_stdout:
+        sys.stdout.write(dump_json(summary) + "\n")
+        sys.stdout.flush()
+        return
+    out = Console()
+    if first_line:
+        out.print(first_line, markup=False, highlight=False, soft_wrap=True)
+    print_summary(json_safe(summary), out)
+    if report is not None:
+        out.print(f"report: {report}", markup=False, highlight=False)
 
 
 def _experiment_agents(

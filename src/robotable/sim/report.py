@@ -1101,6 +1101,12 @@ def timing_line(summary: dict[str, Any]) -> str:
     session = summary.get("session") or {}
     played = session.get("played", summary["games"])
     loaded = session.get("loaded", 0)
+    pooled = summary.get("pooled")
+    if pooled:
+        return (
+            f"{loaded} games read from {len(pooled)} results files (nothing played); "
+            f"{summary['seconds']:.1f} s of play when they were made."
+        )
     text = f"{played} games played in {summary['seconds']:.1f} s"
     if rate:
         text += f" ({rate:.1f} games/s"

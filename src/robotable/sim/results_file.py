@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from .runner import GameResult, RunSpec, plan_jobs
+from .runner import GameResult, RunSpec, Variant, plan_jobs
 
 FORMAT = 1
 # The header fields that must match for a file to be resumed by a run.
@@ -120,14 +120,16 @@ def write_results(path: str | Path, spec: RunSpec, results: Sequence[GameResult]
     return Path(path)
 
 
-def read_results(path: str | Path, spec: RunSpec) -> tuple[list[GameResult], list[str]]:
-    """The finished games in `path`, checked against `spec`; and notes worth telling the user
-    (a cut-short last line, repeated games). Raises ResultsFileError for another run's file."""
+def read_header(path: str | Path, where: str) -> tuple[dict[str, Any], list[str], list[str]]:
+    """The run header of a results file, its complete game lines and notes (a cut-short last
+    line); `where` starts every message. Raises ResultsFileError for a file that is not one."""
     path = Path(path)
-    where = f"--resume {path}"
     if not path.is_file():
         raise ResultsFileError(f"{where}: no such file (write one with --out-jsonl)")
-    lines = path.read_text(encoding="utf-8").split("\n")
+    try:
+        lines = path.read_text(encoding="utf-8").split("\n")
+    except UnicodeDecodeError:
+        raise ResultsFileError(f"{where}: not a results file (not UTF-8 text)") from None
     complete, last = lines[:-1], lines[-1]
     notes: list[str] = []
     if last.strip():
@@ -142,6 +144,51 @@ def read_results(path: str | Path, spec: RunSpec) -> tuple[list[GameResult], lis
         raise ResultsFileError(f"{where}: the first line is not a run header")
     if header.get("format") != FORMAT:
         raise ResultsFileError(f"{where}: unknown format {header.get('format')!r}")
+    return header, complete[1:], notes
+
+
+def _options(pairs: Any) -> tuple[tuple[str, Any], ...]:
+    """A header's option pairs as a variant holds them (lists, from JSON, back to tuples)."""
+
+    def frozen(value: Any) -> Any:
+        return tuple(frozen(v) for v in value) if isinstance(value, list) else value
+
+    return tuple((str(name), frozen(value)) for name, value in pairs)
+
+
+def spec_from_header(header: dict[str, Any], where: str) -> RunSpec:
+    """The run a header describes (what `run_header` wrote), to check its games against."""
+    try:
+        spec = RunSpec(
+            game=str(header["game"]),
+            num_players=int(header["num_players"]),
+            agents=tuple(str(a) for a in header["agents"]),
+            games=int(header["games"]),
+            seed=int(header["seed"]),
+            variants=tuple(
+                Variant(int(v["index"]), str(v["label"]), _options(v["options"]))
+                for v in header["variants"]
+            ),
+            fixed_seats=bool(header["fixed_seats"]),
+            max_actions=int(header["max_actions"]),
+            track_cards=bool(header["track_cards"]),
+            quality=bool(header["quality"]),
+            quality_every=int(header["quality_every"] or 1),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ResultsFileError(f"{where}: the run header lacks or garbles {exc}") from None
+    if run_header(spec) != {k: v for k, v in header.items() if k in run_header(spec)}:
+        raise ResultsFileError(f"{where}: the run header does not describe a run")
+    return spec
+
+
+def read_results(
+    path: str | Path, spec: RunSpec, where: str | None = None
+) -> tuple[list[GameResult], list[str]]:
+    """The finished games in `path`, checked against `spec`; and notes worth telling the user
+    (a cut-short last line, repeated games). Raises ResultsFileError for another run's file."""
+    where = where or f"--resume {path}"
+    header, lines, notes = read_header(path, where)
     expected = run_header(spec)
     differ = [k for k in CHECKED if header.get(k) != expected.get(k)]
     if differ:
@@ -153,13 +200,13 @@ def read_results(path: str | Path, spec: RunSpec) -> tuple[list[GameResult], lis
     plan = {(j.variant, j.index): j for j in plan_jobs(spec)}
     results: dict[tuple[int, int], GameResult] = {}
     repeated = 0
-    for number, text in enumerate(complete[1:], start=2):
+    for number, text in enumerate(lines, start=2):
         if not text.strip():
             continue
         try:
             data = json.loads(text)
             result = GameResult.from_json(data)
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ResultsFileError(f"{where}, line {number}: not a game result ({exc})") from None
         key = (result.variant, result.index)
         job = plan.get(key)

@@ -1,0 +1,113 @@
+"""Pooling results files: runs of one study on different seeds summarised as one run."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from robotable.sim.analysis import make_variants, summarize
+from robotable.sim.pool import pool_results
+from robotable.sim.results_file import ResultsFileError, write_results
+from robotable.sim.runner import RunSpec, run
+
+from .test_sim_game import TinyGame  # noqa: F401 - registers the "simtiny" game
+from .test_sim_resume import _spec as resume_spec
+
+
+def _spec(tmp_path, **kw) -> RunSpec:
+    return resume_spec(
+        tmp_path, **{"games": 6, "variants": make_variants({}), "quality": False, **kw}
+    )
+
+
+def _file(tmp_path, name: str, **kw):
+    spec = _spec(tmp_path, **kw)
+    outcome = run(spec, workers=1)
+    return write_results(tmp_path / name, spec, outcome.results), summarize(outcome)
+
+
+def test_pooled_files_count_every_game_once_with_each_files_seeds(tmp_path):
+    a, summary_a = _file(tmp_path, "a.jsonl", seed=7)
+    b, summary_b = _file(tmp_path, "b.jsonl", seed=8, games=4)
+    pooled = pool_results([a, b])
+    results = pooled.outcome.results
+    assert len(results) == 10
+    assert len({r.index for r in results}) == 10  # shifted, none shared
+    assert [f.seed for f in pooled.files] == [7, 8]
+    summary = summarize(pooled.outcome)
+    assert summary["games"] == 10
+    assert summary["wins"] == [x + y for x, y in zip(summary_a["wins"], summary_b["wins"])]
+    assert summary["draws"] == summary_a["draws"] + summary_b["draws"]
+
+    def with_card(s: dict) -> dict[str, int]:
+        return {r["card"]: r["seat_games_with"] for r in s["card_impact_stratified"]["rows"]}
+
+    pooled_rows, rows_a, rows_b = with_card(summary), with_card(summary_a), with_card(summary_b)
+    assert pooled_rows and pooled_rows == {
+        card: rows_a.get(card, 0) + rows_b.get(card, 0) for card in pooled_rows
+    }
+
+
+def test_a_stopped_run_pools_with_a_note(tmp_path):
+    a, _ = _file(tmp_path, "a.jsonl", seed=7)
+    spec = _spec(tmp_path, seed=9)
+    partial = write_results(tmp_path / "b.jsonl", spec, run(spec, workers=1).results[:2])
+    pooled = pool_results([a, partial])
+    assert len(pooled.outcome.results) == 8
+    assert any("2 of 6 planned games" in note for note in pooled.notes)
+
+
+def test_runs_of_another_study_or_the_same_seed_are_refused(tmp_path):
+    a, _ = _file(tmp_path, "a.jsonl", seed=7)
+    other_agents, _ = _file(tmp_path, "b.jsonl", seed=8, agents=("random",))
+    with pytest.raises(ResultsFileError, match="b.jsonl: agents is random there but"):
+        pool_results([a, other_agents])
+    other_target, _ = _file(tmp_path, "c.jsonl", seed=8, variants=make_variants({"target": [8]}))
+    with pytest.raises(ResultsFileError, match="c.jsonl: variants is"):
+        pool_results([a, other_target])
+    same_seed, _ = _file(tmp_path, "d.jsonl", seed=7, games=3)
+    with pytest.raises(ResultsFileError, match="seed 7 again"):
+        pool_results([a, same_seed])
+
+
+def test_an_option_given_at_its_default_value_pools_with_no_option(tmp_path):
+    a, _ = _file(tmp_path, "a.jsonl", seed=7)
+    explicit, _ = _file(tmp_path, "b.jsonl", seed=8, variants=make_variants({"target": [10]}))
+    assert len(pool_results([a, explicit]).outcome.results) == 12
+
+
+# -- the command -------------------------------------------------------------------------------
+
+
+def test_cli_pool_prints_one_summary_of_all_files(invoke, tmp_path):
+    a, _ = _file(tmp_path, "a.jsonl", seed=7)
+    b, _ = _file(tmp_path, "b.jsonl", seed=8)
+    as_json = invoke("pool", str(a), str(b), "--json")
+    assert as_json.exit_code == 0, as_json.output
+    summary = json.loads(as_json.stdout)
+    assert summary["games"] == 12 and [f["seed"] for f in summary["pooled"]] == [7, 8]
+    tables = invoke("pool", str(a), str(b))
+    assert tables.exit_code == 0, tables.output
+    assert "pooled from 2 results files: seed 7 (6 games), seed 8 (6 games)" in tables.stdout
+    assert "12 games read from 2 results files" in tables.stdout
+
+
+def test_cli_pool_bad_files_are_one_line_and_exit_code_2(invoke, tmp_path):
+    a, _ = _file(tmp_path, "a.jsonl", seed=7)
+    missing = invoke("pool", str(a), str(tmp_path / "none.jsonl"))
+    assert missing.exit_code == 2 and missing.stdout == ""
+    assert "none.jsonl: no such file" in missing.stderr
+    garbled = tmp_path / "g.jsonl"
+    lines = a.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["seed"] = 99
+    garbled.write_text(json.dumps(header) + "\n" + lines[1] + "\n{not json\n")
+    refused = invoke("pool", str(a), str(garbled))
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert len(refused.stderr.strip().splitlines()) == 1
+    assert "g.jsonl, line 2" in refused.stderr  # game 0 of seed 99 is not that game
+    not_text = tmp_path / "bin.jsonl"
+    not_text.write_bytes(b"\xff\xfe\x00")
+    binary = invoke("pool", str(not_text))
+    assert binary.exit_code == 2 and "bin.jsonl: not a results file" in binary.stderr
