@@ -10,6 +10,16 @@ bundled Iotabots decks, both ways round.
     .venv/bin/python scripts/balance_pass.py                       # greedy, 200 games each
     .venv/bin/python scripts/balance_pass.py --agent hard --games 100 --workers 2
 
+A pass at a strong agent's budget takes many core-hours, so it can be made in pieces: with
+`--out-dir DIR` every table's games go to a results file there (one per table and seed, resumed
+when the same command runs again, so a stopped pass loses nothing), and each row pools every
+seed's file of its table in DIR (`robotable pool`). `--seed S` adds another piece on fresh
+deals; `--no-play` prints the pooled tables of DIR without playing.
+
+    .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --games 100 --out-dir runs
+    .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --games 100 --out-dir runs --seed 1
+    .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --out-dir runs --no-play
+
 The guard in tests/sim/test_balance_guard.py holds the greedy figures inside loose bounds.
 """
 
@@ -17,11 +27,15 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import re
 import sys
 import tempfile
+from pathlib import Path
 
 from robotable.sim.analysis import summarize
-from robotable.sim.runner import RunSpec, Variant, run
+from robotable.sim.pool import pool_results
+from robotable.sim.results_file import ResultsFileError, ResultsWriter, read_results
+from robotable.sim.runner import RunOutcome, RunSpec, Variant, run
 
 TABLES = [
     ("stakbots", 2),
@@ -43,9 +57,45 @@ def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def self_play(game: str, seats: int, agent: str, games: int, workers: int, errors: str) -> dict:
-    spec = RunSpec(game, seats, (agent,), games=games, seed=0, error_dir=errors)
-    return summarize(run(spec, workers=workers))
+class Stopped(Exception):
+    """Ctrl-C or SIGTERM during a table: its finished games are saved, the pass ends."""
+
+
+def table_stem(spec: RunSpec, table: str) -> str:
+    """A table's results file name without its seed: game, seats, table kind and agent."""
+    agent = re.sub(r"[^A-Za-z0-9.]+", "-", ";".join(spec.agents)).strip("-")
+    return f"{spec.game}-{spec.num_players}p-{table}-{agent}"
+
+
+def play_table(spec: RunSpec, table: str, args: argparse.Namespace) -> tuple[dict, int]:
+    """The summary of a table and its number of games: this run's games, or with --out-dir
+    every seed's games of the table in that folder pooled (this seed's played or resumed
+    first, unless --no-play)."""
+    if args.out_dir is None:
+        outcome = run(spec, workers=args.workers)
+        if outcome.interrupted:
+            raise Stopped
+        return summarize(outcome), len(outcome.results)
+    stem = table_stem(spec, table)
+    if not args.no_play:
+        path = args.out_dir / f"{stem}-seed{spec.seed}.jsonl"
+        previous = read_results(path, spec, where=str(path))[0] if path.exists() else []
+        with ResultsWriter(path, spec, resume=path.exists()) as writer:
+            outcome: RunOutcome = run(
+                spec, workers=args.workers, on_result=writer.write, previous=previous
+            )
+        if outcome.interrupted:
+            raise Stopped
+    files = sorted(args.out_dir.glob(f"{stem}-seed*.jsonl"))
+    if not files:
+        raise ResultsFileError(f"{args.out_dir}: no results file {stem}-seed*.jsonl to pool")
+    pooled = pool_results(files)
+    return summarize(pooled.outcome), len(pooled.outcome.results)
+
+
+def self_play(game: str, seats: int, args: argparse.Namespace, errors: str) -> tuple[dict, int]:
+    spec = RunSpec(game, seats, (args.agent,), games=args.games, seed=args.seed, error_dir=errors)
+    return play_table(spec, "self", args)
 
 
 def flagged_cards(summary: dict) -> list[str]:
@@ -65,26 +115,56 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--only", help="comma-separated games")
+    parser.add_argument("--seed", type=int, default=0, help="master seed of this piece")
+    parser.add_argument(
+        "--out-dir", type=Path, help="keep each table's games here and pool every seed's"
+    )
+    parser.add_argument(
+        "--no-play", action="store_true", help="with --out-dir: only pool what is there"
+    )
     args = parser.parse_args(argv)
+    if args.no_play and args.out_dir is None:
+        parser.error("--no-play reads the results files of --out-dir: give --out-dir")
+    try:
+        return pass_tables(args)
+    except Stopped:
+        print(
+            "\nstopped: the finished games are saved; the same command goes on from there"
+            if args.out_dir
+            else "\nstopped",
+            file=sys.stderr,
+        )
+        return 130
+    except ResultsFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def pass_tables(args: argparse.Namespace) -> int:
     only = set(args.only.split(",")) if args.only else None
     errors = tempfile.mkdtemp(prefix="robotable-balance-")
 
-    print(f"Self-play with `{args.agent}`, {args.games} games per table, master seed 0.\n")
-    print(
-        "| game | seats | first mover wins | 95% interval | fair share | ends by the rules "
-        "| turn cap | median length | cards past +/-10 points |"
+    pieces = (
+        f"every seed's games in {args.out_dir} pooled"
+        if args.out_dir
+        else f"{args.games} games per table, master seed {args.seed}"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(f"Self-play with `{args.agent}`, {pieces}.\n")
+    print(
+        "| game | seats | games | first mover wins | 95% interval | fair share "
+        "| ends by the rules | turn cap | median length | cards past +/-10 points |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for game, seats in TABLES:
         if only and game not in only:
             continue
-        s = self_play(game, seats, args.agent, args.games, args.workers, errors)
+        s, played = self_play(game, seats, args, errors)
         first, ends = s["first_mover"], s["quality"]["end_reason"]["rates"]
         low, high = first["ci"]
         length = s["quality"]["length"]
         cards = ", ".join(flagged_cards(s)) or "none"
         print(
-            f"| {game} | {seats} | {pct(first['win_rate'])} | [{pct(low)}, {pct(high)}] "
+            f"| {game} | {seats} | {played} | {pct(first['win_rate'])} | [{pct(low)}, {pct(high)}] "
             f"| {pct(first['fair_share'])} | {pct(ends['win'])} | {pct(ends['turn_cap'])} "
             f"| {length['median']:g} {length['unit']} | {cards} |",
             flush=True,
@@ -92,8 +172,9 @@ def main(argv: list[str]) -> int:
 
     if only and "iotabots" not in only:
         return 0
+    matches = "every seed's matches pooled" if args.out_dir else f"{args.games} matches"
     print(
-        f"\nIotabots decks, `{args.agent}` on both sides, {args.games} matches per pairing "
+        f"\nIotabots decks, `{args.agent}` on both sides, {matches} per pairing "
         "(half with each deck as deck0); the row deck's share of the points:\n"
     )
     variants = []
@@ -105,12 +186,12 @@ def main(argv: list[str]) -> int:
         2,
         (args.agent,),
         games=args.games // 2,
-        seed=0,
+        seed=args.seed,
         variants=tuple(variants),
         error_dir=errors,
         track_cards=False,
     )
-    s = summarize(run(spec, workers=args.workers))
+    s, _ = play_table(spec, "decks", args)
     share = {}
     for v in s["variants"]:
         a, b = v["label"].split(" vs ")
