@@ -50,7 +50,6 @@ TABLES = [
     ("rumblebots", 4),
 ]
 IOTABOTS_DECKS = ("assembly_line", "heavy_metal", "hijack", "beacon")
-POINTS_10 = (2 / 3, 3 / 2)  # odds ratios of 40% and 60% against an even 50%
 
 
 def pct(x: float) -> str:
@@ -99,14 +98,9 @@ def self_play(game: str, seats: int, args: argparse.Namespace, errors: str) -> t
 
 
 def flagged_cards(summary: dict) -> list[str]:
-    out = []
-    for row in summary.get("card_impact_stratified", {}).get("rows", []):
-        ratio, p = row.get("odds_ratio"), row.get("p_adjusted")
-        if ratio is None or p is None or p >= 0.05:
-            continue
-        if ratio < POINTS_10[0] or ratio > POINTS_10[1]:
-            out.append(f"{row['card']} (odds ratio {ratio:.2f})")
-    return out
+    impact = summary.get("card_impact_stratified", {})
+    ratios = {r["card"]: r["odds_ratio"] for r in impact.get("rows", [])}
+    return [f"{card} (odds ratio {ratios[card]:.2f})" for card in impact.get("past_10_points", [])]
 
 
 def main(argv: list[str]) -> int:

@@ -192,6 +192,10 @@ def test_stratified_impact_finds_the_true_card_and_not_the_confounded_one(deck_s
     assert boost["p_adjusted"] < 0.05 and boost["significant_adjusted"]
     ranked = [r["card"] for r in stratified["rows"] if r["ranked"]]
     assert ranked[0] == "Boost"
+    # The fairness pass's bar: Boost is past +/-10 points, and so is Pip below (a seat that
+    # plays a Pip holds no Boost to play); the confounded Crown is not.
+    assert stratified["past_10_points"] == ["Boost", "Pip"]
+    assert rows["Pip"]["odds_ratio"] < 2 / 3
 
 
 def test_the_text_summary_and_report_show_both_tables(deck_summary):
@@ -205,6 +209,7 @@ def test_the_text_summary_and_report_show_both_tables(deck_summary):
     print_summary(json_safe(deck_summary), Console(file=buffer, width=160))
     text = buffer.getvalue()
     assert "card association" in text and "Mantel-Haenszel" in text
+    assert "past +/-10 points (odds ratio outside 0.67-1.5, Holm p < 0.05): Boost, Pip" in text
     html = render_html(json_safe(deck_summary))
     assert "Card impact within strata" in html and "Card association" in html
     assert html.index("<h3>Card impact within strata") < html.index("<h3>Card association")

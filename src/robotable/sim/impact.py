@@ -25,6 +25,10 @@ Cards with fewer than MIN_STRATA informative strata or MIN_GAMES seat-games in t
 "too few strata" and not ranked (no odds ratio is shown for them: one stratum cannot separate
 the card from what that stratum holds fixed, and a few games cannot separate it from chance).
 
+`past_10_points` lists the ranked cards whose odds ratio lies outside PAST_10_POINTS (2/3 and
+3/2: a card that moves an even 50% chance of winning to under 40% or over 60%) with a
+Holm-adjusted p below 0.05: the bar of the fairness pass (docs/balancing.md).
+
 What it still cannot remove: anything that varies *within* a stratum and goes with using the
 card, above all how the game went (a card played only when ahead, or only in long games, still
 looks good). `simulate --restrict CARD` is the experiment that removes that too.
@@ -44,6 +48,9 @@ MIN_STRATA = 2
 MIN_GAMES = 20
 DECK_KEYS = ("decks", "deck_names", "seat_decks")
 TOO_FEW = "too few strata"
+# Odds ratios of 40% and 60% against an even 50%: inside them a card moves a seat by at most ten
+# points.
+PAST_10_POINTS = (2 / 3, 3 / 2)
 
 
 def seat_deck(extras: dict[str, Any], seat: int, num_players: int) -> str | None:
@@ -123,6 +130,14 @@ def stratified_card_impact(
         )
     ranked_rows.sort(key=lambda r: (-_sort_key(r["odds_ratio"]), r["card"]))
     flagged = sorted((r for r in rows if not r["ranked"]), key=lambda r: r["card"])
+    low, high = PAST_10_POINTS
+    past = [
+        r["card"]
+        for r in ranked_rows
+        if r["significant_adjusted"]
+        and not math.isnan(r["odds_ratio"])
+        and not low <= r["odds_ratio"] <= high
+    ]
     return {
         "method": "Mantel-Haenszel odds ratio over strata (variant, deck, agent, seat); "
         "Robins-Breslow-Greenland 95% interval; MH chi-square test; Holm across ranked cards",
@@ -132,6 +147,9 @@ def stratified_card_impact(
         "min_strata": MIN_STRATA,
         "min_games": MIN_GAMES,
         "rows": ranked_rows + flagged,
+        # The fairness pass's bar (docs/balancing.md): cards whose odds ratio says more than 10
+        # points from an even 50% (outside 40-60%), with a Holm-adjusted p below 0.05.
+        "past_10_points": past,
     }
 
 

@@ -1026,6 +1026,11 @@ def stratified_sentence(impact: dict[str, Any] | None) -> str | None:
         f"{len(ranked)} cards ranked, "
         f"{sum(1 for r in ranked if r.get('significant_adjusted'))} with Holm-adjusted p < 0.05"
     )
+    past = impact.get("past_10_points")
+    if past is not None:
+        text += f", {len(past)} of them past +/-10 points" + (
+            f" ({', '.join(past)})" if past else ""
+        )
     if ranked:
         top, bottom = ranked[0], ranked[-1]
         text += (

@@ -306,7 +306,10 @@ def print_stratified(impact: dict[str, Any] | None, out: Console, limit: int = 5
     for column in ("card", "strata", "seat-games", "with card", "odds ratio", "95% interval"):
         table.add_column(column, justify="left" if column == "card" else "right")
     table.add_column("p Holm", justify="right")
-    shown = ranked[:limit] + [r for r in ranked[-limit:] if r not in ranked[:limit]]
+    # The extremes, and every card past the fairness pass's bar wherever it ranks.
+    past = set(impact.get("past_10_points", ()))
+    ends = ranked[:limit] + ranked[-limit:]
+    shown = [r for r in ranked if r in ends or r["card"] in past]
     for r in shown:
         table.add_row(
             r["card"],
@@ -318,6 +321,14 @@ def print_stratified(impact: dict[str, Any] | None, out: Console, limit: int = 5
             _p(r["p_adjusted"]),
         )
     out.print(table)
+    if past:
+        out.print(
+            f"  past +/-10 points (odds ratio outside 0.67-1.5, Holm p < 0.05): "
+            f"{', '.join(impact['past_10_points'])}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
     if flagged:
         names = ", ".join(r["card"] for r in flagged[:8]) + (", ..." if len(flagged) > 8 else "")
         out.print(
