@@ -107,6 +107,15 @@ def test_cli_pool_bad_files_are_one_line_and_exit_code_2(invoke, tmp_path):
     assert refused.exit_code == 2 and refused.stdout == ""
     assert len(refused.stderr.strip().splitlines()) == 1
     assert "g.jsonl, line 2" in refused.stderr  # game 0 of seed 99 is not that game
+    header["game"] = "nosuchgame"
+    unknown = tmp_path / "u.jsonl"
+    unknown.write_text(json.dumps(header) + "\n")
+    refused = invoke("pool", str(unknown))
+    assert refused.exit_code == 2 and "u.jsonl: unknown game 'nosuchgame'" in refused.stderr
+    del header["agents"]
+    unknown.write_text(json.dumps(header) + "\n")
+    refused = invoke("pool", str(unknown))
+    assert refused.exit_code == 2 and "u.jsonl: the run header has no 'agents'" in refused.stderr
     not_text = tmp_path / "bin.jsonl"
     not_text.write_bytes(b"\xff\xfe\x00")
     binary = invoke("pool", str(not_text))

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import RobotableError
-from ..core.registry import load_game
+from ..core.registry import game_class, load_game
 from .results_file import CHECKED, ResultsFileError, read_header, read_results, spec_from_header
 from .runner import GameResult, RunOutcome, RunSpec
 
@@ -62,6 +62,10 @@ def pool_results(paths: Sequence[str | Path]) -> Pool:
         where = str(path)
         header, _, _ = read_header(path, where)
         spec = spec_from_header(header, where)
+        try:
+            game_class(spec.game)
+        except RobotableError as exc:
+            raise ResultsFileError(f"{where}: {exc}") from None
         if first is None:
             first = spec
         else:

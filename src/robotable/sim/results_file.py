@@ -175,8 +175,10 @@ def spec_from_header(header: dict[str, Any], where: str) -> RunSpec:
             quality=bool(header["quality"]),
             quality_every=int(header["quality_every"] or 1),
         )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ResultsFileError(f"{where}: the run header lacks or garbles {exc}") from None
+    except KeyError as exc:
+        raise ResultsFileError(f"{where}: the run header has no {exc}") from None
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise ResultsFileError(f"{where}: a malformed run header ({exc})") from None
     if run_header(spec) != {k: v for k, v in header.items() if k in run_header(spec)}:
         raise ResultsFileError(f"{where}: the run header does not describe a run")
     return spec
