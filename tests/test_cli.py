@@ -129,3 +129,13 @@ def test_soak_reports_zero_errors_on_a_sound_game(tmp_path) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["errors"] == 0
+
+
+def test_command_help_is_reflowed_paragraphs_for_the_terminal_to_wrap() -> None:
+    # A docstring's own line breaks would break sentences in the middle at 80 columns.
+    for info in app.registered_commands:
+        paragraphs = info.help.split("\n\n")
+        assert paragraphs[0] and all("\n" not in p and "  " not in p for p in paragraphs), info
+    simulate = next(i for i in app.registered_commands if i.callback.__name__ == "simulate")
+    assert "make variants that are compared side by side." in simulate.help
+    assert len(simulate.help.split("\n\n")) == 3

@@ -1,13 +1,14 @@
 """The `robotable` command line.
 
 Each front end registers its own commands so that one file does not grow into everything:
-`games`, `play`, `replay`, `bench` and `soak` live in `robotable.frontend`; `simulate` and `ladder` in
-`robotable.sim.commands`; `serve` in `robotable.server.commands`.
+`games`, `play`, `replay`, `bench` and `soak` live in `robotable.frontend`; `simulate`, `pool`, `ladder`
+and `tune` in `robotable.sim.commands`; `serve` in `robotable.server.commands`.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
 
 import typer
@@ -41,6 +42,16 @@ def _register_all() -> None:
                 continue
             raise
         module.register(app)
+    for info in app.registered_commands:
+        if info.help is None and info.callback is not None:
+            info.help = reflowed(inspect.getdoc(info.callback) or "")
+
+
+def reflowed(doc: str) -> str:
+    """A command's docstring as help: each paragraph's lines joined into one, so the terminal
+    wraps it at its own width. Typer's help keeps a docstring's single line breaks after the
+    first paragraph, which break sentences in the middle at 80 columns."""
+    return "\n\n".join(" ".join(p.split()) for p in doc.split("\n\n"))
 
 
 def version_text() -> str:
