@@ -100,13 +100,15 @@ def pool_results(paths: Sequence[str | Path]) -> Pool:
 def _check_same_study(first: RunSpec, spec: RunSpec, where: str, first_path: str) -> None:
     for name in SAME_STUDY:
         mine, theirs = getattr(spec, name), getattr(first, name)
+        if mine == theirs:
+            continue
+        # An option given at its default value is the same game as no option.
         if name == "variants" and _resolved(spec) == _resolved(first):
-            continue  # an option given as its default value is the same game as no option
-        if mine != theirs:
-            raise ResultsFileError(
-                f"{where}: {name} is {_shown(mine)} there but {_shown(theirs)} in {first_path}; "
-                "only runs of one study pool"
-            )
+            continue
+        raise ResultsFileError(
+            f"{where}: {name} is {_shown(mine)} there but {_shown(theirs)} in {first_path}; "
+            "only runs of one study pool"
+        )
 
 
 def _resolved(spec: RunSpec) -> list[dict[str, Any]] | None:

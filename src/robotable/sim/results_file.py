@@ -179,7 +179,8 @@ def spec_from_header(header: dict[str, Any], where: str) -> RunSpec:
         raise ResultsFileError(f"{where}: the run header has no {exc}") from None
     except (TypeError, ValueError, AttributeError) as exc:
         raise ResultsFileError(f"{where}: a malformed run header ({exc})") from None
-    if run_header(spec) != {k: v for k, v in header.items() if k in run_header(spec)}:
+    described = run_header(spec)
+    if described != {k: v for k, v in header.items() if k in described}:
         raise ResultsFileError(f"{where}: the run header does not describe a run")
     return spec
 
