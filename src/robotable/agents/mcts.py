@@ -252,7 +252,10 @@ class MCTSAgent(Agent):
                 legal = sample.legal_actions()
                 mover = sample.current_player()
                 children = node.children
-                untried = [a for a in legal if a not in children]
+                # Each legal action's edge (None: not tried yet), looked up once per step:
+                # hashing an action calls its dataclass's Python __hash__.
+                found = [children.get(a) for a in legal]
+                untried = [a for a, edge in zip(legal, found) if edge is None]
                 if untried and widen and len(legal) > 1:
                     untried = self._widened(node, sample, legal, untried, mover, evaluate)
                 if untried:
@@ -261,8 +264,7 @@ class MCTSAgent(Agent):
                         if widen or len(untried) == 1
                         else untried[randbelow(rng, len(untried))]
                     )
-                    for a in legal:
-                        edge = children.get(a)
+                    for edge in found:
                         if edge is not None:
                             edge.avail += 1
                     child = children[action] = _Edge()
@@ -277,8 +279,7 @@ class MCTSAgent(Agent):
                 base, spread = 0.0, 1.0
                 if norm and high[mover] > low[mover]:
                     base, spread = low[mover], high[mover] - low[mover]
-                for a in legal:
-                    edge = children.get(a)
+                for a, edge in zip(legal, found):
                     if edge is None:  # held back by widening
                         continue
                     edge.avail += 1

@@ -403,8 +403,16 @@ class StateBase:
         legal = self._legal
         if legal is None:
             legal = self._legal = [] if self.is_terminal() else self._legal_actions()
-        if action not in legal:
-            raise IllegalAction(self._why_illegal(action, legal))
+        # An action taken from legal_actions() (every agent's, the search's) is one of these very
+        # objects: find it by identity, a pointer comparison per entry, before comparing by value,
+        # which calls the action dataclass's Python __eq__ once per entry it passes. An equal
+        # action built elsewhere (a record, the web table, a user's code) is still found.
+        for known in legal:
+            if known is action:
+                break
+        else:
+            if action not in legal:
+                raise IllegalAction(self._why_illegal(action, legal))
         self._legal = None
         return self._apply(action)
 
