@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 
 import pytest
 from hypothesis import given
@@ -56,6 +57,37 @@ def test_rng_stream_is_fixed_across_versions() -> None:
     # Records replay only if the generator never changes: pin its first outputs.
     rng = GameRng(7)
     assert [rng.below(6) for _ in range(10)] == [3, 0, 0, 3, 4, 3, 4, 0, 5, 5]
+
+
+@given(
+    seed=st.integers(0, 2**64 - 1),
+    n=st.one_of(
+        st.integers(1, 1000),
+        st.integers(1, 2**63 - 1),
+        st.sampled_from([2**k for k in range(63)] + [3 * 2**61, 2**63 - 1]),
+    ),
+)
+def test_rng_below_is_the_rejection_draw_over_next64(seed: int, n: int) -> None:
+    """`below` keeps a 64-bit draw only under the largest multiple of n (else draws again): the
+    compiled engine computes that bound without leaving 64 bits, and must draw the same numbers
+    as this big-integer reading of it, on both engines, up to the largest n a C long holds."""
+    rng, reference = GameRng(seed), GameRng(seed)
+    limit = 2**64 - 2**64 % n
+    for _ in range(8):
+        x = reference.next64()
+        while x >= limit:
+            x = reference.next64()
+        assert rng.below(n) == x % n
+    assert rng.state == reference.state
+
+
+@given(seed=st.integers(0, 2**64 - 1))
+def test_rng_pickles_and_clones_to_the_same_stream(seed: int) -> None:
+    rng = GameRng(seed)
+    rng.below(7)
+    for twin in (pickle.loads(pickle.dumps(rng)), rng.clone()):
+        assert type(twin) is GameRng and twin.state == rng.state
+        assert twin.next64() == GameRng(rng.state).next64()
 
 
 def test_rng_dice_are_roughly_uniform() -> None:

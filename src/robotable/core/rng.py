@@ -27,6 +27,11 @@ _MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
 
 
 class GameRng:
+    """Compiled, an extension type (rng.pxd) whose state is a C 64-bit unsigned integer and whose
+    draws are C calls from the games' typed rules: a random Rumblebots action draws 2.3 numbers
+    on average and an Iotabots one 1.6, and each was a Python method call and several
+    big-integer operations before."""
+
     __slots__ = ("state",)
 
     def __init__(self, seed: int = 0) -> None:
@@ -41,15 +46,20 @@ class GameRng:
         z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
         return z ^ (z >> 31)
 
+    @cython.locals(m=cython.ulonglong, r=cython.ulonglong, x=cython.ulonglong)
     def below(self, n: int) -> int:
-        """A uniform integer in [0, n). Rejection sampling keeps it unbiased."""
+        """A uniform integer in [0, n). Rejection sampling keeps it unbiased: a draw at or above
+        the largest multiple of n that fits in 64 bits is drawn again."""
         if n <= 0:
             raise ValueError(f"GameRng.below needs n > 0, got {n}")
-        limit = (1 << 64) - ((1 << 64) % n)
+        m = n
+        # r = 2**64 mod n, written so that no step leaves 64 bits (2**64 - n fits; 2**64 does
+        # not), and a draw x is kept when x < 2**64 - r, that is x <= 2**64 - 1 - r.
+        r = (_MASK64 - m + 1) % m
         while True:
             x = self.next64()
-            if x < limit:
-                return x % n
+            if x <= _MASK64 - r:
+                return x % m
 
     def randrange(self, n: int) -> int:
         """A uniform integer in [0, n) (the one-argument form of random.Random.randrange)."""
@@ -83,6 +93,7 @@ class GameRng:
     def choice(self, seq):
         return seq[self.below(len(seq))]
 
+    @cython.locals(i=cython.Py_ssize_t, j=cython.Py_ssize_t)
     def shuffle(self, items: list) -> None:
         """Fisher-Yates in place."""
         for i in range(len(items) - 1, 0, -1):
@@ -90,13 +101,23 @@ class GameRng:
             items[i], items[j] = items[j], items[i]
 
     def clone(self) -> GameRng:
-        twin = GameRng.__new__(GameRng)
+        twin = cython.declare(GameRng, GameRng.__new__(GameRng))
         twin.state = self.state
         return twin
 
     def spawn(self) -> GameRng:
         """An independent child stream (for determinized copies, per-game seeds)."""
         return GameRng(self.next64())
+
+    def __reduce__(self):
+        # A compiled GameRng pickles to the same thing as the pure one: the class and its state.
+        return (_restore, (self.state,))
+
+
+def _restore(state: int) -> GameRng:
+    rng = GameRng.__new__(GameRng)
+    rng.state = state
+    return rng
 
 
 def derive_seed(master: int, index: int) -> int:

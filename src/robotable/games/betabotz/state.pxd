@@ -3,17 +3,18 @@
 # `s.stage` or `s.bitz` without a descriptor lookup. The fields and their meaning are state.py's
 # (FIELDS); every one is public, so interpreted code (narration, render, tests) and the JSON
 # reader's getattr/setattr read and write them as before. Stages, counters and seats are C longs
-# (64-bit; every one is assigned a plain int); lists are typed `list`; `game`, `content` and
-# `rng` stay Python objects.
+# (64-bit; every one is assigned a plain int); lists are typed `list`; `rng` is a GameRng
+# (core/rng.pxd), so draws are C calls; `game` and `content` stay Python objects.
 
 from robotable.core.protocol cimport StateBase
+from robotable.core.rng cimport GameRng
 
 
 cdef class BetabotzState(StateBase):
     cdef public object game
     cdef public object content
     cdef public long n
-    cdef public object rng
+    cdef public GameRng rng
     cdef public object _legal
     cdef public long stage
     cdef public long phase

@@ -7,11 +7,12 @@
 # int; every reader compares them or goes through `Phase(...)`). `game` stays a Python object.
 
 from robotable.core.protocol cimport StateBase
+from robotable.core.rng cimport GameRng
 
 
 cdef class BreadWinnerState(StateBase):
     cdef public object game
-    cdef public object rng
+    cdef public GameRng rng
     cdef public long seat
     cdef public long first
     cdef public long turn

@@ -5,13 +5,15 @@
 # reads and writes them as before. Seats, counters and uids are C longs (64-bit); `may_attack`
 # and `used` are C booleans that read back as Python bools, as they are everywhere assigned.
 # `phase` stays a Python object (a `Phase` member: the view and prompt read it as one), and so
-# do `rng`, `choice` and `_legal`; `game` is the Game, through its tables.
+# do `choice` and `_legal`; `rng` is a GameRng (core/rng.pxd), so draws are C calls; `game`
+# is the Game, through its tables.
 # `Bot.copy` and `clone` type their new object here (a `cython.locals` plain Python never reads;
 # a `cython.declare` in the .py would be a call per Bot in the pure engine); `clone` is cpdef.
 
 cimport cython
 
 from robotable.core.protocol cimport StateBase
+from robotable.core.rng cimport GameRng
 
 
 # The game's tables for the rules (state.py's GameTables; IotabotsGame derives from it). Only
@@ -69,7 +71,7 @@ cdef class Bot:
 cdef class IotabotsState(StateBase):
     cdef public GameTables game
     cdef public object _legal
-    cdef public object rng
+    cdef public GameRng rng
     cdef public list results
     cdef public list reasons
     cdef public list firsts

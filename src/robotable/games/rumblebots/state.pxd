@@ -8,6 +8,7 @@
 # `end_reason` stay Python objects.
 
 from robotable.core.protocol cimport StateBase
+from robotable.core.rng cimport GameRng
 
 
 # The game's shared tables (state.py's RumbleTables; the Rumblebots Game derives from it). Only
@@ -25,7 +26,7 @@ cdef class RumbleTables:
 cdef class RumbleState(StateBase):
     cdef public RumbleTables game
     cdef public object _legal
-    cdef public object rng
+    cdef public GameRng rng
     cdef public long round
     cdef public long phase
     cdef public long champion

@@ -6,6 +6,7 @@
 # that reads back as a Python bool, as it is everywhere it is assigned.
 
 from robotable.core.protocol cimport StateBase
+from robotable.core.rng cimport GameRng
 
 
 # The game's tables for the rules (state.py's GameTables; the StakBots Game derives from it).
@@ -50,7 +51,7 @@ cdef class GameTables:
 cdef class StakBotsState(StateBase):
     cdef public GameTables game
     cdef public object _legal
-    cdef public object rng
+    cdef public GameRng rng
     cdef public list staks
     cdef public list hands
     cdef public list supply
