@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import random
+from pathlib import Path
 
 import pytest
 
 import robotable
 from robotable.agents import make_agent, parse_agent_spec
+from robotable.agents.mcts import MCTSAgent
+from robotable.frontend.bench import mid_game_states
 
 
 def play(game, agents, seed):
@@ -329,3 +334,28 @@ def test_mcts_norm_chooses_where_another_seat_credited_the_edges() -> None:
         if state.is_terminal():
             break
         state.apply_action(agents[state.current_player()].act(state))
+
+
+SEARCH_GOLDEN = Path(__file__).with_name("golden_search.json")
+
+
+def search_visits() -> dict[str, list[list]]:
+    """Each bundled game's search from one seeded mid-game state: every root choice in words
+    with its visit count after 200 iterations."""
+    out = {}
+    for name in BUNDLED:
+        game = robotable.load_game(name)
+        state = mid_game_states(game, 1, seed=11)[0]
+        root = MCTSAgent(seed=3, iterations=200).search(state)
+        out[name] = sorted([str(a), int(edge.visits)] for a, edge in root.children.items())
+    return out
+
+
+def test_mcts_search_is_pinned_on_both_engines() -> None:
+    """A faster engine must search the same tree: the root's visit counts are pinned, and the
+    suite runs this on the compiled and the pure engine alike. Regenerate with
+    ROBOTABLE_REGEN=1 only after an intended change to the games, the heuristics or the search."""
+    visits = search_visits()
+    if os.environ.get("ROBOTABLE_REGEN") or not SEARCH_GOLDEN.exists():
+        SEARCH_GOLDEN.write_text(json.dumps(visits, indent=1) + "\n")
+    assert visits == json.loads(SEARCH_GOLDEN.read_text())
