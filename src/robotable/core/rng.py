@@ -110,14 +110,9 @@ class GameRng:
         return GameRng(self.next64())
 
     def __reduce__(self):
-        # A compiled GameRng pickles to the same thing as the pure one: the class and its state.
-        return (_restore, (self.state,))
-
-
-def _restore(state: int) -> GameRng:
-    rng = GameRng.__new__(GameRng)
-    rng.state = state
-    return rng
+        # A compiled GameRng pickles to the same thing as the pure one: the class and its state
+        # (a state is already below 2**64, so the constructor's mask keeps it as it is).
+        return (GameRng, (self.state,))
 
 
 def derive_seed(master: int, index: int) -> int:
