@@ -19,10 +19,10 @@ from . import encoding, heuristic, narration, render, rules, view
 from .actions import ACTION_CLASSES
 from .content import Content, load_content
 from .rules import LAYOUT, new_state
-from .state import BetabotzState
+from .state import BetabotzState, BetabotzTables
 
 
-class BetabotzGame(Game):
+class BetabotzGame(BetabotzTables, Game):
     name = "betabotz"
     title = "Betabotz: Byte of Passage"
     description = (
@@ -71,6 +71,7 @@ class BetabotzGame(Game):
         super().__init__(num_players, **options)
         self.content: Content = load_content(self.options["content"])
         self.content.check_seats(self.num_players, LAYOUT[self.num_players])
+        self.build_tables(self.content)
 
     def new_initial_state(self, seed: int = 0) -> BetabotzState:
         return new_state(self, seed)

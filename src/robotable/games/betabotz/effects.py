@@ -22,6 +22,7 @@ from .state import (
     PK_DISCARD_COMP,
     ST_MISSION,
     BetabotzState,
+    BetabotzTables,
 )
 
 Events = list[dict]
@@ -29,6 +30,10 @@ Events = list[dict]
 # The words of Code card effects and Limit Breach effects in events (for the narration).
 OP_NAMES = tuple(op.name.lower() for op in CodeOp)
 EFFECT_NAMES = tuple(effect.name.lower() for effect in BreachEffect)
+
+# The one breach effect read in every unit's values, as a C constant in the compiled engine (an
+# IntEnum member is a class attribute lookup and a Python comparison per breach otherwise).
+MISSION_BONUS = cython.declare(cython.long, BreachEffect.MISSION_BONUS)
 
 
 # -- seats and their values --------------------------------------------------------------------
@@ -39,14 +44,16 @@ def chip_order(s: BetabotzState) -> list[int]:
     return [(s.chip + i) % n for i in range(n)]
 
 
-@cython.locals(s=BetabotzState, seat=cython.long, b=cython.long, vals=list, d=list)
+@cython.locals(
+    s=BetabotzState, g=BetabotzTables, seat=cython.long, b=cython.long, vals=list, d=list, m=list
+)
 def recompute_perm(s: BetabotzState, seat: int) -> None:
     """Permanent value = Betabot base + equipped components + permanent damage (BZ-5.1)."""
-    content = s.content
+    g = s.game
     b = s.bot[seat]
-    vals = list(content.betabots[b].attrs) if b >= 0 else [0, 0, 0, 0]
+    vals = g.bot_attrs[b][:] if b >= 0 else [0, 0, 0, 0]
     for cid in s.comps[seat]:
-        m = content.components[cid].mods
+        m = g.comp_mods[cid]
         vals[0] += m[0]
         vals[1] += m[1]
         vals[2] += m[2]
@@ -55,12 +62,12 @@ def recompute_perm(s: BetabotzState, seat: int) -> None:
     s.perm[seat] = [vals[0] - d[0], vals[1] - d[1], vals[2] - d[2], vals[3] - d[3]]
 
 
-@cython.locals(s=BetabotzState, seat=cython.long, b=cython.long, h=cython.long)
+@cython.locals(s=BetabotzState, seat=cython.long, events=list, b=cython.long, h=cython.long)
 def perm_changed(s: BetabotzState, seat: int, events: Events) -> None:
     """Recompute a seat's permanent values; a breach below 13 goes back at once (BZ-5.5)."""
     recompute_perm(s, seat)
     for b, h in enumerate(s.holder):
-        if h == seat and s.perm[seat][s.content.breaches[b].attr] < BREACH_VALUE:
+        if h == seat and s.perm[seat][s.game.breach_attr[b]] < BREACH_VALUE:
             s.holder[b] = -1
             events.append(breach_event("breach_lost", s, seat, b))
 
@@ -90,34 +97,51 @@ def breach_names(s: BetabotzState, seat: int, effect: BreachEffect) -> list[str]
     ]
 
 
-@cython.locals(s=BetabotzState, seat=cython.long, b=cython.long, h=cython.long, total=cython.long)
+@cython.locals(
+    s=BetabotzState,
+    g=BetabotzTables,
+    seat=cython.long,
+    effect=cython.long,
+    b=cython.long,
+    h=cython.long,
+    e=cython.long,
+    amount=cython.long,
+    total=cython.long,
+)
 def has_breach_effect(s: BetabotzState, seat: int, effect: BreachEffect) -> int:
     """The summed amount (or 1 for a flag) of the breaches of this effect that `seat` holds."""
+    g = s.game
     total = 0
     for b, h in enumerate(s.holder):
         if h == seat:
-            br = s.content.breaches[b]
-            if br.effect == effect:
-                total += br.amount or 1
+            e = g.breach_effect[b]
+            if e == effect:
+                amount = g.breach_amount[b]
+                total += amount if amount else 1
     return total
 
 
 @cython.locals(
     s=BetabotzState,
+    g=BetabotzTables,
     seat=cython.long,
     a=cython.long,
     v=cython.long,
     b=cython.long,
     h=cython.long,
+    e=cython.long,
+    attr=cython.long,
 )
 def mission_value(s: BetabotzState, seat: int, a: int) -> int:
     """Value used in a mission: permanent + this mission's Code changes + breach bonuses."""
+    g = s.game
     v = s.perm[seat][a] + s.temp[seat][a]
     for b, h in enumerate(s.holder):
         if h == seat:
-            br = s.content.breaches[b]
-            if br.effect == BreachEffect.MISSION_BONUS and br.attr == a:
-                v += br.amount
+            e = g.breach_effect[b]
+            attr = g.breach_attr[b]
+            if e == MISSION_BONUS and attr == a:
+                v += g.breach_amount[b]
     return v
 
 
@@ -150,6 +174,7 @@ def meets(values: list[int], require: tuple[int, int, int, int]) -> bool:
 
 @cython.locals(
     s=BetabotzState,
+    g=BetabotzTables,
     members=list,
     values=list,
     perm=list,
@@ -157,6 +182,7 @@ def meets(values: list[int], require: tuple[int, int, int, int]) -> bool:
     a=cython.long,
     b=cython.long,
     h=cython.long,
+    e=cython.long,
 )
 def unit_values(s: BetabotzState, members: list[int]) -> list[int]:
     """Per attribute, the sum of `mission_value` over the members, in one pass over the
@@ -167,12 +193,12 @@ def unit_values(s: BetabotzState, members: list[int]) -> list[int]:
         temp = s.temp[m]
         for a in range(4):
             values[a] += perm[a] + temp[a]
-    breaches = s.content.breaches
+    g = s.game
     for b, h in enumerate(s.holder):
         if h >= 0 and h in members:
-            br = breaches[b]
-            if br.effect == BreachEffect.MISSION_BONUS:
-                values[br.attr] += br.amount
+            e = g.breach_effect[b]
+            if e == MISSION_BONUS:
+                values[g.breach_attr[b]] += g.breach_amount[b]
     return values
 
 
@@ -181,6 +207,7 @@ def unit_values(s: BetabotzState, members: list[int]) -> list[int]:
     s=BetabotzState,
     seat=cython.long,
     count=cython.long,
+    events=list,
     got=cython.long,
     card=cython.long,
     excess=cython.long,
@@ -215,10 +242,12 @@ def draw_codes(s: BetabotzState, seat: int, count: int, events: Events) -> None:
         s.pending.append((PK_DISCARD_CODE, seat, 0))
 
 
-@cython.locals(s=BetabotzState, seat=cython.long, kind=cython.long, hand=list, i=cython.long)
+@cython.locals(
+    s=BetabotzState, seat=cython.long, kind=cython.long, hand=list, i=cython.long, ck=list
+)
 def remove_code_of_kind(s: BetabotzState, seat: int, kind: int) -> int:
     hand = s.hand[seat]
-    ck = s.content.code_card_kind
+    ck = s.game.code_kind
     for i, card in enumerate(hand):
         if ck[card] == kind:
             del hand[i]
@@ -302,6 +331,8 @@ def resolve_code(s: BetabotzState, seat: int, kind_id: int, target: int, attr: i
 # -- Limit Breaches ----------------------------------------------------------------------------
 @cython.locals(
     s=BetabotzState,
+    events=list,
+    battr=list,
     b=cython.long,
     h=cython.long,
     a=cython.long,
@@ -318,17 +349,17 @@ def check_breaches(s: BetabotzState, events: Events) -> bool:
     Called again after each choice until it pushes nothing: candidates are recomputed each time,
     ordered by the attribute value (highest first) then seat order from the Starter Chip.
     """
-    content = s.content
+    battr = s.game.breach_attr
     for b, h in enumerate(s.holder):
-        if h >= 0 and s.perm[h][content.breaches[b].attr] < BREACH_VALUE:
+        if h >= 0 and s.perm[h][battr[b]] < BREACH_VALUE:
             s.holder[b] = -1
             events.append(breach_event("breach_lost", s, h, b))
     order = chip_order(s)
     for a in range(4):
-        free = [b for b, br in enumerate(content.breaches) if br.attr == a and s.holder[b] < 0]
+        free = [b for b in range(len(battr)) if battr[b] == a and s.holder[b] < 0]
         if not free:
             continue
-        held = {s.holder[b] for b, br in enumerate(content.breaches) if br.attr == a}
+        held = {s.holder[b] for b in range(len(battr)) if battr[b] == a}
         # The candidate with the highest value, the first from the chip among equals (a loop,
         # not a sort with a key: a compiled closure cannot read C-typed locals).
         seat = -1

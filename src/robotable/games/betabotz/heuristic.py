@@ -30,7 +30,15 @@ if not cython.compiled:
 from . import effects as fx
 from .actions import Accept, Bid, ChooseLot, DrawCode, Pass, PlayCode, ProposeTeam, Reject
 from .content import CodeOp, Content
-from .state import PK_BID, PK_TEAM_ANSWER, ST_AUCTION, ST_MISSION, ST_OVER, BetabotzState
+from .state import (
+    PK_BID,
+    PK_TEAM_ANSWER,
+    ST_AUCTION,
+    ST_MISSION,
+    ST_OVER,
+    BetabotzState,
+    BetabotzTables,
+)
 
 TEMP = 7.0
 CODE_VALUE = 2.0
@@ -65,33 +73,37 @@ def _mission_ev(content: Content, ground: int, mine: tuple, partner: tuple) -> f
 
 @cython.locals(
     s=BetabotzState,
+    g=BetabotzTables,
     perms=list,
     pay=list,
+    m=list,
+    bot_attrs=list,
     seat=cython.long,
     slot=cython.long,
     card=cython.long,
 )
 def _projected_perms(s: BetabotzState) -> tuple[list[list[int]], list[float]]:
     """Values each seat will have after the open auction, and the Bitz it will pay."""
-    c = s.content
+    g = s.game
     perms = [p[:] for p in s.perm]
     pay = [0.0] * s.n
     if s.stage == ST_AUCTION or (s.pending and s.pending[0][0] == PK_BID):
+        bot_attrs = g.bot_attrs
         for seat in range(s.n):
             slot = s.seat_lot[seat]
             if slot >= 0:
                 pay[seat] = s.lot_bid[slot]
                 card = s.lots[slot]
                 if s.phase == 0:
-                    perms[seat] = list(c.betabots[card].attrs)
+                    perms[seat] = bot_attrs[card][:]
                 else:
-                    m = c.components[card].mods
+                    m = g.comp_mods[card]
                     perms[seat] = [perms[seat][a] + m[a] for a in range(4)]
-                    pay[seat] += c.components[card].acquire_cost
+                    pay[seat] += g.comp_acquire[card]
         if s.phase == 0:
             # Seats still without a bid will get some Betabot: use the table's average.
             avg = [
-                round(sum([c.betabots[b].attrs[a] for b in s.lots]) / max(1, len(s.lots)))
+                round(sum([bot_attrs[b][a] for b in s.lots]) / max(1, len(s.lots)))
                 for a in range(4)
             ]
             for seat in range(s.n):
@@ -111,7 +123,7 @@ def _memo_key(s: BetabotzState) -> tuple:
     return (s.turn, s.rng.state, tuple(s.bitz), len(s.pending), s.stage)
 
 
-@cython.locals(s=BetabotzState, seat_view=cython.long, out=list, hand=list)
+@cython.locals(s=BetabotzState, seat_view=cython.long, out=list, hand=list, gold=list)
 def projected(s: BetabotzState, seat_view: int) -> list[float]:
     """Projected final Bitz of every seat, as `seat_view` can estimate them."""
     key = _memo_key(s)
@@ -122,16 +134,16 @@ def projected(s: BetabotzState, seat_view: int) -> list[float]:
         _memo[0], _memo[1], _memo[2] = s, key, public
     out = public[:]
     if 0 <= seat_view < s.n:
-        c = s.content
-        ck = c.code_card_kind
+        gold = s.game.card_gold
         hand = s.hand[seat_view]
-        out[seat_view] += sum([CODE_VALUE + (4 if c.codes[ck[x]].gold else 0) for x in hand])
+        out[seat_view] += sum([CODE_VALUE + (4 if gold[x] else 0) for x in hand])
         out[seat_view] -= CODE_VALUE * len(hand) * 1.3
     return out
 
 
 @cython.locals(
     s=BetabotzState,
+    t=BetabotzTables,
     n=cython.long,
     out=list,
     perms=list,
@@ -141,13 +153,16 @@ def projected(s: BetabotzState, seat_view: int) -> list[float]:
     g=cython.long,
     start=cython.long,
     grounds=list,
+    ground_of=list,
     tup=list,
     sums=list,
     tops=list,
     golds=list,
+    comp_gold=list,
 )
 def _public_projection(s: BetabotzState) -> list[float]:
     c = s.content
+    t = s.game
     n = s.n
     perms, pay = _projected_perms(s)
     out = [float(s.bitz[i]) - pay[i] for i in range(n)]
@@ -165,9 +180,9 @@ def _public_projection(s: BetabotzState) -> list[float]:
     # Face-down missions by ground (public), valued with the best possible solo partner.
     start = s.revealed
     grounds = [0, 0, 0]
-    missions = c.missions
+    ground_of = t.mission_ground
     for mid in s.mission_order[start:]:
-        grounds[missions[mid].ground] += 1
+        grounds[ground_of[mid]] += 1
     if any(grounds):
         tup = [tuple(p) for p in perms]
         sums = [sum(p) for p in perms]
@@ -184,7 +199,8 @@ def _public_projection(s: BetabotzState) -> list[float]:
     # End bonuses as they stand, and cards in hand.
     tops = [max(p) for p in perms]
     hi = max(tops)
-    golds = [sum([1 for x in s.comps[i] if c.components[x].gold]) for i in range(n)]
+    comp_gold = t.comp_gold
+    golds = [sum([1 for x in s.comps[i] if comp_gold[x]]) for i in range(n)]
     gh = max(golds)
     for i in range(n):
         if tops[i] == hi:
@@ -212,6 +228,7 @@ def evaluate(s: BetabotzState, seat: int) -> float:
     values=list,
     proj=list,
     hand=list,
+    gold=list,
     weights=list,
     top=cython.double,
     p=cython.double,
@@ -227,15 +244,13 @@ def evaluate_all(s: BetabotzState) -> list[float]:
         return [returns[seat] for seat in range(n)]
     public = _public_projection(s)
     _memo[0], _memo[1], _memo[2] = s, _memo_key(s), public
-    c = s.content
-    ck = c.code_card_kind
-    codes = c.codes
+    gold = s.game.card_gold
     temp = TEMP  # a C double, so the softmax below is C arithmetic and C's exp
     values = []
     for seat in range(n):
         proj = public[:]
         hand = s.hand[seat]
-        proj[seat] += sum([CODE_VALUE + (4 if codes[ck[x]].gold else 0) for x in hand])
+        proj[seat] += sum([CODE_VALUE + (4 if gold[x] else 0) for x in hand])
         proj[seat] -= CODE_VALUE * len(hand) * 1.3
         top = max(proj)
         weights = [exp((p - top) / temp) for p in proj]

@@ -2,9 +2,10 @@
 # the state's extension type, so `@cython.locals(s=BetabotzState)` reads its C fields, and the
 # helpers apply and legal_actions call on every action (and per bid or share amount offered) as
 # cpdef (compiled callers in this module call C directly; interpreted ones and tests call them
-# as before).
+# as before); the card tables' type (BetabotzTables) and effects.py's cpdef helpers (`fx`).
 
-from robotable.games.betabotz.state cimport BetabotzState
+from robotable.games.betabotz.state cimport BetabotzState, BetabotzTables
+from robotable.games.betabotz cimport effects as fx
 
 
 cpdef _bid(long amount)

@@ -56,6 +56,7 @@ from .state import (
     ST_MISSION_BREACH,
     ST_OVER,
     BetabotzState,
+    BetabotzTables,
 )
 
 if TYPE_CHECKING:
@@ -83,6 +84,14 @@ ATTR_CHOICES = tuple(ChooseAttribute(a) for a in range(4))
 COARSE_STEPS = (0, 1, 2, 3, 5, 8, 12, 17, 23, 30)
 EXACT_SPAN = 40  # "all" bids: every amount from the minimum up to +39 ...
 MAX_BID_OPTIONS = 60  # ... then coarser steps up to the seat's Bitz, at most 60 amounts
+
+# Code card kinds' operations and targets the rules test per decision, as C constants in the
+# compiled engine (an IntEnum member is a class attribute lookup per use otherwise).
+OP_MOD = cython.declare(cython.long, CodeOp.MOD)
+OP_ROLL = cython.declare(cython.long, CodeOp.ROLL)
+OP_CANCEL = cython.declare(cython.long, CodeOp.CANCEL)
+TARGET_SELF = cython.declare(cython.long, Target.SELF)
+TARGET_OTHER = cython.declare(cython.long, Target.OTHER)
 
 
 @cython.locals(amount=cython.long)
@@ -223,14 +232,14 @@ def lot_min(s: BetabotzState, slot: int, seat: int) -> int:
         return s.lot_bid[slot] + 1
     if s.phase == 0:
         # Ruling BZ-3.7: a seat that must bid but cannot afford a free Betabot bids all it has.
-        return min(s.content.betabots[s.lots[slot]].min_bid, s.bitz[seat])
-    return s.content.components[s.lots[slot]].min_bid
+        return min(s.game.bot_min_bid[s.lots[slot]], s.bitz[seat])
+    return s.game.comp_min_bid[s.lots[slot]]
 
 
 @cython.locals(s=BetabotzState, slot=cython.long)
 def lot_name(s: BetabotzState, slot: int) -> str:
     card = s.lots[slot]
-    return (s.content.betabots if s.phase == 0 else s.content.components)[card].name
+    return (s.game.bot_name if s.phase == 0 else s.game.comp_name)[card]
 
 
 @cython.locals(
@@ -342,11 +351,11 @@ def _close_auction(s: BetabotzState, events: Events) -> None:
     s.stage = ST_AUCTION_BREACH
 
 
-@cython.locals(s=BetabotzState, seat=cython.long)
+@cython.locals(s=BetabotzState, seat=cython.long, green=list)
 def component_count(s: BetabotzState, seat: int) -> int:
     """Components that count toward the limit (green ones do not, BZ-5.2)."""
-    comps = s.content.components
-    return sum([1 for c in s.comps[seat] if not comps[c].green])
+    green = s.game.comp_green
+    return sum([1 for c in s.comps[seat] if not green[c]])
 
 
 # -- the mission phase (BZ-6..8) ---------------------------------------------------------------
@@ -443,7 +452,15 @@ def _form_team(s: BetabotzState, events: Events) -> None:
 
 
 # -- legal actions -----------------------------------------------------------------------------
-@cython.locals(s=BetabotzState, seat=cython.long, slot=cython.long, out=list, k=cython.long)
+@cython.locals(
+    s=BetabotzState,
+    g=BetabotzTables,
+    seat=cython.long,
+    slot=cython.long,
+    out=list,
+    k=cython.long,
+    op=cython.long,
+)
 def legal_actions(s: BetabotzState) -> list:
     if s.pending:
         return _pending_actions(s)
@@ -459,16 +476,17 @@ def legal_actions(s: BetabotzState) -> list:
     # mission priority
     seat = s.priority
     out = [PASS]
-    c = s.content
+    g = s.game
     seen = set()
     for card in s.hand[seat]:
-        k = c.code_card_kind[card]
+        k = g.code_kind[card]
         if k in seen:
             continue
         seen.add(k)
-        if c.codes[k].op == CodeOp.CANCEL and not s.code_log:
+        op = g.kind_op[k]
+        if op == OP_CANCEL and not s.code_log:
             continue  # nothing in force to undo
-        out.append(PlayCode(k, c.codes[k].name))
+        out.append(PlayCode(k, g.kind_name[k]))
     if s.team_of[seat] < 0 and s.proposals_left[seat] > 0 and _solo_others(s, seat):
         out.append(PROPOSE)
     return out
@@ -476,34 +494,37 @@ def legal_actions(s: BetabotzState) -> list:
 
 @cython.locals(
     s=BetabotzState,
+    g=BetabotzTables,
     kind=cython.long,
     seat=cython.long,
     x=cython.long,
     o=cython.long,
     v=cython.long,
+    target=cython.long,
+    reward=cython.long,
 )
 def _pending_actions(s: BetabotzState) -> list:
     kind, seat, x = s.pending[-1]
-    c = s.content
+    g = s.game
     if kind == PK_BID:
         return [_bid(a) for a in bid_amounts(s, seat, x)]
     if kind == PK_DISCARD_COMP:
         comps = s.comps[seat]
         if x == 0:  # over the limit: only components that count toward it
-            comps = [cid for cid in comps if not c.components[cid].green]
-        return [DiscardComponent(cid, c.components[cid].name) for cid in comps]
+            comps = [cid for cid in comps if not g.comp_green[cid]]
+        return [DiscardComponent(cid, g.comp_name[cid]) for cid in comps]
     if kind == PK_DISCARD_CODE:
-        kinds = sorted({c.code_card_kind[card] for card in s.hand[seat]})
-        return [DiscardCode(k, c.codes[k].name) for k in kinds]
+        kinds = sorted({g.code_kind[card] for card in s.hand[seat]})
+        return [DiscardCode(k, g.kind_name[k]) for k in kinds]
     if kind == PK_BREACH:
         return [
             TakeBreach(b, br.name)
-            for b, br in enumerate(c.breaches)
+            for b, br in enumerate(s.content.breaches)
             if br.attr == x and s.holder[b] < 0
         ]
     if kind == PK_CODE_SEAT:
-        target = c.codes[x].target
-        if target == Target.OTHER:
+        target = g.kind_target[x]
+        if target == TARGET_OTHER:
             return [SEATS[o] for o in range(s.n) if o != seat]
         return [SEATS[o] for o in range(s.n)]
     if kind == PK_CODE_ATTR:
@@ -514,7 +535,7 @@ def _pending_actions(s: BetabotzState) -> list:
             out.append(FINISH)
         return out
     if kind == PK_TEAM_SHARE:
-        reward = c.missions[s.mission_order[s.revealed - 1]].reward
+        reward = g.mission_reward[s.mission_order[s.revealed - 1]]
         return [_share(v) for v in range(reward + 1)]
     return [ACCEPT, REJECT]  # PK_TEAM_ANSWER
 
@@ -573,29 +594,30 @@ def apply_action(s: BetabotzState, action) -> Events:
     return events
 
 
-@cython.locals(s=BetabotzState, seat=cython.long, kind_id=cython.long)
+@cython.locals(s=BetabotzState, g=BetabotzTables, seat=cython.long, kind_id=cython.long)
 def _start_code(s: BetabotzState, seat: int, kind_id: int, events: Events) -> None:
     """BZ-7.1: the card leaves the hand face up; its choices follow as pending steps."""
     card = fx.remove_code_of_kind(s, seat, kind_id)
     s.code_discard.append(card)
-    kind = s.content.codes[kind_id]
-    events.append({"type": "code_played", "seat": seat, "card": kind.name})
+    g = s.game
+    events.append({"type": "code_played", "seat": seat, "card": g.kind_name[kind_id]})
     s.cip = [seat, kind_id, -1]
-    if kind.target != Target.SELF:
+    if g.kind_target[kind_id] != TARGET_SELF:
         s.pending.append((PK_CODE_SEAT, seat, kind_id))
-    elif kind.attr == -1:
+    elif g.kind_attr[kind_id] == -1:
         s.pending.append((PK_CODE_ATTR, seat, kind_id))
     else:
         _finish_code(s, events)
 
 
-@cython.locals(s=BetabotzState)
+@cython.locals(s=BetabotzState, g=BetabotzTables, op=cython.long)
 def _finish_code(s: BetabotzState, events: Events, attr: int | None = None) -> None:
     seat, kind_id, target = s.cip
-    kind = s.content.codes[kind_id]
+    g = s.game
     if attr is None:
-        attr = kind.attr
-    if kind.target == Target.SELF and kind.op in (CodeOp.MOD, CodeOp.ROLL):
+        attr = g.kind_attr[kind_id]
+    op = g.kind_op[kind_id]
+    if g.kind_target[kind_id] == TARGET_SELF and op in (OP_MOD, OP_ROLL):
         target = seat
     s.cip = []
     events.extend(fx.resolve_code(s, seat, kind_id, target, attr))
@@ -661,7 +683,7 @@ def _apply_pending(s: BetabotzState, action, seat: int, events: Events) -> None:
         events.append(fx.breach_event("breach_taken", s, seat, action.breach))
     elif kind == PK_CODE_SEAT:
         s.cip[2] = action.seat
-        if c.codes[x].attr == -1:
+        if s.game.kind_attr[x] == -1:
             s.pending.append((PK_CODE_ATTR, seat, x))
         else:
             _finish_code(s, events)

@@ -4,14 +4,42 @@
 # (FIELDS); every one is public, so interpreted code (narration, render, tests) and the JSON
 # reader's getattr/setattr read and write them as before. Stages, counters and seats are C longs
 # (64-bit; every one is assigned a plain int); lists are typed `list`; `rng` is a GameRng
-# (core/rng.pxd), so draws are C calls; `game` and `content` stay Python objects.
+# (core/rng.pxd), so draws are C calls; `game` is the Game through its card tables
+# (BetabotzTables below); `content` stays a Python object.
 
 from robotable.core.protocol cimport StateBase
 from robotable.core.rng cimport GameRng
 
 
+# The card set's tables for the rules (state.py's BetabotzTables; BetabotzGame derives from it):
+# lists by id, read per action. The rest of the Game (options, the modules it wires) stays Python.
+cdef class BetabotzTables:
+    cdef public list bot_name
+    cdef public list comp_name
+    cdef public list kind_name
+    cdef public list bot_attrs
+    cdef public list bot_min_bid
+    cdef public list comp_mods
+    cdef public list comp_min_bid
+    cdef public list comp_gold
+    cdef public list comp_green
+    cdef public list comp_acquire
+    cdef public list code_kind
+    cdef public list card_gold
+    cdef public list kind_op
+    cdef public list kind_target
+    cdef public list kind_attr
+    cdef public list breach_attr
+    cdef public list breach_effect
+    cdef public list breach_amount
+    cdef public list mission_ground
+    cdef public list mission_reward
+    cdef public list mission_require
+    cdef public list missions_by_ground
+
+
 cdef class BetabotzState(StateBase):
-    cdef public object game
+    cdef public BetabotzTables game
     cdef public object content
     cdef public long n
     cdef public GameRng rng

@@ -114,6 +114,40 @@ FIELDS: dict[str, str] = {
 }
 
 
+class BetabotzTables:
+    """What the rules and the heuristic read from the card set on every action, as lists by
+    id, built once per game from its Content by `build_tables`; the BetabotzGame derives from
+    this class, and every state reaches it as `state.game`. Plain attributes here; compiled, an
+    extension type with C fields (state.pxd), so `g.mission_reward[m]` is a struct read and a
+    list index where `content.missions[m].reward` was two attribute lookups on frozen
+    dataclasses. The Content stays what the words, the view and the JSON read."""
+
+    def build_tables(self, c: Content) -> None:
+        # Names go into the actions legal_actions lists (their words and JSON).
+        self.bot_name = [b.name for b in c.betabots]
+        self.comp_name = [x.name for x in c.components]
+        self.kind_name = [k.name for k in c.codes]
+        self.bot_attrs = [list(b.attrs) for b in c.betabots]
+        self.bot_min_bid = [b.min_bid for b in c.betabots]
+        self.comp_mods = [list(x.mods) for x in c.components]
+        self.comp_min_bid = [x.min_bid for x in c.components]
+        self.comp_gold = [int(x.gold) for x in c.components]
+        self.comp_green = [int(x.green) for x in c.components]
+        self.comp_acquire = [x.acquire_cost for x in c.components]
+        self.code_kind = list(c.code_card_kind)  # a Code card (instance) -> its kind
+        self.card_gold = [int(c.codes[k].gold) for k in c.code_card_kind]
+        self.kind_op = [int(k.op) for k in c.codes]
+        self.kind_target = [int(k.target) for k in c.codes]
+        self.kind_attr = [k.attr for k in c.codes]
+        self.breach_attr = [b.attr for b in c.breaches]
+        self.breach_effect = [int(b.effect) for b in c.breaches]
+        self.breach_amount = [b.amount for b in c.breaches]
+        self.mission_ground = [m.ground for m in c.missions]
+        self.mission_reward = [m.reward for m in c.missions]
+        self.mission_require = [m.require for m in c.missions]
+        self.missions_by_ground = [list(ids) for ids in c.missions_by_ground]
+
+
 class BetabotzState(StateBase):
     """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
     `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
@@ -292,6 +326,8 @@ class BetabotzState(StateBase):
         k=cython.Py_ssize_t,
         g=cython.long,
         i=cython.Py_ssize_t,
+        ground_of=list,
+        by_ground=list,
         pool=list,
         order=list,
         spots=list,
@@ -322,16 +358,16 @@ class BetabotzState(StateBase):
         # of that ground that nobody has seen yet (the stack drew from the whole ground deck).
         # The positions of each ground, found in one pass (a new mission keeps its ground).
         order = c.mission_order
-        content = c.content
-        missions = content.missions
+        ground_of = c.game.mission_ground
         spots = [[], [], []]
         for i in range(c.revealed, len(order)):
-            spots[missions[order[i]].ground].append(i)
+            spots[ground_of[order[i]]].append(i)
         seen = set(order[: c.revealed])
+        by_ground = c.game.missions_by_ground
         for g in range(3):
             if not spots[g]:
                 continue
-            unseen = [m for m in content.missions_by_ground[g] if m not in seen]
+            unseen = [m for m in by_ground[g] if m not in seen]
             pick = sample(rng, unseen, len(spots[g]))
             for i, m in zip(spots[g], pick):
                 order[i] = m
