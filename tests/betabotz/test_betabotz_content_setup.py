@@ -75,6 +75,33 @@ def test_bz_1_3_a_users_file_replaces_the_bundle(tmp_path):
         game(3, content=str(tmp_path / "short.toml"))
 
 
+def test_bz_1_3_the_rules_card_tables_follow_the_file_loaded(tmp_path):
+    """The rules read cards from the Game's tables (BetabotzTables), built from its Content:
+    every entry agrees with the card it comes from, for the bundle and for a user's file."""
+    text = Path(_bundled_path()).read_text()
+    first_reward = text.index("reward = ")
+    end = text.index("\n", first_reward)
+    changed = text[:first_reward] + "reward = 42" + text[end:]
+    path = tmp_path / "own.toml"
+    path.write_text(changed)
+    for g in (game(4), game(4, content=str(path))):
+        c = g.content
+        assert g.bot_name == [b.name for b in c.betabots]
+        assert g.bot_attrs == [list(b.attrs) for b in c.betabots]
+        assert g.comp_mods == [list(x.mods) for x in c.components]
+        assert g.comp_gold == [int(x.gold) for x in c.components]
+        assert g.comp_green == [int(x.green) for x in c.components]
+        assert g.comp_acquire == [x.acquire_cost for x in c.components]
+        assert g.card_gold == [int(c.codes[k].gold) for k in c.code_card_kind]
+        assert g.kind_op == [int(k.op) for k in c.codes]
+        assert g.breach_effect == [int(b.effect) for b in c.breaches]
+        assert g.mission_reward == [m.reward for m in c.missions]
+        assert g.mission_ground == [m.ground for m in c.missions]
+        assert g.missions_by_ground == [list(ids) for ids in c.missions_by_ground]
+    assert 42 in game(4, content=str(path)).mission_reward
+    assert 42 not in game(4).mission_reward
+
+
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
 def test_bz_2_1_ten_missions_by_seat_count_in_ground_order(n):
     s = fresh(n, seed=n)
