@@ -6,7 +6,7 @@ import pytest
 
 import robotable
 from robotable.sim.analysis import make_variants, summarize
-from robotable.sim.runner import RunSpec, Variant, plan_jobs, run
+from robotable.sim.runner import RunSpec, Variant, _batches, plan_jobs, run
 
 from .test_sim_game import TinyGame  # noqa: F401 - registers the "simtiny" game
 
@@ -46,6 +46,18 @@ def test_plan_gives_each_game_its_seed_and_swaps_seats_halfway():
     assert [j.arrangement for j in jobs] == [(0, 1)] * 5 + [(1, 0)] * 5
     assert len({j.seed for j in jobs}) == 10
     assert plan_jobs(spec) == jobs
+
+
+def test_games_that_take_seconds_go_to_workers_one_at_a_time():
+    """A batch's games reach the results file only when the whole batch is done: quick games
+    are batched (per-task overhead), slow ones go one by one so a Ctrl-C loses only the games
+    in play."""
+    jobs = list(range(100))
+    assert {len(b) for b in _batches(jobs, 2)} == {7, 2}  # 100 games over 16 batches
+    assert {len(b) for b in _batches(jobs, 2, seconds_per_game=0.001)} == {7, 2}
+    assert max(len(b) for b in _batches(jobs, 2, seconds_per_game=0.5)) == 4
+    slow = _batches(jobs, 2, seconds_per_game=90.0)
+    assert [len(b) for b in slow] == [1] * 100 and [b[0] for b in slow] == jobs
 
 
 def test_one_and_two_workers_give_identical_results(tmp_path):

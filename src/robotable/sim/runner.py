@@ -18,6 +18,7 @@ import itertools
 import math
 import multiprocessing
 import os
+import statistics
 import sys
 import time
 import traceback
@@ -498,10 +499,24 @@ class RunOutcome:
         return self.played / playing if self.played and playing > 0 else None
 
 
-def _batches(jobs: list[GameJob], workers: int, max_batch: int = 25) -> list[list[GameJob]]:
+# A batch's games reach the main process (the results file, the summary of a stopped run) only
+# when the whole batch is done, so a batch should take at most about this long.
+BATCH_SECONDS = 2.0
+
+
+def _batches(
+    jobs: list[GameJob],
+    workers: int,
+    max_batch: int = 25,
+    seconds_per_game: float | None = None,
+) -> list[list[GameJob]]:
     # Several batches per worker keep them all busy to the end; small batches keep the progress
     # bar lively; batching at all keeps per-task overhead off games that take a millisecond.
+    # Games that take seconds or minutes go one to a batch, so a Ctrl-C loses at most the games
+    # in play, not minutes of finished ones.
     size = max(1, min(max_batch, math.ceil(len(jobs) / (workers * 8))))
+    if seconds_per_game is not None and seconds_per_game > 0:
+        size = max(1, min(size, int(BATCH_SECONDS / seconds_per_game)))
     return [jobs[i : i + size] for i in range(0, len(jobs), size)]
 
 
@@ -587,8 +602,7 @@ def _run_pool(jobs, setup, workers, finished, clock) -> None:
     # spawn, not fork: the parent may hold threads (the progress bar, Ray) that fork would copy
     # in a broken state, and spawn behaves the same on Linux, macOS and Windows.
     context = multiprocessing.get_context("spawn")
-    batches = _batches(jobs, workers)
-    processes = min(workers, len(batches))
+    processes = min(workers, len(jobs))
     began = time.perf_counter()
     initargs = (setup, os.getpid())
     with context.Pool(processes=processes, initializer=_init_worker, initargs=initargs) as pool:
@@ -596,7 +610,15 @@ def _run_pool(jobs, setup, workers, finished, clock) -> None:
         # timed apart so that games per second measure playing only.
         pool.map(_warm_up, [jobs[0]] * processes, chunksize=1)
         clock["startup"] = time.perf_counter() - began
-        tasks = [(batch, setup) for batch in batches]
+        # One game per worker first: how long they take sizes the batches of the rest.
+        first = [([job], setup) for job in jobs[:processes]]
+        seconds: list[float] = []
+        for done in pool.imap_unordered(_play_batch_star, first):
+            seconds.extend(result.seconds for result in done)
+            finished(done)
+        rest = jobs[processes:]
+        per_game = statistics.median(seconds) if seconds else None
+        tasks = [(batch, setup) for batch in _batches(rest, workers, seconds_per_game=per_game)]
         for done in pool.imap_unordered(_play_batch_star, tasks):
             finished(done)
 
