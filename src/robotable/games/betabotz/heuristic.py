@@ -143,7 +143,7 @@ def projected(s: BetabotzState, seat_view: int) -> list[float]:
 
 @cython.locals(
     s=BetabotzState,
-    t=BetabotzTables,
+    tables=BetabotzTables,
     n=cython.long,
     out=list,
     perms=list,
@@ -162,7 +162,7 @@ def projected(s: BetabotzState, seat_view: int) -> list[float]:
 )
 def _public_projection(s: BetabotzState) -> list[float]:
     c = s.content
-    t = s.game
+    tables = s.game
     n = s.n
     perms, pay = _projected_perms(s)
     out = [float(s.bitz[i]) - pay[i] for i in range(n)]
@@ -180,7 +180,7 @@ def _public_projection(s: BetabotzState) -> list[float]:
     # Face-down missions by ground (public), valued with the best possible solo partner.
     start = s.revealed
     grounds = [0, 0, 0]
-    ground_of = t.mission_ground
+    ground_of = tables.mission_ground
     for mid in s.mission_order[start:]:
         grounds[ground_of[mid]] += 1
     if any(grounds):
@@ -199,7 +199,7 @@ def _public_projection(s: BetabotzState) -> list[float]:
     # End bonuses as they stand, and cards in hand.
     tops = [max(p) for p in perms]
     hi = max(tops)
-    comp_gold = t.comp_gold
+    comp_gold = tables.comp_gold
     golds = [sum([1 for x in s.comps[i] if comp_gold[x]]) for i in range(n)]
     gh = max(golds)
     for i in range(n):
