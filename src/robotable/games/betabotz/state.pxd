@@ -34,7 +34,6 @@ cdef class BetabotzTables:
     cdef public list breach_amount
     cdef public list mission_ground
     cdef public list mission_reward
-    cdef public list mission_require
     cdef public list missions_by_ground
 
 

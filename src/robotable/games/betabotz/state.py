@@ -144,7 +144,6 @@ class BetabotzTables:
         self.breach_amount = [b.amount for b in c.breaches]
         self.mission_ground = [m.ground for m in c.missions]
         self.mission_reward = [m.reward for m in c.missions]
-        self.mission_require = [m.require for m in c.missions]
         self.missions_by_ground = [list(ids) for ids in c.missions_by_ground]
 
 
