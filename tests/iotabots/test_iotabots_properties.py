@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import robotable
 from robotable.games.iotabots.content import CardType
+from robotable.games.iotabots.heuristic import duel_estimate
 from robotable.games.iotabots.rules import ZONE_SIZE
 
 DECKS = ["assembly_line", "heavy_metal", "hijack", "beacon"]
@@ -253,6 +254,8 @@ def test_ib_12_encodings_and_heuristic(seed, choice_seed):
         value = g.evaluate(s, seat)
         assert 0.0 <= value <= 1.0
         assert g.evaluate(s.determinize(seat, rnd), seat) == value
+        # one duel, two seats: the estimates are each other's complement
+        assert duel_estimate(s, 0) + duel_estimate(s, 1) == pytest.approx(1.0)
         s.apply_action(rnd.choice(legal))
 
 

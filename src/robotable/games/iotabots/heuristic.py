@@ -13,7 +13,7 @@ try:
 except ImportError:  # no Cython: its declarations do nothing
     from robotable.core import cython_shim as cython
 
-from .effects import stats
+from .effects import direct_attack_allowed, stats
 from .state import DRAW, MULLIGAN, ORDER, Bot, IotabotsState
 
 
@@ -31,6 +31,8 @@ class Weights:
     defence: float = 0.4  # ... its defence
     presence: float = 0.5  # ... a Bot at all (a blocker, a body for effects)
     beacon: float = 0.9  # ... each beacon counter (a quarter of a beacon win)
+    clock: float = 0.3  # a turn sooner than the rival to take its Life Points by attacks (a race)
+    lethal: float = 1.0  # the Bots on the field can take all of the rival's Life Points in a turn
 
 
 DEFAULT = Weights()
@@ -58,7 +60,32 @@ def board_strength(state: IotabotsState, seat: int, w: Weights = DEFAULT) -> flo
     return total
 
 
-@cython.locals(state=IotabotsState, seat=cython.long, o=cython.long)
+@cython.locals(state=IotabotsState, seat=cython.long, b=Bot, atk=cython.long, dfn=cython.long)
+def damage_per_turn(state: IotabotsState, seat: int) -> int:
+    """Life Points the Bots `seat` controls take in one turn of attacks on Life Points (none
+    while the rival's field forbids them, IB-6.2)."""
+    total = 0
+    if not direct_attack_allowed(state, 1 - seat):
+        return 0
+    attacks_of = state.game.attacks_of
+    for b in state.field[seat]:
+        atk, dfn = stats(state, seat, b)
+        total += atk * attacks_of[b.card]
+    return total
+
+
+@cython.locals(damage=cython.long, life=cython.long, turns=cython.long)
+def turns_to_win(damage: int, life: int) -> int:
+    """Turns of attacks that take `life`, at most 6 (a race further off is no race)."""
+    if damage <= 0:
+        return 6
+    turns = (life + damage - 1) // damage
+    return turns if turns < 6 else 6
+
+
+@cython.locals(
+    state=IotabotsState, seat=cython.long, o=cython.long, mine=cython.long, theirs=cython.long
+)
 def duel_estimate(state: IotabotsState, seat: int, w: Weights = DEFAULT) -> float:
     """Probability-like estimate that `seat` wins the current duel."""
     o = 1 - seat
@@ -66,6 +93,17 @@ def duel_estimate(state: IotabotsState, seat: int, w: Weights = DEFAULT) -> floa
     x += w.board * (board_strength(state, seat, w) - board_strength(state, o, w))
     x += w.hand * (len(state.hand[seat]) - len(state.hand[o]))
     x += w.mana * (state.mana_max[seat] - state.mana_max[o])
+    if w.clock or w.lethal:
+        mine = damage_per_turn(state, seat)
+        theirs = damage_per_turn(state, o)
+        # Without blockers a duel is a race: the side that needs fewer turns of attacks to
+        # take the other's Life Points is ahead by more than the Life and board terms say,
+        # and a board that takes the rest this turn all but wins it.
+        x += w.clock * (turns_to_win(theirs, state.life[seat]) - turns_to_win(mine, state.life[o]))
+        if mine >= state.life[o] > 0:
+            x += w.lethal
+        if theirs >= state.life[seat] > 0:
+            x -= w.lethal
     if len(state.deck[seat]) < 3:
         x -= w.deck_out
     if len(state.deck[o]) < 3:
