@@ -48,30 +48,40 @@ def match_value(wins: int, losses: int, played: int) -> float:
     )
 
 
-@cython.locals(state=IotabotsState, seat=cython.long, b=Bot, atk=cython.long, dfn=cython.long)
-def board_strength(state: IotabotsState, seat: int, w: Weights = DEFAULT) -> float:
+@cython.locals(
+    state=IotabotsState,
+    seat=cython.long,
+    b=Bot,
+    atk=cython.long,
+    dfn=cython.long,
+    damage=cython.long,
+)
+def field_totals(state: IotabotsState, seat: int, w: Weights = DEFAULT) -> tuple[float, int]:
+    """(board strength, damage a turn of attacks deals) of the Bots `seat` controls: one pass
+    over the field, one `stats` per Bot, for both terms of the estimate."""
     total = 0.0
+    damage = 0
     for b in state.field[seat]:
         atk, dfn = stats(state, seat, b)
         card = state.game.cards[b.card]
         total += w.attack * atk * card.attacks + w.defence * dfn + w.presence
+        damage += atk * card.attacks
         if b.counters:
             total += w.beacon * b.counters / 0.25
-    return total
+    return total, damage
 
 
-@cython.locals(state=IotabotsState, seat=cython.long, b=Bot, atk=cython.long, dfn=cython.long)
+def board_strength(state: IotabotsState, seat: int, w: Weights = DEFAULT) -> float:
+    return field_totals(state, seat, w)[0]
+
+
+@cython.locals(state=IotabotsState, seat=cython.long)
 def damage_per_turn(state: IotabotsState, seat: int) -> int:
     """Life Points the Bots `seat` controls take in one turn of attacks on Life Points (none
     while the rival's field forbids them, IB-6.2)."""
-    total = 0
     if not direct_attack_allowed(state, 1 - seat):
         return 0
-    attacks_of = state.game.attacks_of
-    for b in state.field[seat]:
-        atk, dfn = stats(state, seat, b)
-        total += atk * attacks_of[b.card]
-    return total
+    return field_totals(state, seat)[1]
 
 
 @cython.locals(damage=cython.long, life=cython.long, turns=cython.long)
@@ -84,18 +94,28 @@ def turns_to_win(damage: int, life: int) -> int:
 
 
 @cython.locals(
-    state=IotabotsState, seat=cython.long, o=cython.long, mine=cython.long, theirs=cython.long
+    state=IotabotsState,
+    seat=cython.long,
+    o=cython.long,
+    mine=cython.long,
+    theirs=cython.long,
+    strength=cython.double,
+    rival_strength=cython.double,
 )
 def duel_estimate(state: IotabotsState, seat: int, w: Weights = DEFAULT) -> float:
     """Probability-like estimate that `seat` wins the current duel."""
     o = 1 - seat
+    strength, mine = field_totals(state, seat, w)
+    rival_strength, theirs = field_totals(state, o, w)
     x = w.life * (state.life[seat] - state.life[o])
-    x += w.board * (board_strength(state, seat, w) - board_strength(state, o, w))
+    x += w.board * (strength - rival_strength)
     x += w.hand * (len(state.hand[seat]) - len(state.hand[o]))
     x += w.mana * (state.mana_max[seat] - state.mana_max[o])
     if w.clock or w.lethal:
-        mine = damage_per_turn(state, seat)
-        theirs = damage_per_turn(state, o)
+        if not direct_attack_allowed(state, o):
+            mine = 0
+        if not direct_attack_allowed(state, seat):
+            theirs = 0
         # Without blockers a duel is a race: the side that needs fewer turns of attacks to
         # take the other's Life Points is ahead by more than the Life and board terms say,
         # and a board that takes the rest this turn all but wins it.
