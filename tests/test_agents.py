@@ -318,6 +318,32 @@ def test_mcts_press_rescales_only_a_position_all_but_decided() -> None:
         make_agent("mcts:200,press=2")
 
 
+def test_mcts_trees_pool_independent_searches_of_a_share_of_the_budget() -> None:
+    """`trees=K` runs K searches of 1/K the iterations one after the other on the agent's own
+    random stream and pools their root statistics: the same numbers as K separate searches."""
+    game = robotable.load_game("breadwinner")
+    state = game.new_initial_state(seed=3)
+    while len(state.legal_actions()) < 6:
+        state.apply_action(state.legal_actions()[0])
+    forest = make_agent("mcts:iterations=300,rollout=0,trees=3", seed=5)
+    assert forest.name == "mcts:iterations=300,rollout=0,trees=3"
+    pooled = forest.search(state)
+    assert forest.last_iterations == 300 and pooled.visits == 300
+    single = make_agent("mcts:iterations=100,rollout=0", seed=5)
+    expected: dict = {}
+    for _ in range(3):
+        for action, edge in single.search(state).children.items():
+            visits, total = expected.get(action, (0, 0.0))
+            expected[action] = (visits + edge.visits, total + edge.total)
+    got = {a: (e.visits, e.total) for a, e in pooled.children.items()}
+    assert got.keys() == expected.keys()
+    for action, (visits, total) in expected.items():
+        assert got[action][0] == visits and math.isclose(got[action][1], total)
+    assert forest.act(state) in state.legal_actions()
+    with pytest.raises(robotable.OptionError, match="'trees' must be positive"):
+        make_agent("mcts:200,trees=0")
+
+
 def test_mcts_norm_chooses_where_another_seat_credited_the_edges() -> None:
     """In Stak Bots the seat deciding after the same moves can differ between samples (hidden
     cards decide who targets), so a node's edges may hold another seat's values; rescaled by

@@ -42,6 +42,7 @@ _PARAMS: dict[str, dict[str, type]] = {
         "turn": float,
         "norm": int,
         "press": float,
+        "trees": int,
     },
 }
 _POSITIONAL = {"mcts": "iterations"}

@@ -79,6 +79,7 @@ class MCTSAgent(Agent):
         turn: float | None = None,
         norm: int = 0,
         press: float = 0.0,
+        trees: int = 1,
         evaluate_all: Callable[[State], list[float]] | None = None,
     ) -> None:
         super().__init__(seed)
@@ -109,6 +110,11 @@ class MCTSAgent(Agent):
         # An option for experiments: it ends Bread Winner games, but it loses some that the
         # plain search wins, so no named strength uses it (docs/ai.md).
         self.press = press
+        # `trees` independent searches share the budget and pool their root visits (root
+        # parallelization): each tree is as shallow as one of 1/trees the iterations, but the
+        # choice rests on all of them. Where a deeper tree plays worse (Bread Winner, docs/ai.md),
+        # more thinking then still buys a steadier choice.
+        self.trees = trees
         # The turn under way (seat, turn number), the seconds it has used, and the decisions
         # needing a search the agent has made over all its turns (to share a turn's budget).
         self._turn: tuple[int, int] | None = None
@@ -140,12 +146,14 @@ class MCTSAgent(Agent):
             parts.append("norm=1")
         if press:
             parts.append(f"press={press}")
+        if trees != 1:
+            parts.append(f"trees={trees}")
         self.name = "mcts:" + ",".join(parts)
 
     def act(self, state: State) -> Action:
         legal = state.legal_actions()
         kept = None
-        if self._kept is not None:
+        if self._kept is not None and self.trees == 1:
             expected, subtree = self._kept
             self._kept = None
             if state.to_json() == expected:  # nobody else moved since our last decision
@@ -190,12 +198,39 @@ class MCTSAgent(Agent):
     def _keep(self, state: State, action: Action, root: _Edge | None) -> None:
         """With `reuse`, remember the subtree under `action` for the agent's next decision when
         that decision is its own again (the same seat decides after the move)."""
-        if not self.reuse or root is None or action not in root.children:
+        if not self.reuse or self.trees != 1 or root is None or action not in root.children:
             return
         after = state.clone()
         after.apply_action(action)
         if not after.is_terminal() and after.current_player() == state.current_player():
             self._kept = (after.to_json(), root.children[action])
+
+    @cython.locals(pooled=_Edge, part=_Edge, edge=_Edge, into=_Edge)
+    def search(self, state: State, root: _Edge | None = None, budget: float | None = None) -> _Edge:
+        """Run the search from `state` (into `root` if given) for the iteration cap and `budget`
+        seconds (default: the agent's `time`); return the root. With `trees`, the root holds the
+        trees' pooled visits and totals (its children's subtrees are left empty)."""
+        if budget is None:
+            budget = self.time_budget
+        if self.trees == 1 or root is not None:
+            return self._grow(state, root, budget, self.iterations)
+        limit = self.iterations
+        share = None if limit is None else max(1, limit // self.trees)
+        part_budget = None if budget is None else budget / self.trees
+        pooled = _Edge()
+        done = 0
+        for _ in range(self.trees):
+            part = self._grow(state, None, part_budget, share)
+            done += self.last_iterations
+            pooled.visits += part.visits
+            for action, edge in part.children.items():
+                into = pooled.children.get(action)
+                if into is None:
+                    into = pooled.children[action] = _Edge()
+                into.visits += edge.visits
+                into.total += edge.total
+        self.last_iterations = done
+        return pooled
 
     @cython.locals(
         root=_Edge,
@@ -213,9 +248,10 @@ class MCTSAgent(Agent):
         spread=cython.double,
         mean=cython.double,
     )
-    def search(self, state: State, root: _Edge | None = None, budget: float | None = None) -> _Edge:
-        """Run the search from `state` (into `root` if given) for the iteration cap and `budget`
-        seconds (default: the agent's `time`); return the root."""
+    def _grow(
+        self, state: State, root: _Edge | None, budget: float | None, limit: int | None
+    ) -> _Edge:
+        """One tree: at most `limit` iterations (None: no cap) and `budget` seconds."""
         seat = state.current_player()
         game = state.game
         evaluate_all = self.evaluate_all or game.evaluate_all
@@ -226,14 +262,11 @@ class MCTSAgent(Agent):
         depth = self.rollout_depth
         guide = self.guide
         widen = self.widen
-        if budget is None:
-            budget = self.time_budget
         if root is None:
             root = _Edge()
             if self.prior > 0:
                 self._seed_root(root, state, seat)
         deadline = None if budget is None else time.perf_counter() + budget
-        limit = self.iterations
         norm = self.norm or (self.press > 0 and self._decided(state, seat, evaluate_all))
         # With `norm`: per seat, the lowest and highest mean value of an edge in this tree.
         low = [1.0] * state.game.num_players
