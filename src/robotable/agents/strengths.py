@@ -35,8 +35,8 @@ BY_GAME: dict[str, dict[str, str]] = {
     # self-play, 10-20 games (docs/ai.md): 70% of games ended by all loaves with rollout=0,
     # 35% with the default 4-step random rollout; rollout=0 beat greedy in 16 of 20 games.
     # `expert` is `hard`'s search, given three seconds to finish it: the search peaks near
-    # 1,000 iterations here (300 took 35.5% of 100 games from it, 5,000 31%, five pooled
-    # trees of 1,000 about half; docs/ai.md), so no bigger budget found plays better.
+    # 1,000 iterations here (against it, 100 games each: 300 took 35.5%, 2,000 45%, 5,000
+    # 31%, five pooled trees of 1,000 46%; docs/ai.md), so no bigger budget plays better.
     "breadwinner": {
         "hard": "mcts:iterations=1000,time=1,rollout=0",
         "expert": "mcts:iterations=1000,time=3,rollout=0",
