@@ -19,6 +19,8 @@ are squeezed together (a game all but decided, or early moves that change the es
 `press` does so only in a position the heuristic calls all but decided, so that a player far
 ahead keeps pressing for the win while contested positions are searched as before.
 
+`trees` splits the budget among independent searches and chooses by their pooled root visits.
+
 With `reuse`, the subtree under the chosen action is kept when the agent decides again right
 after its own move (a turn of several decisions: play, scrap, attack...): the next search starts
 from the statistics the last one gathered there instead of from nothing.
@@ -112,8 +114,8 @@ class MCTSAgent(Agent):
         self.press = press
         # `trees` independent searches share the budget and pool their root visits (root
         # parallelization): each tree is as shallow as one of 1/trees the iterations, but the
-        # choice rests on all of them. Where a deeper tree plays worse (Bread Winner, docs/ai.md),
-        # more thinking then still buys a steadier choice.
+        # choice rests on all of them. An option for experiments: in Bread Winner, where a deeper
+        # tree plays worse, five trees of `hard`'s size gained nothing over one (docs/ai.md).
         self.trees = trees
         # The turn under way (seat, turn number), the seconds it has used, and the decisions
         # needing a search the agent has made over all its turns (to share a turn's budget).
