@@ -155,7 +155,7 @@ class MCTSAgent(Agent):
     def act(self, state: State) -> Action:
         legal = state.legal_actions()
         kept = None
-        if self._kept is not None and self.trees == 1:
+        if self._kept is not None:
             expected, subtree = self._kept
             self._kept = None
             if state.to_json() == expected:  # nobody else moved since our last decision
