@@ -1,0 +1,252 @@
+"""Fit Bread Winner's heuristic weights to the results of games between searching players.
+
+The shipped weights were tuned for a one-move player (scripts/tune_breadwinner.py plays greedy
+games); the search values every leaf with the same numbers, mostly in the middle of a turn, which
+no greedy game tunes. Here the weights are fitted the way chess programs fit theirs: so that the
+evaluation of positions from real games predicts who went on to win. Three steps:
+
+    # 1. games between two searches; one JSON line each: seed, move indices, returns
+    .venv/bin/python scripts/fit_breadwinner.py play --games 200 --out GAMES.jsonl
+    # 2. replay them, and fit the weights to the results (log loss), scored on held-out games
+    .venv/bin/python scripts/fit_breadwinner.py fit GAMES.jsonl --out WEIGHTS.json
+    # 3. the search with the fitted weights against the search with the shipped ones, seats
+    #    swapped on the same seeds, and each against greedy (the shipped `medium`)
+    .venv/bin/python scripts/fit_breadwinner.py match WEIGHTS.json --games 100
+    .venv/bin/python scripts/fit_breadwinner.py match WEIGHTS.json --games 100 --against greedy
+
+`fit` prints the log loss of the shipped and the fitted weights on the games it fitted and on
+the games it held out (the last fifth): only a held-out gain means the fit found something.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import os
+import statistics
+import sys
+from multiprocessing import get_context
+
+from robotable.agents.greedy import GreedyAgent
+from robotable.agents.mcts import MCTSAgent
+from robotable.core.registry import load_game
+from robotable.games.breadwinner import heuristic
+from robotable.games.breadwinner.heuristic import DEFAULT, Weights
+from robotable.sim.stats import wilson
+
+FIELDS = [f.name for f in dataclasses.fields(Weights)]
+# A weight is a worth in loaves (0 to 3, the default bound) or a share of one (0 to 1); the
+# logistic curve's scale stays within reason so that no lead means a certain win.
+BOUNDS = {
+    name: (0.0, 1.0)
+    for name in ("carry_home", "steal_risk", "meltdown_risk", "pulse_risk")
+    + ("claim_on", "claim_next", "claim_factory", "claim_home_row", "claim_far")
+} | {"scale": (0.5, 8.0)}
+
+
+def searcher(seed: int, iterations: int, w: Weights) -> MCTSAgent:
+    """`hard`'s search in Bread Winner (`mcts:iterations=N,rollout=0`), its leaves valued by `w`."""
+    return MCTSAgent(
+        seed=seed,
+        iterations=iterations,
+        rollout=0,
+        evaluate_all=lambda state: heuristic.evaluate_all(state, w),
+    )
+
+
+def play_one(job: tuple[int, int]) -> dict:
+    """One self-play game of the search; the moves as indices into the legal moves, to replay."""
+    seed, iterations = job
+    game = load_game("breadwinner", num_players=2)
+    agents = [searcher(2 * seed + s, iterations, DEFAULT) for s in range(2)]
+    state = game.new_initial_state(seed)
+    moves = []
+    while not state.is_terminal():
+        action = agents[state.current_player()].act(state)
+        moves.append(state.legal_actions().index(action))
+        state.apply_action(action)
+    return {"seed": seed, "moves": moves, "returns": state.returns()}
+
+
+def positions(games: list[dict], every: int) -> list[tuple[object, float]]:
+    """Every `every`-th position of each game (none terminal), with seat 1's result (0, 0.5, 1)."""
+    game = load_game("breadwinner", num_players=2)
+    found = []
+    for record in games:
+        state = game.new_initial_state(record["seed"])
+        result = record["returns"][0]
+        for i, index in enumerate(record["moves"]):
+            if i % every == 0:
+                found.append((state.clone(), result))
+            state.apply_action(state.legal_actions()[index])
+    return found
+
+
+def log_loss(w: Weights, data: list[tuple[object, float]]) -> float:
+    total = 0.0
+    for state, result in data:
+        p = min(max(heuristic.evaluate(state, 0, w), 1e-6), 1.0 - 1e-6)
+        total -= result * math.log(p) + (1.0 - result) * math.log(1.0 - p)
+    return total / len(data)
+
+
+def fit(args: argparse.Namespace) -> int:
+    from scipy.optimize import minimize
+
+    with open(args.games) as f:
+        games = [json.loads(line) for line in f if line.strip()]
+    if len(games) < 10:
+        raise SystemExit(f"{args.games}: {len(games)} games; fitting needs at least 10")
+    held = max(2, len(games) // 5)
+    train = positions(games[:-held], args.every)
+    test = positions(games[-held:], args.every)
+    names = args.only.split(",") if args.only else FIELDS
+    unknown = sorted(set(names) - set(FIELDS))
+    if unknown:
+        raise SystemExit(f"--only: not a weight of the heuristic: {', '.join(unknown)}")
+    start = [getattr(DEFAULT, name) for name in names]
+
+    def weights(x) -> Weights:
+        return dataclasses.replace(
+            DEFAULT, **{name: float(v) for name, v in zip(names, x, strict=True)}
+        )
+
+    def penalized(x) -> float:
+        # A few hundred games are a few hundred results: without a pull towards the shipped
+        # weights, 28 numbers fit the noise (the held-out loss shows it).
+        drift = sum(((v - v0) / max(abs(v0), 0.1)) ** 2 for v, v0 in zip(x, start, strict=True))
+        return log_loss(weights(x), train) + args.ridge * drift / len(start)
+
+    result = minimize(
+        penalized,
+        start,
+        method="Powell",
+        bounds=[BOUNDS.get(name, (0.0, 3.0)) for name in names],
+        options={"maxfev": args.evaluations, "xtol": 1e-3, "ftol": 1e-5},
+    )
+    fitted = weights(result.x)
+    report = {
+        "games": len(games),
+        "positions": {"fitted": len(train), "held_out": len(test)},
+        "log_loss_shipped": {
+            "fitted": log_loss(DEFAULT, train),
+            "held_out": log_loss(DEFAULT, test),
+        },
+        "log_loss_fitted": {"fitted": log_loss(fitted, train), "held_out": log_loss(fitted, test)},
+        "ridge": args.ridge,
+        "evaluations": int(result.nfev),
+    }
+    print(json.dumps(report))
+    changed = {
+        name: round(getattr(fitted, name), 4)
+        for name in FIELDS
+        if abs(getattr(fitted, name) - getattr(DEFAULT, name)) > 1e-4
+    }
+    print(json.dumps({"weights": changed}))
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(changed, f, indent=1)
+    return 0
+
+
+def match_one(job: tuple[int, int, dict, str]) -> tuple[float, str, int]:
+    """One game of the fitted search against the shipped search (or greedy); the fitted seat
+    alternates. Returns the fitted seat's points, how the game ended and its length in turns."""
+    index, iterations, changed, against = job
+    game = load_game("breadwinner", num_players=2)
+    fitted = dataclasses.replace(DEFAULT, **changed)
+    seat = index % 2
+    mine = searcher(2 * index + seat, iterations, fitted)
+    if against == "greedy":
+        theirs = GreedyAgent(seed=2 * index + 1 - seat)
+    elif against == "self":  # the fitted weights on both seats: do its games end?
+        theirs = searcher(2 * index + 1 - seat, iterations, fitted)
+    else:
+        theirs = searcher(2 * index + 1 - seat, iterations, DEFAULT)
+    agents = [mine, theirs] if seat == 0 else [theirs, mine]
+    state = game.new_initial_state(index)
+    while not state.is_terminal():
+        state.apply_action(agents[state.current_player()].act(state))
+    returns = state.returns()
+    points = 1.0 if returns[seat] > returns[1 - seat] else 0.5 * (returns[0] == returns[1])
+    return points, str(state.stats()["end_reason"]), state.turn_number()
+
+
+def match(args: argparse.Namespace) -> int:
+    with open(args.weights) as f:
+        changed = json.load(f)
+    unknown = sorted(set(changed) - set(FIELDS))
+    if unknown:
+        raise SystemExit(f"{args.weights}: not a weight of the heuristic: {', '.join(unknown)}")
+    jobs = [(args.seed + i, args.iterations, changed, args.against) for i in range(args.games)]
+    # Spawned workers: each imports the engine afresh, as `robotable simulate` does.
+    with get_context("spawn").Pool(args.workers) as pool:
+        results = pool.map(match_one, jobs, chunksize=1)
+    points = sum(p for p, _, _ in results)
+    wins = sum(p == 1.0 for p, _, _ in results)
+    draws = sum(p == 0.5 for p, _, _ in results)
+    low, high = wilson(round(points), len(results))
+    print(
+        json.dumps(
+            {
+                "against": args.against,
+                "games": len(results),
+                "wins": wins,
+                "draws": draws,
+                "score": points / len(results),
+                "ci95": [low, high],
+                "ended_by_all_loaves": sum(r == "all_loaves" for _, r, _ in results),
+                "median_turns": statistics.median(t for _, _, t in results),
+            }
+        )
+    )
+    return 0
+
+
+def play(args: argparse.Namespace) -> int:
+    jobs = [(args.seed + i, args.iterations) for i in range(args.games)]
+    with get_context("spawn").Pool(args.workers) as pool, open(args.out, "a") as out:
+        for record in pool.imap_unordered(play_one, jobs):
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    steps = parser.add_subparsers(dest="step", required=True)
+    workers = min(2, os.cpu_count() or 1)
+
+    p = steps.add_parser("play", help="self-play games of the search, to fit to")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--iterations", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=50_000)
+    p.add_argument("--workers", type=int, default=workers)
+    p.add_argument("--out", required=True, help="JSON lines file (appended to)")
+
+    p = steps.add_parser("fit", help="fit the weights to the games' results")
+    p.add_argument("games", help="a file written by `play`")
+    p.add_argument("--every", type=int, default=5, help="keep every K-th position of a game")
+    p.add_argument("--evaluations", type=int, default=3000, help="most loss evaluations")
+    p.add_argument(
+        "--ridge", type=float, default=0.0, help="pull towards the shipped weights (0: none)"
+    )
+    p.add_argument("--only", help="fit these weights (comma-separated), keep the rest")
+    p.add_argument("--out", help="write the changed weights here, as JSON")
+
+    p = steps.add_parser("match", help="the fitted search against the shipped one, or greedy")
+    p.add_argument("weights", help="a file written by `fit`")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--iterations", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=workers)
+    p.add_argument("--against", choices=("shipped", "greedy", "self"), default="shipped")
+
+    args = parser.parse_args(argv)
+    return {"play": play, "fit": fit, "match": match}[args.step](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
