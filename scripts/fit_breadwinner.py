@@ -97,15 +97,20 @@ def fit(args: argparse.Namespace) -> int:
 
     with open(args.games) as f:
         games = [json.loads(line) for line in f if line.strip()]
+    games.sort(key=lambda record: record["seed"])  # `play` writes them as they finish
     if len(games) < 10:
         raise SystemExit(f"{args.games}: {len(games)} games; fitting needs at least 10")
     held = max(2, len(games) // 5)
     train = positions(games[:-held], args.every)
     test = positions(games[-held:], args.every)
     names = args.only.split(",") if args.only else FIELDS
-    unknown = sorted(set(names) - set(FIELDS))
+    if args.keep:
+        names = [name for name in names if name not in args.keep.split(",")]
+    unknown = sorted(
+        set(names) - set(FIELDS) | set(args.keep.split(",") if args.keep else ()) - set(FIELDS)
+    )
     if unknown:
-        raise SystemExit(f"--only: not a weight of the heuristic: {', '.join(unknown)}")
+        raise SystemExit(f"--only/--keep: not a weight of the heuristic: {', '.join(unknown)}")
     start = [getattr(DEFAULT, name) for name in names]
 
     def weights(x) -> Weights:
@@ -182,12 +187,16 @@ def match(args: argparse.Namespace) -> int:
         raise SystemExit(f"{args.weights}: not a weight of the heuristic: {', '.join(unknown)}")
     jobs = [(args.seed + i, args.iterations, changed, args.against) for i in range(args.games)]
     # Spawned workers: each imports the engine afresh, as `robotable simulate` does.
+    results = []
     with get_context("spawn").Pool(args.workers) as pool:
-        results = pool.map(match_one, jobs, chunksize=1)
+        # One line a game as it ends, so that a long match can be read before its end.
+        for points, reason, turns in pool.imap_unordered(match_one, jobs):
+            results.append((points, reason, turns))
+            print(json.dumps({"points": points, "end": reason, "turns": turns}), flush=True)
     points = sum(p for p, _, _ in results)
     wins = sum(p == 1.0 for p, _, _ in results)
     draws = sum(p == 0.5 for p, _, _ in results)
-    low, high = wilson(round(points), len(results))
+    low, high = wilson(points, len(results))  # a draw is half a success
     print(
         json.dumps(
             {
@@ -234,6 +243,7 @@ def main(argv: list[str]) -> int:
         "--ridge", type=float, default=0.0, help="pull towards the shipped weights (0: none)"
     )
     p.add_argument("--only", help="fit these weights (comma-separated), keep the rest")
+    p.add_argument("--keep", help="keep these weights (comma-separated) as shipped")
     p.add_argument("--out", help="write the changed weights here, as JSON")
 
     p = steps.add_parser("match", help="the fitted search against the shipped one, or greedy")
