@@ -70,17 +70,22 @@ def play_one(job: tuple[int, int]) -> dict:
     return {"seed": seed, "moves": moves, "returns": state.returns()}
 
 
-def positions(games: list[dict], every: int) -> list[tuple[object, float]]:
-    """Every `every`-th position of each game (none terminal), with seat 1's result (0, 0.5, 1)."""
+def positions(games: list[dict], every: int, cap_as_draw: bool) -> list[tuple[object, float]]:
+    """Every `every`-th position of each game (none terminal), with seat 1's result (0, 0.5, 1);
+    with `cap_as_draw`, a game that reached the turn cap counts as drawn whoever led."""
     game = load_game("breadwinner", num_players=2)
     found = []
     for record in games:
         state = game.new_initial_state(record["seed"])
-        result = record["returns"][0]
+        seen = []
         for i, index in enumerate(record["moves"]):
             if i % every == 0:
-                found.append((state.clone(), result))
+                seen.append(state.clone())
             state.apply_action(state.legal_actions()[index])
+        result = record["returns"][0]
+        if cap_as_draw and state.stats()["end_reason"] != "all_loaves":
+            result = 0.5
+        found.extend((position, result) for position in seen)
     return found
 
 
@@ -101,8 +106,8 @@ def fit(args: argparse.Namespace) -> int:
     if len(games) < 10:
         raise SystemExit(f"{args.games}: {len(games)} games; fitting needs at least 10")
     held = max(2, len(games) // 5)
-    train = positions(games[:-held], args.every)
-    test = positions(games[-held:], args.every)
+    train = positions(games[:-held], args.every, args.cap_as_draw)
+    test = positions(games[-held:], args.every, args.cap_as_draw)
     names = args.only.split(",") if args.only else FIELDS
     if args.keep:
         names = [name for name in names if name not in args.keep.split(",")]
@@ -141,6 +146,7 @@ def fit(args: argparse.Namespace) -> int:
         },
         "log_loss_fitted": {"fitted": log_loss(fitted, train), "held_out": log_loss(fitted, test)},
         "ridge": args.ridge,
+        "cap_as_draw": args.cap_as_draw,
         "evaluations": int(result.nfev),
     }
     print(json.dumps(report))
@@ -244,6 +250,11 @@ def main(argv: list[str]) -> int:
     )
     p.add_argument("--only", help="fit these weights (comma-separated), keep the rest")
     p.add_argument("--keep", help="keep these weights (comma-separated) as shipped")
+    p.add_argument(
+        "--cap-as-draw",
+        action="store_true",
+        help="label games that reached the turn cap as draws: a lead held to the cap is no win",
+    )
     p.add_argument("--out", help="write the changed weights here, as JSON")
 
     p = steps.add_parser("match", help="the fitted search against the shipped one, or greedy")

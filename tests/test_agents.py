@@ -49,6 +49,7 @@ def test_agent_specs_parse_positional_and_keyword_parameters() -> None:
         ("mcts:0", "must be positive"),
         ("mcts:guide=2", "'guide' must be at most 1"),
         ("mcts:turn=0", "'turn' must be positive"),
+        ("mcts:leaf=9", "'leaf' must be a name"),
         ("", "expected a name"),
     ],
 )
@@ -258,14 +259,20 @@ def test_a_registered_agent_kind_is_a_spec_with_typed_parameters() -> None:
         register_agent("hard", Patient, {})
 
 
-def test_mcts_norm_ranks_moves_by_value_whatever_the_values_scale() -> None:
-    """`norm=1` compares each seat's values rescaled to the range they span in the tree, so a
-    squeezed evaluation (a game well won: every move within a hundredth of 1.0) is searched as
-    the full-range one is; without it the squeezed search spreads its visits almost evenly."""
+def _breadwinner_with_a_choice():
+    """A seeded Bread Winner game at its first decision of six moves or more."""
     game = robotable.load_game("breadwinner")
     state = game.new_initial_state(seed=3)
     while len(state.legal_actions()) < 6:
         state.apply_action(state.legal_actions()[0])
+    return game, state
+
+
+def test_mcts_norm_ranks_moves_by_value_whatever_the_values_scale() -> None:
+    """`norm=1` compares each seat's values rescaled to the range they span in the tree, so a
+    squeezed evaluation (a game well won: every move within a hundredth of 1.0) is searched as
+    the full-range one is; without it the squeezed search spreads its visits almost evenly."""
+    game, state = _breadwinner_with_a_choice()
 
     def squeezed(st):
         return [0.98 + 0.015 * v for v in game.evaluate_all(st)]
@@ -286,10 +293,7 @@ def test_mcts_norm_ranks_moves_by_value_whatever_the_values_scale() -> None:
 def test_mcts_press_rescales_only_a_position_all_but_decided() -> None:
     """`press=P` searches as `norm=1` where the deciding seat's value is at least P or at most
     1 - P, and as the plain search in a contested position (same visits, same seeds)."""
-    game = robotable.load_game("breadwinner")
-    state = game.new_initial_state(seed=3)
-    while len(state.legal_actions()) < 6:
-        state.apply_action(state.legal_actions()[0])
+    game, state = _breadwinner_with_a_choice()
 
     def decided(st):  # the seat to move all but won, whatever it does
         return [0.98 + 0.015 * v for v in game.evaluate_all(st)]
@@ -321,10 +325,7 @@ def test_mcts_press_rescales_only_a_position_all_but_decided() -> None:
 def test_mcts_trees_pool_independent_searches_of_a_share_of_the_budget() -> None:
     """`trees=K` runs K searches of 1/K the iterations one after the other on the agent's own
     random stream and pools their root statistics: the same numbers as K separate searches."""
-    game = robotable.load_game("breadwinner")
-    state = game.new_initial_state(seed=3)
-    while len(state.legal_actions()) < 6:
-        state.apply_action(state.legal_actions()[0])
+    game, state = _breadwinner_with_a_choice()
     forest = make_agent("mcts:iterations=300,rollout=0,trees=3", seed=5)
     assert forest.name == "mcts:iterations=300,rollout=0,trees=3"
     pooled = forest.search(state)
@@ -342,6 +343,36 @@ def test_mcts_trees_pool_independent_searches_of_a_share_of_the_budget() -> None
     assert forest.act(state) in state.legal_actions()
     with pytest.raises(robotable.OptionError, match="'trees' must be positive"):
         make_agent("mcts:200,trees=0")
+
+
+def test_mcts_leaf_values_the_leaves_with_the_games_named_evaluation() -> None:
+    """`leaf=NAME` is the search with `Game.leaf_evaluations()[NAME]` as its `evaluate_all`: the
+    same tree as a search given that function, on the agent's own random stream. A game that
+    does not offer the name refuses the spec before any game starts, naming what it offers."""
+    from robotable.agents import check_for_game
+
+    game, state = _breadwinner_with_a_choice()
+    named = make_agent("mcts:iterations=200,rollout=0,leaf=fitted", seed=5)
+    assert named.name == "mcts:iterations=200,rollout=0,leaf=fitted"
+    fitted = game.leaf_evaluations()["fitted"]
+    given = MCTSAgent(seed=5, iterations=200, rollout=0, evaluate_all=fitted)
+    plain = make_agent("mcts:iterations=200,rollout=0", seed=5)
+    visits = {a: e.visits for a, e in named.search(state).children.items()}
+    assert visits == {a: e.visits for a, e in given.search(state).children.items()}
+    assert visits != {a: e.visits for a, e in plain.search(state).children.items()}
+    later = state.clone()
+    pick = random.Random(1)
+    while game.evaluate_all(later)[0] == 0.5:
+        later.apply_action(pick.choice(later.legal_actions()))
+    assert fitted(later) != game.evaluate_all(later)  # other numbers, the same features
+    assert all(0.0 <= v <= 1.0 for v in fitted(later))
+    check_for_game("mcts:leaf=fitted", "breadwinner")
+    for name in ("stakbots", "iotabots", "betabotz", "rumblebots"):
+        assert robotable.load_game(name).leaf_evaluations() == {}
+    with pytest.raises(robotable.OptionError, match="stakbots has no leaf evaluation 'fitted'"):
+        check_for_game("mcts:200,leaf=fitted", "stakbots")
+    with pytest.raises(robotable.OptionError, match="it offers: fitted"):
+        make_agent("mcts:20,leaf=nope").act(state)
 
 
 def test_mcts_norm_chooses_where_another_seat_credited_the_edges() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from ..core.errors import OptionError
 from .base import Agent
 from .greedy import GreedyAgent
-from .mcts import MCTSAgent
+from .mcts import MCTSAgent, named_leaf
 from .random_agent import RandomAgent
 from .restricted import RestrictedAgent, split_restricted
 from .strengths import STRENGTHS, StrengthAgent, strength_spec
@@ -43,6 +43,7 @@ _PARAMS: dict[str, dict[str, type]] = {
         "norm": int,
         "press": float,
         "trees": int,
+        "leaf": str,  # a name among the game's `leaf_evaluations()`, checked at the first move
     },
 }
 _POSITIONAL = {"mcts": "iterations"}
@@ -82,6 +83,14 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise OptionError(
                 f"agent spec '{spec}': unknown parameter '{key}' for {kind} (known: {known})"
             )
+        if allowed[key] is str:
+            value = value.strip()
+            if not value.isidentifier():
+                raise OptionError(
+                    f"agent spec '{spec}': parameter '{key}' must be a name, got {value!r}"
+                )
+            params[key] = value
+            continue
         try:
             number = allowed[key](value)
         except ValueError:
@@ -123,6 +132,16 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
     if kind in STRENGTHS:
         return StrengthAgent(seed=seed, strength=kind)
     return AGENT_KINDS[kind](seed=seed, **params)
+
+
+def check_for_game(spec: str, game: str) -> None:
+    """Refuse, before a game starts, what only the game can tell is wrong in a valid spec: a
+    search's `leaf=NAME` that the game does not offer (OptionError, one line)."""
+    from ..core.registry import game_class
+
+    _, params = parse_agent_spec(concrete_spec(spec, game))
+    if params.get("leaf"):
+        named_leaf(game_class(game), params["leaf"], f"agent '{spec}'")
 
 
 def concrete_spec(spec: str, game: str) -> str:

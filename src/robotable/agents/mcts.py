@@ -32,7 +32,7 @@ import math
 import time
 from collections.abc import Callable
 
-from ..core.errors import IllegalAction
+from ..core.errors import IllegalAction, OptionError
 from ..core.protocol import Action, State
 from ..core.rng import randbelow
 from .base import Agent
@@ -82,6 +82,7 @@ class MCTSAgent(Agent):
         norm: int = 0,
         press: float = 0.0,
         trees: int = 1,
+        leaf: str = "",
         evaluate_all: Callable[[State], list[float]] | None = None,
     ) -> None:
         super().__init__(seed)
@@ -117,6 +118,10 @@ class MCTSAgent(Agent):
         # choice rests on all of them. An option for experiments: in Bread Winner, where a deeper
         # tree plays worse, five trees of `hard`'s size gained nothing over one (docs/ai.md).
         self.trees = trees
+        # The leaves valued by one of the game's other evaluations (`Game.leaf_evaluations`,
+        # by name) instead of `evaluate_all`: Bread Winner's weights fitted to the results of
+        # searched games make a stronger search than its one-move weights (docs/ai.md).
+        self.leaf = leaf
         # The turn under way (seat, turn number), the seconds it has used, and the decisions
         # needing a search the agent has made over all its turns (to share a turn's budget).
         self._turn: tuple[int, int] | None = None
@@ -150,6 +155,8 @@ class MCTSAgent(Agent):
             parts.append(f"press={press}")
         if trees != 1:
             parts.append(f"trees={trees}")
+        if leaf:
+            parts.append(f"leaf={leaf}")
         self.name = "mcts:" + ",".join(parts)
 
     def act(self, state: State) -> Action:
@@ -256,9 +263,10 @@ class MCTSAgent(Agent):
         """One tree: at most `limit` iterations (None: no cap) and `budget` seconds."""
         seat = state.current_player()
         game = state.game
-        evaluate_all = self.evaluate_all or game.evaluate_all
+        custom = self._custom_leaf(game)
+        evaluate_all = custom or game.evaluate_all
         # guide and widen rank moves by the same evaluation as the leaves
-        evaluate = game.evaluate if self.evaluate_all is None else _one_seat(self.evaluate_all)
+        evaluate = game.evaluate if custom is None else _one_seat(custom)
         rng = self.rng
         c = self.c
         depth = self.rollout_depth
@@ -374,6 +382,13 @@ class MCTSAgent(Agent):
         first = [a for a in node.order if a in untried]
         return first + [a for a in untried if a not in ranked]
 
+    def _custom_leaf(self, game) -> Callable[[State], list[float]] | None:
+        """The leaf evaluation other than the game's `evaluate_all`, if the agent has one: a
+        script's own, or the game's evaluation named by `leaf`."""
+        if self.evaluate_all is not None or not self.leaf:
+            return self.evaluate_all
+        return named_leaf(game, self.leaf, f"agent {self.name}")
+
     def _decided(
         self, state: State, seat: int, evaluate_all: Callable[[State], list[float]]
     ) -> bool:
@@ -385,7 +400,7 @@ class MCTSAgent(Agent):
 
     def _seed_root(self, root: _Edge, state: State, seat: int) -> None:
         """Give each root choice `prior` visits at the heuristic's value for every seat."""
-        evaluate_all = self.evaluate_all or state.game.evaluate_all
+        evaluate_all = self._custom_leaf(state.game) or state.game.evaluate_all
         sample = state.determinize(seat, self.rng)
         for action in state.legal_actions():
             after = sample.clone()
@@ -397,6 +412,15 @@ class MCTSAgent(Agent):
             edge = root.children[action] = _Edge()
             edge.visits = self.prior
             edge.total = self.prior * values[seat]
+
+
+def named_leaf(game, name: str, who: str) -> Callable[[State], list[float]]:
+    """The leaf evaluation `game` (a Game or its class) offers as `name`; OptionError if none."""
+    offered = game.leaf_evaluations()
+    if name not in offered:
+        offers = f"it offers: {', '.join(sorted(offered))}" if offered else "it offers none"
+        raise OptionError(f"{who}: {game.name} has no leaf evaluation '{name}' ({offers})")
+    return offered[name]
 
 
 def _one_seat(evaluate_all: Callable[[State], list[float]]) -> Callable[[State, int], float]:

@@ -39,7 +39,8 @@ BY_GAME: dict[str, dict[str, str]] = {
     # 31%, five pooled trees of 1,000 46%; docs/ai.md), so no bigger budget plays better.
     "breadwinner": {
         "hard": "mcts:iterations=1000,time=1,rollout=0",
-        "expert": "mcts:iterations=1000,time=3,rollout=0",
+        # hard's search with leaf values fitted to searched games' results (docs/ai.md)
+        "expert": "mcts:iterations=1000,time=3,rollout=0,leaf=fitted",
     },
     # A Betabotz game is hundreds of decisions, most of them bids whose worth shows only missions
     # later, so a move at random half the time left `easy` barely above `random` (55-57% of the

@@ -155,7 +155,8 @@ class Game(ABC):
     action_classes: ClassVar[tuple[type[Action], ...]] = ()
     # The game's own modules, named once (see __init_subclass__): what every game wires the same
     # way is wired here, and a game states only what differs.
-    heuristic: ClassVar[Any] = None  # evaluate(state, seat), optionally evaluate_all(state)
+    # evaluate(state, seat), optionally evaluate_all(state) and LEAF_EVALUATIONS (below)
+    heuristic: ClassVar[Any] = None
     renderer: ClassVar[Any] = None  # render(state, seat) -> the terminal board
     narration: ClassVar[Any] = None  # narrate_event(event, voice)
     encoding: ClassVar[Any] = None  # num_distinct_actions(game), action_index(game, action),
@@ -236,6 +237,13 @@ class Game(ABC):
         """`[evaluate(state, seat) for every seat]`; a game may compute it in one pass (MCTS
         values every leaf for every seat). Overrides must return exactly the same numbers."""
         return [self.evaluate(state, seat) for seat in range(self.num_players)]
+
+    @classmethod
+    def leaf_evaluations(cls) -> dict[str, Callable[[State], list[float]]]:
+        """Other values a search may give its leaves, every seat's at once, by name (the search
+        option `leaf=NAME`). A game offers one where the numbers that pick a good move one ply
+        ahead and those that best value a position deep in a search differ. None by default."""
+        return {}
 
     def render(self, state: State, seat: int | None) -> str:
         """A text rendering of what `seat` sees (None: a spectator), for the terminal."""
@@ -333,6 +341,8 @@ def _heuristic_methods(h: Any) -> dict[str, Any]:
     methods: dict[str, Any] = {"evaluate": lambda self, state, seat: h.evaluate(state, seat)}
     if hasattr(h, "evaluate_all"):
         methods["evaluate_all"] = lambda self, state: h.evaluate_all(state)
+    if hasattr(h, "LEAF_EVALUATIONS"):
+        methods["leaf_evaluations"] = classmethod(lambda cls: dict(h.LEAF_EVALUATIONS))
     return methods
 
 

@@ -56,11 +56,12 @@ def agent_seed(table_seed: int, seat: int, step: int) -> int:
 
 def check_agent_spec(spec: str, game: str, limits: AiLimits, seat: int = 0) -> None:
     """Refuse (OptionError or Refused, one line) a spec that is malformed or over the limits."""
-    from ..agents import concrete_spec, parse_agent_spec
+    from ..agents import check_for_game, concrete_spec, parse_agent_spec
 
     kind, params = parse_agent_spec(concrete_spec(spec, game))
     if kind != "mcts":
         return
+    check_for_game(spec, game)
     seconds, iterations = params.get("time"), params.get("iterations")
     who = f"AI seat {seat + 1} ('{spec}')"
     if seconds is not None and seconds > limits.max_seconds:

@@ -123,7 +123,7 @@ def _prepare(
         raise UsageProblem(
             f"--agents: a ladder needs at least {min_agents} agents, got {len(specs)}"
         )
-    check_agents(specs)
+    check_agents(specs, game)
     num_players = default_players(game, len(specs), players)
     load_game(game, num_players=num_players)  # seat count check with the game's own message
     variants = build_variants(game, num_players, options, cards)
@@ -771,8 +771,8 @@ def _experiment_agents(
             f"against itself changed; give a single agent, got {len(specs)}"
         )
     base = specs[0]
-    check_agents([base])
     game_class(game)
+    check_agents([base], game)
     seats = default_players(game, 2, players)
     if restrict is not None:
         card = restrict.strip()

@@ -46,11 +46,12 @@ def split_agents(text: str) -> list[str]:
     return specs
 
 
-def check_agents(specs: list[str]) -> None:
-    from ..agents import make_agent
+def check_agents(specs: list[str], game: str) -> None:
+    from ..agents import check_for_game, make_agent
 
     for spec in specs:
         make_agent(spec, seed=0)  # raises OptionError naming the spec
+        check_for_game(spec, game)
 
 
 def content_option(game: str) -> OptionSpec | None:

@@ -25,7 +25,7 @@ Winner: games that end"). The weights were tuned with the lab (scripts/tune_brea
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .board import ADJACENT, DICE_PER_SEAT, FACTORY_LOC0, IS_LAND, NUM_DICE, NUM_TILES
 from .state import BreadWinnerState
@@ -80,6 +80,40 @@ class Weights:
 
 
 DEFAULT = Weights()
+
+# The same evaluation with its numbers fitted to the results of 160 games between two `hard`
+# searches (scripts/fit_breadwinner.py: the log loss of each position's value against who went
+# on to win, a fifth of the games held out; the die and idle-bot values kept as shipped, since
+# fitted they fall below an idle bot and games freeze). DEFAULT picks good moves one ply ahead,
+# which is what greedy needs; these value positions deep in a search better: with them as its
+# leaf values, `hard`'s search beats itself with DEFAULT's (docs/ai.md), while greedy with them
+# plays far worse. Offered to the search as `leaf=fitted`; Bread Winner's `expert` uses it.
+FITTED = replace(
+    DEFAULT,
+    factory_fighter_bonus=0.0863,
+    first_harvester=0.5818,
+    harvester=0.2653,
+    drone_plant=0.8015,
+    factory_drone_per_loaf=0.0005,
+    drone_restore=0.2573,
+    locust_hunting=0.3758,
+    locust_poisoning=0.4369,
+    soldier_per_target=0.098,
+    shield_guarding=0.2217,
+    carry_home=0.9996,
+    carry_per_step=0.0769,
+    steal_risk=0.6573,
+    meltdown_risk=0.5646,
+    pulse_risk=0.6715,
+    claim_on=0.7863,
+    claim_next=0.3827,
+    claim_factory=0.362,
+    claim_home_row=0.2214,
+    claim_far=0.1169,
+    poison_home_row=0.7265,
+    poison_far=0.0864,
+    scale=4.208,
+)
 
 
 @cython.locals(tile=cython.long, seat=cython.long)
@@ -296,3 +330,13 @@ def evaluate_all(st: BreadWinnerState, w: Weights = DEFAULT) -> list[float]:
         1.0 / (1.0 + math.exp(-(first - second) / w.scale)),
         1.0 / (1.0 + math.exp(-(second - first) / w.scale)),
     ]
+
+
+@cython.locals(st=BreadWinnerState)
+def evaluate_all_fitted(st: BreadWinnerState) -> list[float]:
+    """`evaluate_all` with the FITTED numbers: a search's leaf values (`leaf=fitted`)."""
+    return evaluate_all(st, FITTED)
+
+
+# The search's other leaf values, by name (`Game.leaf_evaluations`, the option `leaf=NAME`).
+LEAF_EVALUATIONS = {"fitted": evaluate_all_fitted}
