@@ -43,7 +43,7 @@ _PARAMS: dict[str, dict[str, type]] = {
         "norm": int,
         "press": float,
         "trees": int,
-        "leaf": str,  # a name among the game's `leaf_evaluations()`, checked at the first move
+        "leaf": str,  # a name among the game's `leaf_evaluations()` (check_for_game)
     },
 }
 _POSITIONAL = {"mcts": "iterations"}

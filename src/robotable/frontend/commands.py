@@ -120,7 +120,7 @@ def play_command(
     `robotable play iotabots --seats medium,expert --names Ada,Bo` (watch);
     `robotable play --resume ~/.local/share/robotable/records/stakbots-7.json`.
     """
-    from ..agents import check_for_game, parse_agent_spec
+    from ..agents import check_for_game
     from .play import Table, build_agents, default_delay, resume_table, run_table
 
     saved = None
@@ -151,8 +151,7 @@ def play_command(
         raise OptionError(f"--seats names {len(seat_list)} seats but the game has {players}")
     for spec in seat_list:
         if spec != "human":
-            parse_agent_spec(spec)
-            check_for_game(spec, game)
+            check_for_game(spec, game)  # parses the spec as well
     name_list = [n.strip() for n in names.split(",")] if names else []
     if len(name_list) > players or any(len(n) > 40 for n in name_list):
         raise OptionError(f"--names: at most {players} names of at most 40 characters")
