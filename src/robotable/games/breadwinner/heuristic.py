@@ -82,12 +82,12 @@ class Weights:
 DEFAULT = Weights()
 
 # The same evaluation with its numbers fitted to the results of 160 games between two `hard`
-# searches (scripts/fit_breadwinner.py: the log loss of each position's value against who went
-# on to win, a fifth of the games held out; the die and idle-bot values kept as shipped, since
-# fitted they fall below an idle bot and games freeze). DEFAULT picks good moves one ply ahead,
-# which is what greedy needs; these value positions deep in a search better: with them as its
-# leaf values, `hard`'s search beats itself with DEFAULT's (docs/ai.md), while greedy with them
-# plays far worse. Offered to the search as `leaf=fitted`; Bread Winner's `expert` uses it.
+# searches (`scripts/fit_heuristic.py breadwinner`: the log loss of each position's value
+# against who went on to win, a fifth of the games held out; the die and idle-bot values kept as
+# shipped, since fitted they fall below an idle bot and games freeze). DEFAULT picks good moves
+# one ply ahead, which is what greedy needs; these value positions deep in a search better: with
+# them as its leaf values, `hard`'s search beats itself with DEFAULT's (docs/ai.md), while greedy
+# with them plays far worse. Offered to the search as `leaf=fitted`; Bread Winner's `expert` uses it.
 FITTED = replace(
     DEFAULT,
     factory_fighter_bonus=0.0863,

@@ -144,3 +144,10 @@ def evaluate(state: IotabotsState, seat: int, w: Weights = DEFAULT) -> float:
     return p * match_value(wins + 1, losses, played + 1) + (1 - p) * match_value(
         wins, losses + 1, played + 1
     )
+
+
+@cython.locals(state=IotabotsState)
+def evaluate_all(state: IotabotsState, w: Weights = DEFAULT) -> list[float]:
+    """`evaluate` for both seats, with the numbers `w` (scripts/fit_heuristic.py searches with
+    other numbers through it)."""
+    return [evaluate(state, 0, w), evaluate(state, 1, w)]
