@@ -52,6 +52,7 @@ class Subject:
     predict: Callable[[object, object], float]
     labelled: Callable[[object, dict, int, bool], list[tuple[object, float]]]
     ended: Callable[[object], str]  # how a finished game ended, for the match summary
+    fixed: tuple[str, ...] = ()  # weights never fitted (a unit the others are counted in)
 
 
 def _breadwinner() -> Subject:
@@ -115,7 +116,32 @@ def _iotabots() -> Subject:
     )
 
 
-SUBJECTS = {"breadwinner": _breadwinner, "iotabots": _iotabots}
+def _stakbots() -> Subject:
+    from robotable.games.stakbots import heuristic
+
+    def labelled(state, record: dict, every: int, cap_as_draw: bool) -> list:
+        seen = []
+        for i, index in enumerate(record["moves"]):
+            if i % every == 0:
+                seen.append(state.clone())
+            state.apply_action(state.legal_actions()[index])
+        return [(position, record["returns"][0]) for position in seen]
+
+    return Subject(
+        game="stakbots",
+        heuristic=heuristic,
+        rollout=4,
+        # the share's power within reason, so that no lead is a certain win
+        bounds={"sharpness": (0.5, 8.0)},
+        predict=lambda state, w: heuristic.evaluate(state, 0, w),
+        labelled=labelled,
+        ended=lambda state: "rules",
+        # A strength is counted in stak cards: the share does not change with the scale.
+        fixed=("stak_card",),
+    )
+
+
+SUBJECTS = {"breadwinner": _breadwinner, "iotabots": _iotabots, "stakbots": _stakbots}
 
 
 def searcher(subject: Subject, seed: int, iterations: int, w) -> MCTSAgent:
@@ -169,7 +195,8 @@ def log_loss(subject: Subject, w, data: list[tuple[object, float]]) -> float:
 
 
 def weight_names(subject: Subject) -> list[str]:
-    return [f.name for f in dataclasses.fields(subject.heuristic.Weights)]
+    # (fields a Weights derives from the others, such as Stak Bots' ability tables, are not init)
+    return [f.name for f in dataclasses.fields(subject.heuristic.Weights) if f.init]
 
 
 def fit(subject: Subject, args: argparse.Namespace) -> int:
@@ -186,6 +213,7 @@ def fit(subject: Subject, args: argparse.Namespace) -> int:
     train = positions(subject, games[:-held], args.every, args.cap_as_draw)
     test = positions(subject, games[-held:], args.every, args.cap_as_draw)
     names = args.only.split(",") if args.only else fields
+    names = [name for name in names if name not in subject.fixed]
     if args.keep:
         names = [name for name in names if name not in args.keep.split(",")]
     unknown = sorted(
