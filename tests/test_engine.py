@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import random
+import shutil
 import sys
 import warnings
 from importlib.machinery import EXTENSION_SUFFIXES
@@ -168,3 +169,26 @@ def test_rng_random_bits_and_randbelow_are_getrandbits_and_randrange(
     assert random_bits(ours, bits, count) == [theirs.getrandbits(bits) for _ in range(count)]
     assert [randbelow(ours, m) for m in (1, 2, 7, n)] == [theirs.randrange(m) for m in (1, 2, 7, n)]
     assert ours.random() == theirs.random()
+
+
+def test_a_source_edited_during_a_build_is_not_recorded_as_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The manifest holds each source's hash as the build read it: a module edited while the
+    build ran is then refused at load and rebuilt next time, not loaded as if current."""
+    pytest.importorskip("Cython")
+    from robotable import _build
+
+    src = tmp_path / "src"
+    shutil.copytree(PACKAGE, src / "robotable", ignore=shutil.ignore_patterns("__pycache__"))
+    edited = src / "robotable" / "core" / "rng.py"
+    before = _build.source_hash(edited)
+
+    def compile_while_someone_edits(source: Path, build_dir: Path) -> list:
+        edited.write_text(edited.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+        return []  # nothing compiled: only the manifest is under test
+
+    monkeypatch.setattr(_build, "extensions", compile_while_someone_edits)
+    _build.build(tmp_path / "engine", src=src)
+    manifest = json.loads((tmp_path / "engine" / "robotable" / _engine.MANIFEST).read_text())
+    assert manifest["modules"][MODULE] == before != _build.source_hash(edited)

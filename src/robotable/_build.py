@@ -151,13 +151,16 @@ def cimports(src: Path) -> dict[str, list[str]]:
     return out
 
 
-def write_manifest(src: Path, package_dir: Path, built: list[str]) -> Path:
-    """`package_dir/_engine_manifest.json`: the compiler and each built module's source hash."""
+def write_manifest(
+    src: Path, package_dir: Path, hashes: dict[str, str], declarations: dict[str, str]
+) -> Path:
+    """`package_dir/_engine_manifest.json`: the compiler and each built module's source hash,
+    as the sources were when the build read them."""
     manifest = {
         "compiler": f"Cython {cython_version()}",
         "python": sys.version.split()[0],
-        "modules": {name: source_hash(source_path(src, name)) for name in sorted(built)},
-        "declarations": declaration_hashes(src),
+        "modules": dict(sorted(hashes.items())),
+        "declarations": declarations,
         "cimports": cimports(src),
     }
     package_dir.mkdir(parents=True, exist_ok=True)
@@ -175,11 +178,14 @@ def build(out: Path, src: Path | None = None, jobs: int | None = None) -> dict:
     src = src or Path(__file__).resolve().parent.parent
     out = out.resolve()
     manifest_path = out / "robotable" / MANIFEST
+    # Hashed before compiling: a source edited during the build must not be recorded as built
+    # (the engine would load old code for it); recorded as it was read, it is refused and rebuilt.
     wanted = {name: source_hash(source_path(src, name)) for name in ENGINE_MODULES}
+    declarations = declaration_hashes(src)
     if manifest_path.is_file():
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
         have = manifest.get("modules", {})
-        same = have == wanted and manifest.get("declarations", {}) == declaration_hashes(src)
+        same = have == wanted and manifest.get("declarations", {}) == declarations
         if same and all(_built_file(out, name) for name in wanted):
             return {"built": 0, "modules": len(wanted), "directory": str(out)}
     if cython_version() is None:
@@ -194,7 +200,7 @@ def build(out: Path, src: Path | None = None, jobs: int | None = None) -> dict:
     command.parallel = jobs or os.cpu_count() or 1
     command.ensure_finalized()
     command.run()
-    write_manifest(src, out / "robotable", list(wanted))
+    write_manifest(src, out / "robotable", wanted, declarations)
     return {
         "built": len(exts),
         "modules": len(wanted),
