@@ -55,15 +55,21 @@ class Subject:
     fixed: tuple[str, ...] = ()  # weights never fitted (a unit the others are counted in)
 
 
+def replay(state, record: dict, every: int) -> list:
+    """Plays a recorded game out on `state`; returns a copy of every `every`-th position."""
+    seen = []
+    for i, index in enumerate(record["moves"]):
+        if i % every == 0:
+            seen.append(state.clone())
+        state.apply_action(state.legal_actions()[index])
+    return seen
+
+
 def _breadwinner() -> Subject:
     from robotable.games.breadwinner import heuristic
 
     def labelled(state, record: dict, every: int, cap_as_draw: bool) -> list:
-        seen = []
-        for i, index in enumerate(record["moves"]):
-            if i % every == 0:
-                seen.append(state.clone())
-            state.apply_action(state.legal_actions()[index])
+        seen = replay(state, record, every)
         result = record["returns"][0]
         if cap_as_draw and state.stats()["end_reason"] != "all_loaves":
             result = 0.5
@@ -120,12 +126,7 @@ def _stakbots() -> Subject:
     from robotable.games.stakbots import heuristic
 
     def labelled(state, record: dict, every: int, cap_as_draw: bool) -> list:
-        seen = []
-        for i, index in enumerate(record["moves"]):
-            if i % every == 0:
-                seen.append(state.clone())
-            state.apply_action(state.legal_actions()[index])
-        return [(position, record["returns"][0]) for position in seen]
+        return [(position, record["returns"][0]) for position in replay(state, record, every)]
 
     return Subject(
         game="stakbots",
