@@ -367,12 +367,30 @@ def test_mcts_leaf_values_the_leaves_with_the_games_named_evaluation() -> None:
     assert fitted(later) != game.evaluate_all(later)  # other numbers, the same features
     assert all(0.0 <= v <= 1.0 for v in fitted(later))
     check_for_game("mcts:leaf=fitted", "breadwinner")
-    for name in ("stakbots", "iotabots", "betabotz", "rumblebots"):
+    assert set(robotable.load_game("iotabots").leaf_evaluations()) == {"fitted"}
+    for name in ("stakbots", "betabotz", "rumblebots"):
         assert robotable.load_game(name).leaf_evaluations() == {}
     with pytest.raises(robotable.OptionError, match="stakbots has no leaf evaluation 'fitted'"):
         check_for_game("mcts:200,leaf=fitted", "stakbots")
     with pytest.raises(robotable.OptionError, match="it offers: fitted"):
         make_agent("mcts:20,leaf=nope").act(state)
+
+
+def test_iotabots_leaf_fitted_is_the_duel_estimate_with_the_fitted_numbers() -> None:
+    """Iotabots offers `leaf=fitted`: the search values its leaves with the heuristic's FITTED
+    numbers, which differ from the shipped ones on a position where the duel is under way."""
+    from robotable.games.iotabots import heuristic
+
+    game = robotable.load_game("iotabots")
+    state = mid_game_states(game, 1, seed=11)[0]
+    fitted = game.leaf_evaluations()["fitted"]
+    assert fitted(state) == heuristic.evaluate_all(state, heuristic.FITTED)
+    assert fitted(state) != game.evaluate_all(state)
+    named = make_agent("mcts:iterations=200,leaf=fitted", seed=5).search(state)
+    given = MCTSAgent(seed=5, iterations=200, evaluate_all=fitted).search(state)
+    assert {a: e.visits for a, e in named.children.items()} == {
+        a: e.visits for a, e in given.children.items()
+    }
 
 
 def test_mcts_norm_chooses_where_another_seat_credited_the_edges() -> None:
