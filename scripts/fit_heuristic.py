@@ -272,9 +272,10 @@ def fit(subject: Subject, args: argparse.Namespace) -> int:
     return 0
 
 
-def match_one(job: tuple[str, int, int, dict, str]) -> tuple[float, str, int]:
+def match_one(job: tuple[str, int, int, dict, str]) -> tuple[int, float, str, int]:
     """One game of the fitted search against the shipped search (or greedy); the fitted seat
-    alternates. Returns the fitted seat's points, how the game ended and its length in turns."""
+    alternates. Returns the game's seed, the fitted seat's points, how the game ended and its
+    length in turns."""
     name, index, iterations, changed, against = job
     subject = SUBJECTS[name]()
     game = load_game(name, num_players=2)
@@ -294,7 +295,7 @@ def match_one(job: tuple[str, int, int, dict, str]) -> tuple[float, str, int]:
         state.apply_action(agents[state.current_player()].act(state))
     returns = state.returns()
     points = 1.0 if returns[seat] > returns[1 - seat] else 0.5 * (returns[0] == returns[1])
-    return points, subject.ended(state), state.turn_number()
+    return index, points, subject.ended(state), state.turn_number()
 
 
 def match(subject: Subject, args: argparse.Namespace) -> int:
@@ -311,9 +312,11 @@ def match(subject: Subject, args: argparse.Namespace) -> int:
     results = []
     with get_context("spawn").Pool(args.workers) as pool:
         # One line a game as it ends, so that a long match can be read before its end.
-        for points, reason, turns in pool.imap_unordered(match_one, jobs):
+        # (the seed lets two matches on the same deals be compared game by game)
+        for seed, points, reason, turns in pool.imap_unordered(match_one, jobs):
             results.append((points, reason, turns))
-            print(json.dumps({"points": points, "end": reason, "turns": turns}), flush=True)
+            line = {"seed": seed, "points": points, "end": reason, "turns": turns}
+            print(json.dumps(line), flush=True)
     points = sum(p for p, _, _ in results)
     low, high = wilson(points, len(results))  # a draw is half a success
     print(
