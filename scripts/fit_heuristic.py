@@ -201,8 +201,6 @@ def weight_names(subject: Subject) -> list[str]:
 
 
 def fit(subject: Subject, args: argparse.Namespace) -> int:
-    from scipy.optimize import minimize
-
     default = subject.heuristic.DEFAULT
     fields = weight_names(subject)
     with open(args.games) as f:
@@ -234,6 +232,8 @@ def fit(subject: Subject, args: argparse.Namespace) -> int:
         # weights, a few dozen numbers fit the noise (the held-out loss shows it).
         drift = sum(((v - v0) / max(abs(v0), 0.1)) ** 2 for v, v0 in zip(x, start, strict=True))
         return log_loss(subject, weights(x), train) + args.ridge * drift / len(start)
+
+    from scipy.optimize import minimize  # the lab's extra; checked input first
 
     result = minimize(
         penalized,
