@@ -134,14 +134,16 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
     return AGENT_KINDS[kind](seed=seed, **params)
 
 
-def check_for_game(spec: str, game: str) -> None:
+def check_for_game(spec: str, game: str) -> tuple[str, dict[str, Any]]:
     """Refuse, before a game starts, what only the game can tell is wrong in a valid spec: a
-    search's `leaf=NAME` that the game does not offer (OptionError, one line)."""
+    search's `leaf=NAME` that the game does not offer (OptionError, one line). Returns the
+    parsed concrete spec, for callers that check more."""
     from ..core.registry import game_class
 
-    _, params = parse_agent_spec(concrete_spec(spec, game))
+    kind, params = parse_agent_spec(concrete_spec(spec, game))
     if params.get("leaf"):
         named_leaf(game_class(game), params["leaf"], f"agent '{spec}'")
+    return kind, params
 
 
 def concrete_spec(spec: str, game: str) -> str:

@@ -56,12 +56,11 @@ def agent_seed(table_seed: int, seat: int, step: int) -> int:
 
 def check_agent_spec(spec: str, game: str, limits: AiLimits, seat: int = 0) -> None:
     """Refuse (OptionError or Refused, one line) a spec that is malformed or over the limits."""
-    from ..agents import check_for_game, concrete_spec, parse_agent_spec
+    from ..agents import check_for_game
 
-    kind, params = parse_agent_spec(concrete_spec(spec, game))
+    kind, params = check_for_game(spec, game)  # parses the concrete spec once
     if kind != "mcts":
         return
-    check_for_game(spec, game)
     seconds, iterations = params.get("time"), params.get("iterations")
     who = f"AI seat {seat + 1} ('{spec}')"
     if seconds is not None and seconds > limits.max_seconds:

@@ -69,7 +69,7 @@ def strength_parts(st: StakBotsState, s: int, w: Weights = DEFAULT) -> tuple[flo
     if s < g.num_players and not st.alive[s]:
         return 0.0, 0.0, 0.0
     vis = st.vis
-    top_ability = w.top_ability
+    top_ability, own_hand = w.top_ability, w.own_hand
     value = 0.0
     for k in g.staks_of[s]:  # SB-11.12: a seat's staks add up
         stak = st.staks[k]
@@ -91,7 +91,7 @@ def strength_parts(st: StakBotsState, s: int, w: Weights = DEFAULT) -> tuple[flo
     value += w.hand_card * len(hand)
     own = known = 0.0
     for c in hand:
-        bonus = w.own_hand.get(g.bot[c], 0.0)
+        bonus = own_hand.get(g.bot[c], 0.0)
         own += bonus
         if vis[c] != HIDDEN:
             known += bonus
@@ -110,9 +110,7 @@ def _sides(g) -> range:
     return range(g.num_players + (1 if g.drones else 0))
 
 
-def _share(
-    values: list[float], seat: int, teams: list[int] | None = None, sharpness: float = 2.0
-) -> float:
+def _share(values: list[float], seat: int, teams: list[int] | None, sharpness: float) -> float:
     if teams is not None:
         # SB-11.10: a team's strength is its seats' together; a win is shared by its two seats.
         totals = [0.0, 0.0]
