@@ -6,6 +6,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import robotable
 from robotable.core.registry import bundled_game_names, game_class
@@ -51,6 +53,35 @@ def test_masks_and_observations_follow_a_random_game(name: str, players: int) ->
         assert np.array_equal(encoding.observe(twin.view(seat)), obs)
         state.apply_action(legal[rng.choice(list(legal))])
         steps += 1
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS)
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31), steps=st.integers(0, 150))
+def test_observation_view_is_the_view_without_the_worded_choices(
+    name: str, players: int, seed: int, steps: int
+) -> None:
+    """What the RL adapters encode (`observation_view`, which skips wording every legal action)
+    is the seat's full view in every other key, so it encodes to the same observation."""
+    game = robotable.load_game(name, num_players=players or None)
+    encoding = Encoding(game)
+    state = game.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    for seat in [None, *range(game.num_players)]:
+        full = state.view(seat)
+        bare = state.observation_view(seat)
+        assert bare == {**full, "legal_actions": []}
+        assert np.array_equal(encoding.observe(bare), encoding.observe(full))
+
+
+def test_observation_view_of_a_game_that_does_not_override_it_is_its_view() -> None:
+    state = robotable.load_game("countdown").new_initial_state(seed=1)
+    assert state.observation_view(0) == state.view(0)
+    assert state.observation_view(0)["legal_actions"]
 
 
 @pytest.mark.parametrize(("name", "players"), CONFIGS)

@@ -387,6 +387,14 @@ class StateBase:
         an action holds a position; the default is the action's own label."""
         return action.label()
 
+    def observation_view(self, seat: int | None) -> dict[str, Any]:
+        """`view(seat)` for a learner's encoder rather than a person: the same keys and values,
+        except that `"legal_actions"` is empty. Wording every legal action is most of what a
+        view costs (several times an engine step), and no encoder reads the words: the RL
+        adapters encode this. A game whose view words its choices overrides it; the default is
+        the full view."""
+        return self.view(seat)
+
     def legal_action_entries(self, seat: int | None) -> list[dict[str, Any]]:
         """The view's "legal_actions": `{"index", "label", "action"}` per legal action when
         `seat` decides now, else empty (nobody sees another seat's choices)."""

@@ -318,6 +318,9 @@ class BetabotzState(StateBase):
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.game.view.view(self, seat)
 
+    def observation_view(self, seat: int | None) -> dict[str, Any]:
+        return self.game.view.view(self, seat, False)
+
     @cython.locals(
         seat=cython.long,
         s=cython.long,

@@ -128,7 +128,8 @@ def mission_dict(c, mid: int) -> dict[str, Any]:
     }
 
 
-def view(s: BetabotzState, seat: int | None) -> dict[str, Any]:
+def view(s: BetabotzState, seat: int | None, words: bool = True) -> dict[str, Any]:
+    """`seat`'s view; without `words`, its "legal_actions" are left empty (`observation_view`)."""
     c = s.content
     n = s.n
     over = s.stage == ST_OVER
@@ -239,7 +240,7 @@ def view(s: BetabotzState, seat: int | None) -> dict[str, Any]:
         proposal = {"proposer": s.draft[0], "members": sorted(s.draft)}
         if s.pending and s.pending[-1][0] == PK_TEAM_ANSWER:
             proposal["keeps"] = s.draft_share
-    legal = s.legal_action_entries(seat)
+    legal = s.legal_action_entries(seat) if words else []
     return {
         "game": "betabotz",
         "seat": seat,

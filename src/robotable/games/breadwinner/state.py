@@ -290,9 +290,16 @@ class BreadWinnerState(StateBase):
         }
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        return self._view(seat, True)
+
+    def observation_view(self, seat: int | None) -> dict[str, Any]:
+        return self._view(seat, False)
+
+    def _view(self, seat: int | None, words: bool) -> dict[str, Any]:
+        """`seat`'s view; without `words`, its "legal_actions" are left empty."""
         terminal = self.phase == P_OVER
         deciding = self.current_player()
-        legal = self.legal_action_entries(seat)
+        legal = self.legal_action_entries(seat) if words else []
         tiles = []
         for t in range(NUM_TILES):
             chip = self.crop[t]

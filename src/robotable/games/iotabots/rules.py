@@ -646,11 +646,12 @@ def bot_view(state: IotabotsState, seat: int, slot: int, bot: Bot) -> dict[str, 
     }
 
 
-def view(state: IotabotsState, seat: int | None) -> dict[str, Any]:
+def view(state: IotabotsState, seat: int | None, words: bool = True) -> dict[str, Any]:
+    """`seat`'s view; without `words`, its "legal_actions" are left empty (`observation_view`)."""
     g = state.game
     terminal = state.phase == OVER
     current = state.current_player()
-    legal = state.legal_action_entries(seat)
+    legal = state.legal_action_entries(seat) if words else []
     players = []
     for s in (0, 1):
         players.append(

@@ -313,6 +313,9 @@ class IotabotsState(StateBase):
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.game.rules.view(self, seat)
 
+    def observation_view(self, seat: int | None) -> dict[str, Any]:
+        return self.game.rules.view(self, seat, False)
+
     def determinize(self, seat: int, rng: random.Random | Any) -> IotabotsState:
         """IB-11.2: resample what `seat` cannot see. The opponent's hand and deck are pooled and
         dealt again (sizes kept; deck lists are open; cards publicly returned to the hand stay),

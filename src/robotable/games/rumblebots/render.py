@@ -31,8 +31,9 @@ def _as_json(s: RumbleState, cid: int) -> dict[str, Any]:
     return s.game.content.cards[cid].as_json()
 
 
-def view(s: RumbleState, seat: int | None) -> dict[str, Any]:
-    """What `seat` sees (None: a spectator), by the visibility model of state.py (RB-9)."""
+def view(s: RumbleState, seat: int | None, words: bool = True) -> dict[str, Any]:
+    """What `seat` sees (None: a spectator), by the visibility model of state.py (RB-9); without
+    `words`, its "legal_actions" are left empty (`observation_view`)."""
     content = s.game.content
     cards = content.cards
     n = s.game.num_players
@@ -133,7 +134,7 @@ def view(s: RumbleState, seat: int | None) -> dict[str, Any]:
         "prompt": prompt(s),
         "terminal": s.is_terminal(),
         "returns": s.returns() if s.is_terminal() else None,
-        "legal_actions": s.legal_action_entries(seat),
+        "legal_actions": s.legal_action_entries(seat) if words else [],
         "round": s.round,
         "showdown": showdown,
         "phase": ("build", "battle", "over")[s.phase],

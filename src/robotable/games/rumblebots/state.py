@@ -416,6 +416,9 @@ class RumbleState(StateBase):
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.game.views.view(self, seat)
 
+    def observation_view(self, seat: int | None) -> dict[str, Any]:
+        return self.game.views.view(self, seat, False)
+
     def battle_log(self) -> list[str]:
         """The current (or last) battle, one readable line per step (render.battle_log)."""
         return self.game.views.battle_log(self)

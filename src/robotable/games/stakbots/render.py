@@ -71,11 +71,12 @@ def _staks(st: StakBotsState, s: int) -> list[dict[str, Any]]:
     return out
 
 
-def build_view(st: StakBotsState, seat: int | None) -> dict[str, Any]:
+def build_view(st: StakBotsState, seat: int | None, words: bool = True) -> dict[str, Any]:
+    """`seat`'s view; without `words`, its "legal_actions" are left empty (`observation_view`)."""
     g = st.game
     vis = st.vis
     deciding = st.current_player()
-    legal = st.legal_action_entries(seat)
+    legal = st.legal_action_entries(seat) if words else []
     seats = []
     for s in range(g.num_players):
         staks = _staks(st, s)

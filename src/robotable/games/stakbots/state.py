@@ -236,6 +236,9 @@ class StakBotsState(StateBase):
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.game.build_view(self, seat)
 
+    def observation_view(self, seat: int | None) -> dict[str, Any]:
+        return self.game.build_view(self, seat, False)
+
     # -- JSON -----------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         g = self.game
