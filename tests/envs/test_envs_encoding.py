@@ -61,8 +61,9 @@ def test_masks_and_observations_follow_a_random_game(name: str, players: int) ->
 def test_observation_view_is_the_view_without_the_worded_choices(
     name: str, players: int, seed: int, steps: int
 ) -> None:
-    """What the RL adapters encode (`observation_view`, which skips wording every legal action)
-    is the seat's full view in every other key, so it encodes to the same observation."""
+    """What the RL adapters encode (`observation_view`, which skips wording every legal action
+    and a game's other worded keys) is the seat's full view in every other key, so it encodes
+    to the same observation."""
     game = robotable.load_game(name, num_players=players or None)
     encoding = Encoding(game)
     state = game.new_initial_state(seed=seed)
@@ -74,7 +75,8 @@ def test_observation_view_is_the_view_without_the_worded_choices(
     for seat in [None, *range(game.num_players)]:
         full = state.view(seat)
         bare = state.observation_view(seat)
-        assert bare == {**full, "legal_actions": []}
+        assert "legal_actions" in game.worded_view_keys
+        assert bare == {**full, **{key: [] for key in game.worded_view_keys}}
         assert np.array_equal(encoding.observe(bare), encoding.observe(full))
 
 

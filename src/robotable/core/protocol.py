@@ -153,6 +153,9 @@ class Game(ABC):
     default_players: ClassVar[int] = 0
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     action_classes: ClassVar[tuple[type[Action], ...]] = ()
+    # The view keys that hold only words for a person, which `State.observation_view` leaves
+    # empty: the worded legal actions in every game, and a game's own (Rumblebots' battle log).
+    worded_view_keys: ClassVar[tuple[str, ...]] = ("legal_actions",)
     # The game's own modules, named once (see __init_subclass__): what every game wires the same
     # way is wired here, and a game states only what differs.
     # evaluate(state, seat), optionally evaluate_all(state) and LEAF_EVALUATIONS (below)
@@ -389,10 +392,10 @@ class StateBase:
 
     def observation_view(self, seat: int | None) -> dict[str, Any]:
         """`view(seat)` for a learner's encoder rather than a person: the same keys and values,
-        except that `"legal_actions"` is empty. Wording every legal action is most of what a
-        view costs (several times an engine step), and no encoder reads the words: the RL
-        adapters encode this. A game whose view words its choices overrides it; the default is
-        the full view."""
+        except that the keys of `game.worded_view_keys` (`"legal_actions"`, and a game's own
+        worded keys) hold empty lists. Wording every legal action is most of what a view costs
+        (several times an engine step), and no encoder reads the words: the RL adapters encode
+        this. A game whose view words things overrides it; the default is the full view."""
         return self.view(seat)
 
     def legal_action_entries(self, seat: int | None) -> list[dict[str, Any]]:

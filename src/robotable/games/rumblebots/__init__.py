@@ -36,6 +36,7 @@ class RumblebotsGame(RumbleTables, Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     action_classes: ClassVar[tuple[type[Action], ...]] = ACTION_CLASSES
+    worded_view_keys: ClassVar[tuple[str, ...]] = ("legal_actions", "battle_log")
     heuristic = heuristic
     renderer = render
     encoding = encoding

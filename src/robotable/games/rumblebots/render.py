@@ -33,7 +33,7 @@ def _as_json(s: RumbleState, cid: int) -> dict[str, Any]:
 
 def view(s: RumbleState, seat: int | None, words: bool = True) -> dict[str, Any]:
     """What `seat` sees (None: a spectator), by the visibility model of state.py (RB-9); without
-    `words`, its "legal_actions" are left empty (`observation_view`)."""
+    `words`, its "legal_actions" and "battle_log" are left empty (`observation_view`)."""
     content = s.game.content
     cards = content.cards
     n = s.game.num_players
@@ -151,7 +151,7 @@ def view(s: RumbleState, seat: int | None, words: bool = True) -> dict[str, Any]
         "seats": seats,
         "battle": battle,
         "battle_number": s.battle_no,
-        "battle_log": battle_log(s),
+        "battle_log": battle_log(s) if words else [],
         "pending": pending,
         "winner": s.winner if s.phase == OVER else None,
         "end_reason": s.end_reason or None,
