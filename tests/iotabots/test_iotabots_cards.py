@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import robotable
@@ -378,6 +380,26 @@ def test_ib_9_1_pool_size_known_cards_and_every_effect_kind():
     ops = {s.op for c in g.cards for e in c.effects for s in e.steps}
     for op in (Op.TOKEN, Op.CONTROL, Op.WIN_IF_COUNTERS, Op.COST_DISCARD, Op.COST_TRIBUTE):
         assert op in ops
+
+
+def test_ib_9_1_the_rules_table_gives_every_card_its_bundled_numbers():
+    """docs/rules/iotabots.md lists the pool with each card's mana, ATK/DEF and origin: a
+    balance pass that changes a card in data/cards.toml must change the table too."""
+    rules = Path(__file__).resolve().parents[2] / "docs" / "rules" / "iotabots.md"
+    section = rules.read_text().split("## IB-9 ", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[1] in ("bot", "buzz", "token"):
+            rows[cells[0]] = cells[1:5]
+    g = game()
+    assert set(rows) == {c.name for c in g.cards}
+    for card in g.cards:
+        kind, mana, numbers, origin = rows[card.name]
+        assert int(mana) == card.mana, card.name
+        if card.type != CardType.BUZZ:
+            assert numbers == f"{card.atk}/{card.def_}", card.name
+        assert origin == card.origin, card.name
 
 
 def test_ib_9_2_user_card_file_and_its_errors(tmp_path):
