@@ -29,8 +29,10 @@ from pathlib import Path
 
 MANIFEST = "_engine_manifest.json"
 
-# The forward model and the search: what a playout or an MCTS iteration runs. Content loaders,
-# narration, rendering and the front ends stay interpreted (they run once per game or per move).
+# The forward model and the search: what a playout or an MCTS iteration runs, and the views an
+# RL environment builds at every step (Stak Bots' and Rumblebots' live in render.py; the other
+# games build theirs in state, rules or view). Content loaders, narration, the terminal's text
+# and the front ends stay interpreted (they run once per game or per move).
 ENGINE_MODULES: tuple[str, ...] = (
     "robotable.core.protocol",
     "robotable.core.rng",
@@ -42,7 +44,17 @@ ENGINE_MODULES: tuple[str, ...] = (
         for game, modules in (
             (
                 "stakbots",
-                ("actions", "state", "board", "effects", "rules", "drone", "heuristic", "encoding"),
+                (
+                    "actions",
+                    "state",
+                    "board",
+                    "effects",
+                    "rules",
+                    "drone",
+                    "heuristic",
+                    "encoding",
+                    "render",
+                ),
             ),
             (
                 "breadwinner",
@@ -58,7 +70,7 @@ ENGINE_MODULES: tuple[str, ...] = (
             ),
             (
                 "rumblebots",
-                ("actions", "state", "rules", "effects", "heuristic", "encoding"),
+                ("actions", "state", "rules", "effects", "heuristic", "encoding", "render"),
             ),
         )
         for module in modules
