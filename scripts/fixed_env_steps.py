@@ -3,8 +3,8 @@
     python scripts/fixed_env_steps.py GAME SEATS STEPS
 
 Steps `RobotableVectorEnv(GAME, num_envs=16, num_players=SEATS, opponents="random")`, reset
-with seed 3, STEPS times with a uniformly random legal action per sub-env (numpy's generator
-seeded 0), and prints the CPU seconds the steps took. The work is the same on every engine and
+with seed 3, STEPS times with a uniformly random legal action per sub-env (`random_actions` of
+robotable.envs.vector_bench, numpy's generator seeded 0), and prints the CPU seconds the steps took. The work is the same on every engine and
 tree whose moves and observations are the same, so two trees are compared by timing this
 script under each, alternated, e.g. with farm-bench (docs/performance.md, "What an environment
 step costs").
@@ -16,6 +16,7 @@ import time
 import numpy as np
 
 from robotable.envs.vector import RobotableVectorEnv
+from robotable.envs.vector_bench import random_actions
 
 if len(sys.argv) != 4:
     raise SystemExit(__doc__)
@@ -24,7 +25,5 @@ _, infos = envs.reset(seed=3)
 rng = np.random.default_rng(0)
 started = time.process_time()
 for _ in range(int(sys.argv[3])):
-    masks = infos["action_mask"]
-    actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
-    _, _, _, _, infos = envs.step(actions)
+    _, _, _, _, infos = envs.step(random_actions(infos["action_mask"], rng))
 print(f"{time.process_time() - started:.3f} s of CPU for {sys.argv[3]} steps of 16 sub-envs")

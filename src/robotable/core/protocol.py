@@ -153,8 +153,9 @@ class Game(ABC):
     default_players: ClassVar[int] = 0
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     action_classes: ClassVar[tuple[type[Action], ...]] = ()
-    # The view keys that hold only words for a person, which `State.observation_view` leaves
-    # empty: the worded legal actions in every game, and a game's own (Rumblebots' battle log).
+    # The view keys that hold only words for a person, which a game's own `observation_view`
+    # leaves empty (the protocol's default returns the full view): the worded legal actions in
+    # every game, and a game's own (Rumblebots' battle log).
     worded_view_keys: ClassVar[tuple[str, ...]] = ("legal_actions",)
     # The game's own modules, named once (see __init_subclass__): what every game wires the same
     # way is wired here, and a game states only what differs.
