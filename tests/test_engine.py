@@ -192,3 +192,20 @@ def test_a_source_edited_during_a_build_is_not_recorded_as_built(
     _build.build(tmp_path / "engine", src=src)
     manifest = json.loads((tmp_path / "engine" / "robotable" / _engine.MANIFEST).read_text())
     assert manifest["modules"][MODULE] == before != _build.source_hash(edited)
+
+
+def test_the_shim_knows_every_cython_name_the_engine_uses() -> None:
+    """A runtime install has no Cython: its engine modules read `cython.NAME` from the shim, so
+    a declaration naming a type the shim lacks fails at import there and nowhere else (a test
+    run with Cython installed reads Cython's own module)."""
+    import re
+
+    from robotable.core import cython_shim
+
+    used = {
+        name
+        for path in PACKAGE.rglob("*.py")
+        for name in re.findall(r"\bcython\.([A-Za-z_]\w*)", path.read_text(encoding="utf-8"))
+    }
+    assert used, "no declarations found: the pattern no longer matches the sources"
+    assert sorted(name for name in used if not hasattr(cython_shim, name)) == []

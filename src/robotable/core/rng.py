@@ -132,8 +132,8 @@ def derive_seed(master: int, index: int) -> int:
     k=cython.int,
     need=cython.Py_ssize_t,
     at=cython.Py_ssize_t,
-    word=cython.ulong,
-    top=cython.ulong,
+    word=cython.ulonglong,
+    top=cython.ulonglong,
     raw=bytes,
 )
 def shuffle(rng: Any, items: list) -> None:
@@ -181,7 +181,7 @@ def shuffle(rng: Any, items: list) -> None:
                 raw[j]
                 | (raw[j + 1] << 8)
                 | (raw[j + 2] << 16)
-                | (cython.cast(cython.ulong, raw[j + 3]) << 24)
+                | (cython.cast(cython.ulonglong, raw[j + 3]) << 24)
             )
             at += 1
         else:
