@@ -32,6 +32,10 @@ def _same(function: Any) -> Any:
 cfunc = ccall = inline = final = _same
 
 
+def returns(_type: Any) -> Any:
+    return _same
+
+
 def declare(_type: Any = None, value: Any = None, **_names: Any) -> Any:
     return value
 

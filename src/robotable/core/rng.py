@@ -176,13 +176,7 @@ def shuffle(rng: Any, items: list) -> None:
             k += 1
             top >>= 1
         if at < need:
-            j = 4 * at
-            word = (
-                raw[j]
-                | (raw[j + 1] << 8)
-                | (raw[j + 2] << 16)
-                | (cython.cast(cython.ulonglong, raw[j + 3]) << 24)
-            )
+            word = _word32(raw, 4 * at)
             at += 1
         else:
             word = getrandbits(32)
@@ -256,6 +250,21 @@ def sample(rng: Any, population: Any, k: int) -> list:
     return result
 
 
+@cython.cfunc
+@cython.inline
+@cython.returns(cython.ulonglong)
+@cython.locals(raw=bytes, j=cython.Py_ssize_t)
+def _word32(raw: bytes, j: int) -> int:
+    """The 32-bit word at byte j of `getrandbits(32 * m).to_bytes(4 * m, "little")`: the
+    generator's words in the order it drew them (shuffle and random_bits read them)."""
+    return (
+        raw[j]
+        | (raw[j + 1] << 8)
+        | (raw[j + 2] << 16)
+        | (cython.cast(cython.ulonglong, raw[j + 3]) << 24)
+    )
+
+
 _inline_checked: list[bool] = []
 
 
@@ -307,18 +316,8 @@ def random_bits(rng: Any, bits: int, count: int) -> list[int]:
     out = []
     for i in range(count):
         j = 8 * i
-        lo = (
-            raw[j]
-            | (raw[j + 1] << 8)
-            | (raw[j + 2] << 16)
-            | (cython.cast(cython.ulonglong, raw[j + 3]) << 24)
-        )
-        hi = (
-            raw[j + 4]
-            | (raw[j + 5] << 8)
-            | (raw[j + 6] << 16)
-            | (cython.cast(cython.ulonglong, raw[j + 7]) << 24)
-        )
+        lo = _word32(raw, j)
+        hi = _word32(raw, j + 4)
         out.append(lo | ((hi >> drop) << 32))
     return out
 
