@@ -46,13 +46,14 @@ class Subject:
 
     game: str
     heuristic: object  # the game's heuristic module: Weights, DEFAULT, evaluate_all(state, w)
-    rollout: int  # `hard`'s rollout depth in this game
+    rollout: int  # the searches' rollout depth in this game (`hard`'s unless said)
     bounds: dict[str, tuple[float, float]]  # a weight's range where not (0, 3)
     # seat 1's chance of what the label is about, and the labelled positions of one game
     predict: Callable[[object, object], float]
     labelled: Callable[[object, dict, int, bool], list[tuple[object, float]]]
     ended: Callable[[object], str]  # how a finished game ended, for the match summary
     fixed: tuple[str, ...] = ()  # weights never fitted (a unit the others are counted in)
+    c: float = 0.7  # the searches' exploration term
 
 
 def replay(state, record: dict, every: int) -> list:
@@ -142,16 +143,45 @@ def _stakbots() -> Subject:
     )
 
 
-SUBJECTS = {"breadwinner": _breadwinner, "iotabots": _iotabots, "stakbots": _stakbots}
+def _rumblebots() -> Subject:
+    from robotable.games.rumblebots import heuristic
+
+    def labelled(state, record: dict, every: int, cap_as_draw: bool) -> list:
+        return [(position, record["returns"][0]) for position in replay(state, record, every)]
+
+    return Subject(
+        game="rumblebots",
+        heuristic=heuristic,
+        # The search that follows its values (leaves valued at once, a narrow exploration
+        # term; docs/ai.md): its games to fit to, and it against itself with other numbers.
+        rollout=0,
+        c=0.2,
+        bounds={"temperature": (0.5, 10.0)},
+        predict=lambda state, w: heuristic.evaluate(state, 0, w),
+        labelled=labelled,
+        ended=lambda state: f"round {state.round}",
+        # A score is counted in points of collection power: the share depends on the
+        # temperature and the others only through their ratios.
+        fixed=("power_unit",),
+    )
+
+
+SUBJECTS = {
+    "breadwinner": _breadwinner,
+    "iotabots": _iotabots,
+    "rumblebots": _rumblebots,
+    "stakbots": _stakbots,
+}
 
 
 def searcher(subject: Subject, seed: int, iterations: int, w) -> MCTSAgent:
-    """`hard`'s search in the game (`mcts:iterations=N` with its rollout), its leaves valued by
-    `w`. No time cap: the games replay move for move from their seeds."""
+    """The game's search (`mcts:iterations=N` with its rollout and exploration term), its
+    leaves valued by `w`. No time cap: the games replay move for move from their seeds."""
     return MCTSAgent(
         seed=seed,
         iterations=iterations,
         rollout=subject.rollout,
+        c=subject.c,
         evaluate_all=lambda state: subject.heuristic.evaluate_all(state, w),
     )
 

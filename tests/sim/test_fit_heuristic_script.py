@@ -30,7 +30,7 @@ def fit_heuristic():
         del sys.modules["fit_heuristic"]
 
 
-@pytest.mark.parametrize("game", ["breadwinner", "iotabots", "stakbots"])
+@pytest.mark.parametrize("game", ["breadwinner", "iotabots", "rumblebots", "stakbots"])
 def test_every_weight_is_a_field_of_the_games_weights(fit_heuristic, game):
     subject = fit_heuristic.SUBJECTS[game]()
     names = fit_heuristic.weight_names(subject)

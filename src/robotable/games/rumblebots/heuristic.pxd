@@ -5,5 +5,5 @@
 from robotable.games.rumblebots.state cimport RumbleState
 
 
-cpdef tuple _scores(RumbleState s)
-cpdef list _shares(list scores)
+cpdef tuple _scores(RumbleState s, object w=*)
+cpdef list _shares(list scores, object temperature=*)

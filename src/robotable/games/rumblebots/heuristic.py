@@ -9,6 +9,7 @@ Hidden things (deck order, another seat's scanned hand) are never read.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from .content import Keyword
@@ -19,7 +20,25 @@ try:
 except ImportError:  # no Cython: its declarations do nothing
     from robotable.core import cython_shim as cython
 
-_TEMPERATURE = 2.5
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """A seat's score, in points of collection power over `power_unit`, and the softmax over
+    the scores. Agents use DEFAULT; scripts/fit_heuristic.py fits the others to searched games."""
+
+    power_unit: float = 5.0  # collection power per point of score (the unit: never fitted)
+    crystal: float = 1.2  # a crystal in Storage, Reactor or Cryo-cell, before the Showdown
+    crystal_showdown: float = 0.4  # ... in the Showdown, where crystals no longer win rounds
+    tier: float = 0.6  # a Workshop tier
+    scraps: float = 0.35  # a scrap the builder still holds
+    hand: float = 0.1  # a card in the builder's own scanned hand
+    champion: float = 0.3  # holding the Champion's place, before the Showdown
+    champion_showdown: float = 0.8  # ... in the Showdown
+    temperature: float = 2.5  # the softmax's: how much a point of score lead is worth
+
+
+DEFAULT = Weights()
+
 _ACTIVE = (Keyword.ENTER, Keyword.REBOOT, Keyword.CRYSTALS, Keyword.TRANSFORMATION)
 
 
@@ -49,7 +68,7 @@ def card_powers(content: Any) -> list[float]:
 @cython.locals(
     s=RumbleState, n=cython.long, p=cython.long, builder=cython.long, powers=list, scores=list
 )
-def _scores(s: RumbleState) -> tuple[list[float], int, float]:
+def _scores(s: RumbleState, w: Weights = DEFAULT) -> tuple[list[float], int, float]:
     """Every seat's score as any seat but the builder sees it, the builder's seat (-1: nobody
     builds now) and the builder's own score, which counts its scanned hand too. Each score is
     summed in `seat_scores`' order, so both views give the same floats."""
@@ -57,6 +76,11 @@ def _scores(s: RumbleState) -> tuple[list[float], int, float]:
     n = s.game.num_players
     showdown = s.round >= SHOWDOWN
     builder = s.order[s.turn_pos] if s.phase == BUILD and not s.pending else -1
+    # each number read once per call, not once per seat (a leaf reads them all)
+    unit = w.power_unit
+    crystal = w.crystal_showdown if showdown else w.crystal
+    champion = w.champion_showdown if showdown else w.champion
+    tier = w.tier
     scores = []
     own = 0.0
     for p in range(n):
@@ -64,50 +88,51 @@ def _scores(s: RumbleState) -> tuple[list[float], int, float]:
         power = sum([powers[c] for c in s.collection[p]])
         power += sum([powers[c] for c in s.fresh[p]])
         crystals = s.storage[p] + s.reactor[p] + s.cryo[p]
-        score = power / 5.0 + (0.4 if showdown else 1.2) * crystals + 0.6 * s.tier[p]
+        score = power / unit + crystal * crystals + tier * s.tier[p]
         if p == builder:
-            score += 0.35 * s.scraps[p]
+            score += w.scraps * s.scraps[p]
             # own scanned cards are options worth a little, to the builder alone
-            own = score + 0.1 * len(s.hand[p])
+            own = score + w.hand * len(s.hand[p])
             if p == s.champion:
-                own += 0.8 if showdown else 0.3
+                own += champion
         if p == s.champion:
-            score += 0.8 if showdown else 0.3
+            score += champion
         scores.append(score)
     return scores, builder, own
 
 
 @cython.locals(s=RumbleState, scores=list, builder=cython.long)
-def seat_scores(s: RumbleState, seat: int) -> list[float]:
-    scores, builder, own = _scores(s)
+def seat_scores(s: RumbleState, seat: int, w: Weights = DEFAULT) -> list[float]:
+    scores, builder, own = _scores(s, w)
     if seat == builder:
         scores[builder] = own
     return scores
 
 
-def _shares(scores: list[float]) -> list[float]:
+def _shares(scores: list[float], temperature: float = DEFAULT.temperature) -> list[float]:
     """Each seat's share of the softmax over `scores`."""
     top = max(scores)
-    weights = [math.exp((x - top) / _TEMPERATURE) for x in scores]
+    weights = [math.exp((x - top) / temperature) for x in scores]
     total = sum(weights)
-    return [w / total for w in weights]
+    return [x / total for x in weights]
 
 
-def evaluate(s: RumbleState, seat: int) -> float:
+def evaluate(s: RumbleState, seat: int, w: Weights = DEFAULT) -> float:
     if s.is_terminal():
         return s.returns()[seat]
-    return _shares(seat_scores(s, seat))[seat]
+    return _shares(seat_scores(s, seat, w), w.temperature)[seat]
 
 
 @cython.locals(s=RumbleState, scores=list, builder=cython.long, values=list)
-def evaluate_all(s: RumbleState) -> list[float]:
+def evaluate_all(s: RumbleState, w: Weights = DEFAULT) -> list[float]:
     """`evaluate` for every seat from one pass over the collections (MCTS values every leaf for
-    every seat): the same numbers, since only the builder's own view of its score differs."""
+    every seat): the same numbers, since only the builder's own view of its score differs.
+    scripts/fit_heuristic.py searches with other numbers `w` through it."""
     if s.is_terminal():
         return s.returns()
-    scores, builder, own = _scores(s)
-    values = _shares(scores)
+    scores, builder, own = _scores(s, w)
+    values = _shares(scores, w.temperature)
     if builder >= 0:
         scores[builder] = own
-        values[builder] = _shares(scores)[builder]
+        values[builder] = _shares(scores, w.temperature)[builder]
     return values
