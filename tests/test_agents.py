@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import os
@@ -367,8 +368,9 @@ def test_mcts_leaf_values_the_leaves_with_the_games_named_evaluation() -> None:
     assert fitted(later) != game.evaluate_all(later)  # other numbers, the same features
     assert all(0.0 <= v <= 1.0 for v in fitted(later))
     check_for_game("mcts:leaf=fitted", "breadwinner")
-    assert set(robotable.load_game("iotabots").leaf_evaluations()) == {"fitted"}
-    for name in ("stakbots", "betabotz", "rumblebots"):
+    for name in ("iotabots", "rumblebots"):
+        assert set(robotable.load_game(name).leaf_evaluations()) == {"fitted"}
+    for name in ("stakbots", "betabotz"):
         assert robotable.load_game(name).leaf_evaluations() == {}
     with pytest.raises(robotable.OptionError, match="stakbots has no leaf evaluation 'fitted'"):
         check_for_game("mcts:200,leaf=fitted", "stakbots")
@@ -376,12 +378,12 @@ def test_mcts_leaf_values_the_leaves_with_the_games_named_evaluation() -> None:
         make_agent("mcts:20,leaf=nope").act(state)
 
 
-def test_iotabots_leaf_fitted_is_the_duel_estimate_with_the_fitted_numbers() -> None:
-    """Iotabots offers `leaf=fitted`: the search values its leaves with the heuristic's FITTED
-    numbers, which differ from the shipped ones on a position where the duel is under way."""
-    from robotable.games.iotabots import heuristic
-
-    game = robotable.load_game("iotabots")
+@pytest.mark.parametrize("name", ["iotabots", "rumblebots"])
+def test_leaf_fitted_is_the_heuristic_with_the_fitted_numbers(name: str) -> None:
+    """Iotabots and Rumblebots offer `leaf=fitted`: the search values its leaves with the
+    heuristic's FITTED numbers, which differ from the shipped ones in a game under way."""
+    heuristic = importlib.import_module(f"robotable.games.{name}.heuristic")
+    game = robotable.load_game(name)
     state = mid_game_states(game, 1, seed=11)[0]
     fitted = game.leaf_evaluations()["fitted"]
     assert fitted(state) == heuristic.evaluate_all(state, heuristic.FITTED)
