@@ -52,6 +52,12 @@ def test_bz_1_2_content_errors_name_file_entry_field(tmp_path):
     path.write_text(text.replace('op = "mod"', 'op = "teleport"', 1))
     with pytest.raises(robotable.ContentError, match=r"code card 'Overclock': op"):
         game(3, content=str(path))
+    # a counted breach effect with amount 0 would still act once (a held flag counts 1)
+    compiler = 'effect = "draw_each_mission"\namount = 1'
+    assert text.count(compiler) == 1
+    path.write_text(text.replace(compiler, 'effect = "draw_each_mission"\namount = 0'))
+    with pytest.raises(robotable.ContentError, match=r"breach 'Compiler'.*needs amount >= 1"):
+        game(3, content=str(path))
 
 
 def _bundled_path() -> str:

@@ -127,6 +127,14 @@ class BreachModel(_Strict):
     amount: int = Field(default=0, ge=0, le=20)
     text: str = Field(min_length=1)
 
+    @model_validator(mode="after")
+    def _counted(self) -> BreachModel:
+        # A flag effect's amount is unused (the rules count a held flag as 1), so a counted
+        # effect with amount 0 would act once, not never: refused, as a Code card's draw is.
+        if self.effect in ("success_bonus", "draw_each_mission") and self.amount < 1:
+            raise ValueError(f"effect '{self.effect}' needs amount >= 1")
+        return self
+
 
 class Requirements(_Strict):
     agility: int = Field(default=0, ge=0, le=99)
