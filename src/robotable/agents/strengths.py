@@ -58,7 +58,7 @@ BY_GAME: dict[str, dict[str, str]] = {
     # and answers well inside its three seconds. hard stays as it is: in Iotabots nothing
     # stronger than this search was found for expert (with fitted leaves, 58.5% of 200), and in
     # Rumblebots, as hard, it made the first Champion lose (42.0% of 200 two-seat games, 32.0%
-    # with a third crystal): it plays a position its heuristic calls won worse than an even one.
+    # with a third crystal, where a stronger player would gain; docs/rules/rumblebots.md).
     # Rumblebots' expert values its leaves with the score's numbers fitted to this search's own
     # games (leaf=fitted): 58.0% of 200 against the search without them, 86.5% of 200 against hard.
     "rumblebots": {"expert": "mcts:iterations=1000,time=3,rollout=0,c=0.2,leaf=fitted"},
