@@ -66,6 +66,12 @@ def replay(state, record: dict, every: int) -> list:
     return seen
 
 
+def winner_labels(state, record: dict, every: int, cap_as_draw: bool) -> list:
+    """Every `every`-th position of a recorded game, labelled with the game's result for seat 1
+    (the label of a game whose evaluation predicts its winner)."""
+    return [(position, record["returns"][0]) for position in replay(state, record, every)]
+
+
 def _breadwinner() -> Subject:
     from robotable.games.breadwinner import heuristic
 
@@ -126,9 +132,6 @@ def _iotabots() -> Subject:
 def _stakbots() -> Subject:
     from robotable.games.stakbots import heuristic
 
-    def labelled(state, record: dict, every: int, cap_as_draw: bool) -> list:
-        return [(position, record["returns"][0]) for position in replay(state, record, every)]
-
     return Subject(
         game="stakbots",
         heuristic=heuristic,
@@ -136,7 +139,7 @@ def _stakbots() -> Subject:
         # the share's power within reason, so that no lead is a certain win
         bounds={"sharpness": (0.5, 8.0)},
         predict=lambda state, w: heuristic.evaluate(state, 0, w),
-        labelled=labelled,
+        labelled=winner_labels,
         ended=lambda state: "rules",
         # A strength is counted in stak cards: the share does not change with the scale.
         fixed=("stak_card",),
@@ -145,9 +148,6 @@ def _stakbots() -> Subject:
 
 def _rumblebots() -> Subject:
     from robotable.games.rumblebots import heuristic
-
-    def labelled(state, record: dict, every: int, cap_as_draw: bool) -> list:
-        return [(position, record["returns"][0]) for position in replay(state, record, every)]
 
     return Subject(
         game="rumblebots",
@@ -158,7 +158,7 @@ def _rumblebots() -> Subject:
         c=0.2,
         bounds={"temperature": (0.5, 10.0)},
         predict=lambda state, w: heuristic.evaluate(state, 0, w),
-        labelled=labelled,
+        labelled=winner_labels,
         ended=lambda state: f"round {state.round}",
         # A score is counted in points of collection power: the share depends on the
         # temperature and the others only through their ratios.
