@@ -16,6 +16,8 @@ best of three; the duel estimate is what the weights set). Three steps:
     #    swapped on the same seeds, and each against greedy (the shipped `medium`)
     .venv/bin/python scripts/fit_heuristic.py GAME match WEIGHTS.json --games 100
     .venv/bin/python scripts/fit_heuristic.py GAME match WEIGHTS.json --games 100 --against greedy
+    # a second round: games of the search the fitted weights make, fitted again
+    .venv/bin/python scripts/fit_heuristic.py GAME play --weights WEIGHTS.json --out GAMES2.jsonl
 
 `fit` prints the log loss of the shipped and the fitted weights on the games it fitted and on
 the games it held out (the last fifth): only a held-out gain means the fit found something.
@@ -186,13 +188,14 @@ def searcher(subject: Subject, seed: int, iterations: int, w) -> MCTSAgent:
     )
 
 
-def play_one(job: tuple[str, int, int]) -> dict:
-    """One self-play game of the search; the moves as indices into the legal moves, to replay."""
-    name, seed, iterations = job
+def play_one(job: tuple[str, int, int, dict]) -> dict:
+    """One self-play game of the search, its leaves valued by the shipped weights with `changed`
+    put in; the moves as indices into the legal moves, to replay."""
+    name, seed, iterations, changed = job
     subject = SUBJECTS[name]()
     game = load_game(name, num_players=2)
-    default = subject.heuristic.DEFAULT
-    agents = [searcher(subject, 2 * seed + s, iterations, default) for s in range(2)]
+    weights = dataclasses.replace(subject.heuristic.DEFAULT, **changed)
+    agents = [searcher(subject, 2 * seed + s, iterations, weights) for s in range(2)]
     state = game.new_initial_state(seed)
     moves = []
     while not state.is_terminal():
@@ -328,12 +331,19 @@ def match_one(job: tuple[str, int, int, dict, str]) -> tuple[int, float, str, in
     return index, points, subject.ended(state), state.turn_number()
 
 
-def match(subject: Subject, args: argparse.Namespace) -> int:
-    with open(args.weights) as f:
+def read_weights(subject: Subject, path: str) -> dict:
+    """The weights a `fit --out` file changes; SystemExit naming the file for a name that is not
+    one of the heuristic's weights."""
+    with open(path) as f:
         changed = json.load(f)
     unknown = sorted(set(changed) - set(weight_names(subject)))
     if unknown:
-        raise SystemExit(f"{args.weights}: not a weight of the heuristic: {', '.join(unknown)}")
+        raise SystemExit(f"{path}: not a weight of the heuristic: {', '.join(unknown)}")
+    return changed
+
+
+def match(subject: Subject, args: argparse.Namespace) -> int:
+    changed = read_weights(subject, args.weights)
     jobs = [
         (subject.game, args.seed + i, args.iterations, changed, args.against)
         for i in range(args.games)
@@ -368,7 +378,9 @@ def match(subject: Subject, args: argparse.Namespace) -> int:
 
 
 def play(subject: Subject, args: argparse.Namespace) -> int:
-    jobs = [(subject.game, args.seed + i, args.iterations) for i in range(args.games)]
+    # A second round fits to the games of the search that a first round's weights make.
+    changed = read_weights(subject, args.weights) if args.weights else {}
+    jobs = [(subject.game, args.seed + i, args.iterations, changed) for i in range(args.games)]
     with get_context("spawn").Pool(args.workers) as pool, open(args.out, "a") as out:
         for record in pool.imap_unordered(play_one, jobs):
             out.write(json.dumps(record) + "\n")
@@ -388,6 +400,9 @@ def main(argv: list[str]) -> int:
     p.add_argument("--seed", type=int, default=50_000)
     p.add_argument("--workers", type=int, default=workers)
     p.add_argument("--out", required=True, help="JSON lines file (appended to)")
+    p.add_argument(
+        "--weights", help="a file written by `fit`: both searches value their leaves with it"
+    )
 
     p = steps.add_parser("fit", help="fit the weights to the games' results")
     p.add_argument("games", help="a file written by `play`")

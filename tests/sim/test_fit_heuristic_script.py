@@ -45,7 +45,7 @@ def test_every_weight_is_a_field_of_the_games_weights(fit_heuristic, game):
 
 def test_iotabots_positions_carry_the_result_of_their_own_duel(fit_heuristic):
     subject = fit_heuristic.SUBJECTS["iotabots"]()
-    record = fit_heuristic.play_one(("iotabots", 7, 5))  # a few iterations: a quick game
+    record = fit_heuristic.play_one(("iotabots", 7, 5, {}))  # a few iterations: a quick game
     game = load_game("iotabots")
     final = game.new_initial_state(record["seed"])
     for index in record["moves"]:
@@ -63,10 +63,35 @@ def test_iotabots_positions_carry_the_result_of_their_own_duel(fit_heuristic):
 
 def test_fit_refuses_too_few_games_and_unknown_weights(fit_heuristic, tmp_path):
     games = tmp_path / "games.jsonl"
-    games.write_text(json.dumps(fit_heuristic.play_one(("stakbots", 1, 5))) + "\n")
+    games.write_text(json.dumps(fit_heuristic.play_one(("stakbots", 1, 5, {}))) + "\n")
     with pytest.raises(SystemExit, match="1 games; fitting needs at least 10"):
         fit_heuristic.main(["stakbots", "fit", str(games)])
     weights = tmp_path / "weights.json"
     weights.write_text(json.dumps({"nonsense": 1.0}))
     with pytest.raises(SystemExit, match="not a weight of the heuristic: nonsense"):
         fit_heuristic.main(["stakbots", "match", str(weights), "--games", "1"])
+    out = tmp_path / "played.jsonl"
+    with pytest.raises(SystemExit, match="not a weight of the heuristic: nonsense"):
+        fit_heuristic.main(
+            ["stakbots", "play", "--games", "1", "--weights", str(weights), "--out", str(out)]
+        )
+    assert not out.exists()  # refused before a game was played or the file opened
+
+
+def test_play_values_leaves_with_the_weights_file(fit_heuristic):
+    """A second round's games are the fitted search's: the weights reach both searches."""
+    subject = fit_heuristic.SUBJECTS["rumblebots"]()
+    seen = []
+    real = subject.heuristic.evaluate_all
+
+    def spy(state, w):
+        seen.append(w)
+        return real(state, w)
+
+    subject.heuristic.evaluate_all = spy
+    try:
+        fit_heuristic.play_one(("rumblebots", 3, 5, {"temperature": 4.0}))
+    finally:
+        subject.heuristic.evaluate_all = real
+    assert seen and {w.temperature for w in seen} == {4.0}
+    assert {w.crystal for w in seen} == {subject.heuristic.DEFAULT.crystal}
