@@ -193,3 +193,20 @@ def test_every_bundled_game_names_its_content_option():
     for name in ("stakbots", "rumblebots", "iotabots", "betabotz", "breadwinner"):
         if name in robotable.game_names():
             assert content_option(name) is not None, name
+
+
+def test_an_empty_value_gives_a_list_option_the_empty_list():
+    """`-o first_champion_scraps=` plays without the head start (docs/rules/rumblebots.md);
+    an empty value for a single-valued option is still refused."""
+    from robotable.sim.options import UsageProblem, parse_sweeps
+
+    assert parse_sweeps("rumblebots", 4, ["first_champion_scraps="]) == {
+        "first_champion_scraps": [()]
+    }
+    assert parse_sweeps("rumblebots", 4, ["first_champion_scraps=0,1;"]) == {
+        "first_champion_scraps": [(0, 1)]
+    }
+    with pytest.raises(UsageProblem, match="no value given for 'dominance_margin'"):
+        parse_sweeps("rumblebots", 4, ["dominance_margin="])
+    game = robotable.load_game("rumblebots", 4, first_champion_scraps=())
+    assert game.options["first_champion_scraps"] == ()

@@ -87,6 +87,8 @@ def parse_sweeps(game: str, num_players: int, texts: list[str]) -> dict[str, lis
         spec = specs[name]
         separator = ";" if spec.type in (tuple, list) else ","
         raw = [v.strip() for v in values.split(separator) if v.strip()]
+        if not raw and separator == ";" and not values.strip():
+            raw = [""]  # `NAME=` gives a list-valued option the empty list: "none"
         if not raw:
             raise UsageProblem(f"--option {text!r}: no value given for '{name}'")
         if name in sweeps:
