@@ -10,8 +10,9 @@ from robotable.games.rumblebots.state import RumbleState
 
 
 def game(n: int = 2, **options):
-    """The game; hand-built positions count crystals as the rulebook deals them, so the first
-    Champion's Cryo-cell crystal (ruling RB-2.5) is off unless a test asks for it."""
+    """The game; hand-built positions count crystals as the rulebook deals them, so a first
+    Champion's Cryo-cell head start (ruling RB-2.5; none by default) is off unless a test asks
+    for it, whatever the default."""
     options.setdefault("first_champion_cryo", 0)
     return robotable.load_game("rumblebots", num_players=n, **options)
 

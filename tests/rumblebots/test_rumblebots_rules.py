@@ -179,10 +179,14 @@ def test_rb_2_5_first_champion_starts_with_a_cryo_crystal():
             "from": "first champion",
             "total": 1,
         }
-    # The default gives two crystals in two-seat games only.
-    two = robotable.load_game("rumblebots", 2).new_initial_state(seed=4)
+    # The default gives none, at every seat count; -1, the earlier default that records made
+    # before 27 Nov 2026 hold, still gives two crystals in a two-seat game and none with more.
+    for n in (2, 3, 4):
+        assert robotable.load_game("rumblebots", n).new_initial_state(seed=4).cryo == [0] * n
+    two = robotable.load_game("rumblebots", 2, first_champion_cryo=-1).new_initial_state(seed=4)
     assert sorted(two.cryo) == [0, 2] and two.cryo[two.champion] == 2
-    assert robotable.load_game("rumblebots", 3).new_initial_state(seed=4).cryo == [0, 0, 0]
+    three = robotable.load_game("rumblebots", 3, first_champion_cryo=-1)
+    assert three.new_initial_state(seed=4).cryo == [0, 0, 0]
     with pytest.raises(OptionError, match="first_champion_cryo"):
         game(2, first_champion_cryo=4)
 
@@ -224,8 +228,11 @@ def test_rb_2_5_first_champion_scraps_head_start():
     bad_record = {**s.to_json(), "first_champion": 9}
     with pytest.raises(RecordError, match="field 'first_champion' must be a seat from 0 to 3"):
         s.game.state_from_json(bad_record)
-    # The default: one more in round 2 with four seats, none with fewer (measured at hard).
-    assert [game(n).options["first_champion_scraps"] for n in (2, 3, 4)] == [(), (), (0, 1)]
+    # The default: none at any seat count since 27 Nov 2026 (measured at hard); a record made
+    # before holds its resolved head start, 0,1 with four seats, and replays with it.
+    assert [game(n).options["first_champion_scraps"] for n in (2, 3, 4)] == [(), (), ()]
+    earlier = game(4, first_champion_scraps=(0, 1))
+    assert earlier.options["first_champion_scraps"] == (0, 1)
     for bad in ((4,), (0,) * 7, ("x",)):
         with pytest.raises(OptionError, match="first_champion_scraps"):
             game(2, first_champion_scraps=bad)

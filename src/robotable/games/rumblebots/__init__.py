@@ -74,9 +74,10 @@ class RumblebotsGame(RumbleTables, Game):
         OptionSpec(
             "first_champion_cryo",
             int,
-            -1,
+            0,
             "crystals the first Champion starts with in its Cryo-cell, from the supply "
-            "(ruling RB-2.5); -1: 2 in a two-seat game, none with more seats",
+            "(ruling RB-2.5); -1: 2 in a two-seat game and none with more seats, the ruling "
+            "before 27 Nov 2026 (records made then replay with it)",
             minimum=-1,
             maximum=3,
         ),
@@ -85,8 +86,7 @@ class RumblebotsGame(RumbleTables, Game):
             tuple,
             None,
             "extra scraps in the first Champion's income, round by round from round 1, e.g. "
-            "0,1 for one more in round 2 (ruling RB-2.5); unset: 0,1 with four seats, none "
-            "with fewer",
+            "0,1 for one more in round 2 (ruling RB-2.5); unset: none",
         ),
         OptionSpec("crit_threshold", int, 4, "crits that break a gang without barriers", minimum=1),
         OptionSpec(
@@ -130,10 +130,11 @@ class RumblebotsGame(RumbleTables, Game):
             )
         extra = self.options["first_champion_scraps"]
         if extra is None:
-            # RB-2.5: measured at four seats, where the first Champion fell behind (hard's
-            # budget: 17.5% of 200 games without it, 29.1% of 151 with it; docs/balancing.md).
-            extra = (0, 1) if self.num_players == 4 else ()
-            # Resolved in the options, so a record replays with the same head start.
+            # RB-2.5: none since 27 Nov 2026, when `hard` became a search that the first
+            # Champion's seat does not hurt (four seats: 31.0% of 168 games without the scrap,
+            # 34.0% of 100 with it); before, 0,1 with four seats. Resolved in the options, so
+            # a record replays with the head start it was played with.
+            extra = ()
             self.options["first_champion_scraps"] = extra
         if len(extra) > 6 or not all(type(x) is int and 0 <= x <= 3 for x in extra):
             raise OptionError(

@@ -132,10 +132,11 @@ def setup(s: RumbleState, seed: int) -> list:
     s.spaces = list(opts["round_crystals"])
     s.supply = opts["total_crystals"] - sum(s.spaces)
     ev: list = []
-    # RB-2.5 ruling: the first Champion defends first, which costs more than building first
-    # gains, so it starts with crystals in its Cryo-cell (docs/balancing.md, the fairness pass).
+    # RB-2.5 ruling: crystals the first Champion may start with in its Cryo-cell, none by
+    # default since `hard` searches by its values (docs/rules/rumblebots.md). -1 is the earlier
+    # default, two in a two-seat game, kept so that the records made with it replay.
     bonus = opts["first_champion_cryo"]
-    if bonus < 0:  # measured only where it helps: two seats (with three it did not), at hard
+    if bonus < 0:
         bonus = 2 if n == 2 else 0
     bonus = min(bonus, s.supply)
     if bonus:
