@@ -131,7 +131,7 @@ class RumblebotsGame(RumbleTables, Game):
         extra = self.options["first_champion_scraps"]
         if extra is None:
             # RB-2.5: none since 27 Nov 2026, when `hard` became a search that the first
-            # Champion's seat does not hurt (four seats: 31.0% of 168 games without the scrap,
+            # Champion's seat does not hurt (four seats: 28.0% of 200 games without the scrap,
             # 34.0% of 100 with it); before, 0,1 with four seats. Resolved in the options, so
             # a record replays with the head start it was played with.
             extra = ()
