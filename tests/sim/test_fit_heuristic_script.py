@@ -78,7 +78,7 @@ def test_fit_refuses_too_few_games_and_unknown_weights(fit_heuristic, tmp_path):
     assert not out.exists()  # refused before a game was played or the file opened
 
 
-def test_play_values_leaves_with_the_weights_file(fit_heuristic):
+def test_play_values_leaves_with_the_weights_file(fit_heuristic, monkeypatch):
     """A second round's games are the fitted search's: the weights reach both searches."""
     subject = fit_heuristic.SUBJECTS["rumblebots"]()
     seen = []
@@ -88,10 +88,7 @@ def test_play_values_leaves_with_the_weights_file(fit_heuristic):
         seen.append(w)
         return real(state, w)
 
-    subject.heuristic.evaluate_all = spy
-    try:
-        fit_heuristic.play_one(("rumblebots", 3, 5, {"temperature": 4.0}))
-    finally:
-        subject.heuristic.evaluate_all = real
+    monkeypatch.setattr(subject.heuristic, "evaluate_all", spy)
+    fit_heuristic.play_one(("rumblebots", 3, 5, {"temperature": 4.0}))
     assert seen and {w.temperature for w in seen} == {4.0}
     assert {w.crystal for w in seen} == {subject.heuristic.DEFAULT.crystal}
