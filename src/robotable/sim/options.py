@@ -85,9 +85,10 @@ def parse_sweeps(game: str, num_players: int, texts: list[str]) -> dict[str, lis
             known = ", ".join(sorted(specs)) or "none"
             raise UsageProblem(f"game {game}: unknown option '{name}' (known options: {known})")
         spec = specs[name]
-        separator = ";" if spec.type in (tuple, list) else ","
+        listed = spec.type in (tuple, list)
+        separator = ";" if listed else ","
         raw = [v.strip() for v in values.split(separator) if v.strip()]
-        if not raw and separator == ";" and not values.strip():
+        if not raw and listed and not values.strip():
             raw = [""]  # `NAME=` gives a list-valued option the empty list: "none"
         if not raw:
             raise UsageProblem(f"--option {text!r}: no value given for '{name}'")

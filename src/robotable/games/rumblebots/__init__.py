@@ -81,10 +81,13 @@ class RumblebotsGame(RumbleTables, Game):
             minimum=-1,
             maximum=3,
         ),
+        # RB-2.5: no head start since 27 Nov 2026, when `hard` became a search that the first
+        # Champion's seat does not hurt (four seats: 28.0% of 200 games without the scrap, 34.0%
+        # of 100 with it); before, 0,1 with four seats, which the records made then hold.
         OptionSpec(
             "first_champion_scraps",
             tuple,
-            None,
+            (),
             "extra scraps in the first Champion's income, round by round from round 1, e.g. "
             "0,1 for one more in round 2 (ruling RB-2.5); unset: none",
         ),
@@ -129,13 +132,6 @@ class RumblebotsGame(RumbleTables, Game):
                 "game rumblebots, option 'round_crystals': more crystals than 'total_crystals'"
             )
         extra = self.options["first_champion_scraps"]
-        if extra is None:
-            # RB-2.5: none since 27 Nov 2026, when `hard` became a search that the first
-            # Champion's seat does not hurt (four seats: 28.0% of 200 games without the scrap,
-            # 34.0% of 100 with it); before, 0,1 with four seats. Resolved in the options, so
-            # a record replays with the head start it was played with.
-            extra = ()
-            self.options["first_champion_scraps"] = extra
         if len(extra) > 6 or not all(type(x) is int and 0 <= x <= 3 for x in extra):
             raise OptionError(
                 "game rumblebots, option 'first_champion_scraps': needs at most 6 integers "
