@@ -8,6 +8,7 @@ Both agents play in the same run, seats rotated, 95% Wilson intervals.
 
     .venv/bin/python scripts/ai_bound.py --only stakbots --games 100
     .venv/bin/python scripts/ai_bound.py --iterations 1000 --games 100   # every two-seat game
+    .venv/bin/python scripts/ai_bound.py --only iotabots --search rollout=0,c=0.2 --peek-only
 
 docs/ai.md ("How much is skill") holds a run of it. The peeking agent lives in this script only:
 it is never a spec the CLI, the web or the lab's workers know (one process, `workers=1`).
@@ -20,7 +21,7 @@ import sys
 import tempfile
 from typing import Any
 
-from robotable.agents import MCTSAgent, register_agent
+from robotable.agents import MCTSAgent, agent_params, register_agent
 from robotable.agents.mcts import _Edge
 from robotable.core.protocol import State
 from robotable.sim.analysis import summarize
@@ -58,6 +59,11 @@ def win_rate(game: str, agents: tuple[str, ...], games: int, errors: str) -> dic
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=1000)
+    parser.add_argument(
+        "--search",
+        default="",
+        help="more of the search's options, both searches alike (e.g. 'rollout=0,c=0.2')",
+    )
     parser.add_argument("--against", default="greedy")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--only", action="append", help="a game (repeatable; default: all)")
@@ -68,9 +74,9 @@ def main(argv: list[str]) -> int:
         "-a 'mcts:N;greedy' --seed 0`, the same seeds)",
     )
     args = parser.parse_args(argv)
-    register_agent("peek", PeekingMCTS, {"iterations": int, "rollout": int, "guide": float})
+    register_agent("peek", PeekingMCTS, dict(agent_params("mcts")))
     errors = tempfile.mkdtemp(prefix="robotable-bound-")
-    budget = f"iterations={args.iterations}"
+    budget = f"iterations={args.iterations}" + (f",{args.search}" if args.search else "")
     print(f"`mcts:{budget}` and the same search peeking, each against `{args.against}`,")
     print(f"{args.games} games each, seats rotated, seed 0.\n")
     print("| game | fair search wins | 95% interval | peeking search wins | 95% interval |")

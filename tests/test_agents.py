@@ -241,7 +241,7 @@ def test_mcts_turn_budget_is_shared_among_a_turns_decisions() -> None:
 def test_a_registered_agent_kind_is_a_spec_with_typed_parameters() -> None:
     """`register_agent` makes a researcher's agent a spec name (in this process); a strength's
     name cannot be taken."""
-    from robotable.agents import AGENT_KINDS, RandomAgent, register_agent
+    from robotable.agents import AGENT_KINDS, RandomAgent, agent_params, register_agent
 
     class Patient(RandomAgent):
         def __init__(self, seed: int = 0, waits: int = 1) -> None:
@@ -250,6 +250,10 @@ def test_a_registered_agent_kind_is_a_spec_with_typed_parameters() -> None:
 
     try:
         register_agent("patient", Patient, {"waits": int})
+        # what a script builds a kind like mcts's from (scripts/ai_bound.py's peeking search)
+        assert agent_params("patient") == {"waits": int}
+        agent_params("patient")["speed"] = float  # a copy: the kind's parameters stay
+        assert agent_params("mcts")["c"] is float and "speed" not in agent_params("patient")
         agent = make_agent("patient:waits=3", seed=1)
         assert isinstance(agent, Patient) and agent.waits == 3
         with pytest.raises(robotable.OptionError, match="unknown parameter 'speed'"):

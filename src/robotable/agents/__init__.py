@@ -120,6 +120,11 @@ def register_agent(kind: str, cls: type[Agent], params: dict[str, type]) -> None
     _PARAMS[kind] = dict(params)
 
 
+def agent_params(kind: str) -> dict[str, type]:
+    """The parameters an agent kind's spec accepts, each with its type (a copy)."""
+    return dict(_PARAMS[kind])
+
+
 def make_agent(spec: str, seed: int = 0) -> Agent:
     """An agent from its spec string; a bad spec raises OptionError naming what is wrong."""
     restricted = split_restricted(spec)
@@ -167,6 +172,7 @@ __all__ = [
     "RandomAgent",
     "RestrictedAgent",
     "STRENGTHS",
+    "agent_params",
     "concrete_spec",
     "make_agent",
     "parse_agent_spec",
