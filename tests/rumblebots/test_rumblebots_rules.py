@@ -122,7 +122,7 @@ def test_rb_1_3_user_card_file_replaces_the_bundled_set(tmp_path: Path):
             'keyword = "swarm", effect = "attack", amount = 2 }',
             'keyword = "swarm", effect = "revive", amount = 2 }',
         ),
-        ("attack = 3\ndefense = 2\ncost = 2", 'attack = "three"\ndefense = 2\ncost = 2'),
+        ("attack = 3\ndefense = 2\n", 'attack = "three"\ndefense = 2\n'),
     ],
 )
 def test_rb_1_3_bad_card_file_names_file_card_and_field(tmp_path: Path, old, new):
