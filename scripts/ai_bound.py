@@ -74,7 +74,7 @@ def main(argv: list[str]) -> int:
         "-a 'mcts:N;greedy' --seed 0`, the same seeds)",
     )
     args = parser.parse_args(argv)
-    register_agent("peek", PeekingMCTS, dict(agent_params("mcts")))
+    register_agent("peek", PeekingMCTS, agent_params("mcts"))
     errors = tempfile.mkdtemp(prefix="robotable-bound-")
     budget = f"iterations={args.iterations}" + (f",{args.search}" if args.search else "")
     print(f"`mcts:{budget}` and the same search peeking, each against `{args.against}`,")

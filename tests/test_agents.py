@@ -254,6 +254,8 @@ def test_a_registered_agent_kind_is_a_spec_with_typed_parameters() -> None:
         assert agent_params("patient") == {"waits": int}
         agent_params("patient")["speed"] = float  # a copy: the kind's parameters stay
         assert agent_params("mcts")["c"] is float and "speed" not in agent_params("patient")
+        with pytest.raises(robotable.OptionError, match="agent kind 'patience': unknown"):
+            agent_params("patience")
         agent = make_agent("patient:waits=3", seed=1)
         assert isinstance(agent, Patient) and agent.waits == 3
         with pytest.raises(robotable.OptionError, match="unknown parameter 'speed'"):

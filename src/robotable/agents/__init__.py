@@ -122,6 +122,8 @@ def register_agent(kind: str, cls: type[Agent], params: dict[str, type]) -> None
 
 def agent_params(kind: str) -> dict[str, type]:
     """The parameters an agent kind's spec accepts, each with its type (a copy)."""
+    if kind not in _PARAMS:
+        raise OptionError(f"agent kind '{kind}': unknown (known kinds: {', '.join(_PARAMS)})")
     return dict(_PARAMS[kind])
 
 
