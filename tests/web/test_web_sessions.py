@@ -191,3 +191,42 @@ def test_a_timed_table_or_one_opened_without_hints_gives_none(client):
         ada.send({"type": "hint", "id": 1})
         assert "without hints" in ada.until(lambda f: f["type"] == "error")["message"]
         ada.close()
+
+
+def _store_rumblebots_table_as_version(tmp_path, version: str) -> tuple[dict, object]:
+    """A Rumblebots table stored as if made by a robotable of rules `version`."""
+    import sqlite3
+
+    limits = ServerLimits(creates_per_minute=1000)
+    db = tmp_path / "t.sqlite3"
+    body = {"game": "rumblebots", "num_players": 2, "seats": HUMANS, "seed": 3}
+    with TestClient(create_app(db, ai_delay=0, limits=limits)) as client:
+        table = client.post("/api/tables", json=body).json()
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE tables SET version = ? WHERE id = ?", (version, table["id"]))
+    conn.close()
+    return table, create_app(db, ai_delay=0, limits=limits)
+
+
+def test_rb_1_1_a_table_stored_with_version_1_resumes_with_version_1s_cards(tmp_path):
+    table, app = _store_rumblebots_table_as_version(tmp_path, "1")
+    with TestClient(app) as client:
+        live = client.app.state.tables.live[table["id"]]
+        assert live.game.version == "1"
+        costs = {card.name: card.cost for card in live.game.content.cards}
+        assert costs["Rust Rooster"] == 2
+        # And it plays on.
+        ada = SeatClient(client, table["id"], table["seats"][0]["token"])
+        bo = SeatClient(client, table["id"], table["seats"][1]["token"])
+        mover = ada if ada.state["view"]["legal_actions"] else bo
+        mover.send({"type": "act", "index": 0, "step": 0})
+        assert mover.until_step(1)["step"] == 1
+        ada.close()
+        bo.close()
+
+
+def test_a_table_of_an_unknown_rules_version_is_kept_not_resumed(tmp_path):
+    table, app = _store_rumblebots_table_as_version(tmp_path, "0")
+    with TestClient(app) as client:
+        assert table["id"] not in client.app.state.tables.live
+        assert client.app.state.tables.store.load_table(table["id"]).version == "0"

@@ -145,7 +145,13 @@ class Game(ABC):
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
     description: ClassVar[str] = ""
+    # The rules version: it goes up whenever the rules or the bundled content change what a
+    # recorded game does. A record and a stored web table keep the version they were made with.
     version: ClassVar[str] = "1"
+    # The bundled content of each former version, kept so that a record or an unfinished table
+    # made before a change replays with what it was played with:
+    # {version: {option: {the option's value then: the former file in the game package}}}.
+    former_content: ClassVar[dict[str, dict[str, dict[str, str]]]] = {}
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     # The seat count when none is given; 0 means min_players. (Stak Bots takes one seat for its

@@ -17,7 +17,7 @@ from typing import Any
 
 from .errors import IllegalAction, OptionError, RecordError
 from .protocol import Action, Game, State
-from .registry import load_game
+from .registry import load_recorded_game
 from .rng import GameRng
 
 RECORD_KEYS = ("game", "version", "options", "num_players", "seed", "actions", "result")
@@ -132,14 +132,11 @@ def replay_record(record: dict, where: str = "record") -> tuple[Game, State, lis
     """
     check_record(record, where)
     try:
-        game = load_game(record["game"], num_players=record["num_players"], **record["options"])
-    except OptionError as exc:
-        raise RecordError(f"{where}: {exc}") from None
-    if str(record["version"]) != str(game.version):
-        raise RecordError(
-            f"{where}: recorded with {record['game']} rules version {record['version']}, "
-            f"this robotable has version {game.version}"
+        game = load_recorded_game(
+            record["game"], record["version"], record["num_players"], **record["options"]
         )
+    except (OptionError, RecordError) as exc:
+        raise RecordError(f"{where}: {exc}") from None
     state = game.new_initial_state(seed=record["seed"])
     reseeds = reseeds_by_step(record.get("reseeds"))
     log: list[list[dict]] = []

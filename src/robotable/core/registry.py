@@ -8,7 +8,9 @@ import pkgutil
 from functools import cache
 from typing import Any
 
-from .errors import OptionError
+from .content import read_text
+from .errors import OptionError, RecordError
+from .options import INLINE
 from .protocol import Game
 
 
@@ -41,6 +43,36 @@ def game_class(name: str) -> type[Game]:
 def load_game(name: str, num_players: int | None = None, **options: Any) -> Game:
     """A configured game; unknown games, seat counts and options raise OptionError."""
     return game_class(name)(num_players=num_players, **options)
+
+
+def load_recorded_game(
+    name: str, version: str, num_players: int | None = None, **options: Any
+) -> Game:
+    """The game a record or a stored table was played in: `load_game`, with the bundled content
+    of the rules version it was made with. A content option left at a bundled value then reads
+    that version's file (as inline content, so every copy of the game, an AI worker's too, plays
+    the same cards); a user's own content is kept. A version this robotable does not know
+    raises RecordError."""
+    cls = game_class(name)
+    version = str(version)
+    if version == cls.version:
+        return cls(num_players=num_players, **options)
+    former = cls.former_content.get(version)
+    if former is None:
+        kept = ", ".join(sorted(cls.former_content))
+        raise RecordError(
+            f"recorded with {name} rules version {version}, this robotable has version "
+            f"{cls.version}" + (f" and replays {kept}" if kept else "")
+        )
+    defaults = {spec.name: spec.default for spec in cls.option_specs}
+    package = cls.__module__
+    for option, files in former.items():
+        value = options.get(option, defaults[option])
+        if value in files:
+            options[option] = INLINE + read_text(files[value], package=package)[1]
+    game = cls(num_players=num_players, **options)
+    game.version = version  # what a record written from this game must say
+    return game
 
 
 def register_game(cls: type[Game]) -> type[Game]:

@@ -90,12 +90,7 @@ class Tables:
         if row is None:
             return None
         try:
-            game = load_table_game(row.game, row.num_players, row.options)
-            if str(game.version) != row.version:
-                raise RecordError(
-                    f"recorded with {row.game} rules version {row.version}, this robotable has "
-                    f"version {game.version}"
-                )
+            game = load_table_game(row.game, row.num_players, row.options, row.version)
             actions = []
             for number, data in enumerate(row.actions, start=1):
                 try:

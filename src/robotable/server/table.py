@@ -20,7 +20,7 @@ from ..core.events import Event, visible_events
 from ..core.options import no_content_files
 from ..core.protocol import Action, Game, State
 from ..core.records import reseed_chance, reseeds_by_step
-from ..core.registry import load_game
+from ..core.registry import load_game, load_recorded_game
 from .clocks import Clock
 from .connections import Watcher
 from .errors import Refused
@@ -259,11 +259,16 @@ def _label(state: State, action: Action) -> str:
         return str(action)
 
 
-def load_table_game(name: str, num_players: int, options: dict[str, Any]) -> Game:
-    """A game configured from a request or a stored table. Content options take bundled names
-    and inline content only: nothing a client sends can make the server open a file."""
+def load_table_game(
+    name: str, num_players: int, options: dict[str, Any], version: str | None = None
+) -> Game:
+    """A game configured from a request or a stored table (made with rules `version`). Content
+    options take bundled names and inline content only: nothing a client sends can make the
+    server open a file."""
     with no_content_files():
-        return load_game(name, num_players=num_players, **options)
+        if version is None:
+            return load_game(name, num_players=num_players, **options)
+        return load_recorded_game(name, version, num_players, **options)
 
 
 def _sent_to(event: Event, seat: int) -> bool:

@@ -32,7 +32,11 @@ class RumblebotsGame(RumbleTables, Game):
         "Build bots in your Workshop over five rounds and a Showdown; each battle is fought "
         "automatically by shuffled decks, clash after clash, for crystals."
     )
-    version: ClassVar[str] = "1"
+    # Version 2: Rust Rooster costs 3, Kettle Paladin is 3/4 (RB-1.1); version 1's set is kept.
+    version: ClassVar[str] = "2"
+    former_content: ClassVar[dict[str, dict[str, dict[str, str]]]] = {
+        "1": {"cards": {"": "data/cards_v1.toml"}}
+    }
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     action_classes: ClassVar[tuple[type[Action], ...]] = ACTION_CLASSES

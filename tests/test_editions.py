@@ -1,0 +1,128 @@
+"""Rules versions: a record or a stored table replays with the bundled content it was made with.
+
+When a bundled card set changes what a game does, the game's version goes up and the former set
+is kept (`Game.former_content`); the pinned digests below make a content change without a new
+version fail here, not in a player's saved game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from importlib import resources
+
+import pytest
+
+import robotable
+from robotable.core.errors import RecordError
+from robotable.core.options import INLINE
+from robotable.core.registry import bundled_game_names, game_class, load_recorded_game
+
+# The rules version of each game and a digest of the bundled content it plays (every data file
+# but the guide and the former versions' files). Changing the content changes the digest: raise
+# the game's version, keep the former file in its `former_content`, then pin both here. (A change
+# that cannot alter a recorded game, a comment in a card file, only needs the new digest.)
+PINNED = {
+    "betabotz": ("1", "ce2dabac811b6454"),
+    "breadwinner": ("1", "a5a32f0445fbbcf4"),
+    "iotabots": ("1", "56cdfb83aec93f1d"),
+    "rumblebots": ("2", "8c1ce178cf2b1251"),
+    "stakbots": ("1", "8a96de68a688d18a"),
+}
+
+
+def _content_digest(name: str) -> str:
+    cls = game_class(name)
+    former = {
+        f for files in cls.former_content.values() for v in files.values() for f in v.values()
+    }
+    data = resources.files(cls.__module__).joinpath("data")
+    digest = hashlib.sha256()
+    for entry in sorted(data.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".md") or f"data/{entry.name}" in former:
+            continue
+        digest.update(entry.name.encode() + b"\0" + entry.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+@pytest.mark.parametrize("name", bundled_game_names())
+def test_rules_version_goes_up_with_the_bundled_content(name: str) -> None:
+    version, digest = PINNED[name]
+    assert (game_class(name).version, _content_digest(name)) == (version, digest), (
+        f"{name}'s bundled content changed: raise its version and keep the former files "
+        "in former_content (see this file's docstring)"
+    )
+
+
+@pytest.mark.parametrize("name", bundled_game_names())
+def test_every_former_version_loads_its_content(name: str) -> None:
+    cls = game_class(name)
+    for version in cls.former_content:
+        game = load_recorded_game(name, version)
+        assert game.version == version
+        assert cls.version != version
+
+
+def _random_record(game, seed: int, steps: int) -> dict:
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    actions = []
+    while not state.is_terminal() and len(actions) < steps:
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        actions.append(action)
+    return robotable.make_record(game, seed, actions, state)
+
+
+def _design(game, name: str):
+    return next(card for card in game.content.cards if card.name == name)
+
+
+def test_rb_1_1_a_version_1_record_replays_with_the_former_cards() -> None:
+    """RB-1.1: a game played with version 1's cards (Rust Rooster cost 2, Kettle Paladin 4/5)
+    replays, from a record that names only version 1, exactly as it was played."""
+    former = resources.files("robotable.games.rumblebots").joinpath("data/cards_v1.toml")
+    played_with = robotable.load_game("rumblebots", cards=INLINE + former.read_text("utf-8"))
+    record = _random_record(played_with, seed=5, steps=10_000)
+    assert record["result"] is not None
+    _, expected, _ = robotable.replay_record(dict(record))
+
+    record.update(version="1", options={**record["options"], "cards": ""})
+    game, state, _ = robotable.replay_record(record)
+    assert game.version == "1"
+    assert _design(game, "Rust Rooster").cost == 2
+    assert (_design(game, "Kettle Paladin").attack, _design(game, "Kettle Paladin").defense) == (
+        4,
+        5,
+    )
+    assert state.to_json() == expected.to_json()
+    # A record written from that game says version 1 again, and replays the same.
+    again = robotable.make_record(game, record["seed"], [], None)
+    assert again["version"] == "1"
+
+
+def test_rb_1_1_the_current_version_plays_the_current_cards() -> None:
+    game = load_recorded_game("rumblebots", "2")
+    assert _design(game, "Rust Rooster").cost == 3
+    assert game.options["cards"] == ""
+
+
+def test_a_users_own_card_file_is_kept_for_a_former_version() -> None:
+    own = INLINE + resources.files("robotable.games.rumblebots").joinpath(
+        "data/cards.toml"
+    ).read_text("utf-8")
+    game = load_recorded_game("rumblebots", "1", cards=own)
+    assert game.options["cards"] == own
+    assert _design(game, "Rust Rooster").cost == 3
+
+
+def test_an_unknown_version_names_the_versions_this_robotable_replays() -> None:
+    game = robotable.load_game("rumblebots")
+    record = robotable.make_record(game, 1, [])
+    record["version"] = "0"
+    with pytest.raises(
+        RecordError,
+        match=r"rules version 0, this robotable has version 2 and "
+        r"replays 1$",
+    ):
+        robotable.replay_record(record)
