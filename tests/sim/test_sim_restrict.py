@@ -275,3 +275,33 @@ def test_bad_experiment_input_is_one_line(invoke, args, message):
     result = invoke("simulate", "simstrong", *args)
     assert result.exit_code == 2
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_flagged_card_comes_with_the_run_that_tells_its_cause(invoke, tmp_path):
+    """A designer reading a flag gets the command that measures the card itself, and that
+    command, run, shows the card's importance."""
+    result = invoke(
+        "simulate", "simstrong", "--agents", "random", "--games", "200", "--workers", "1",
+        "--errors-dir", str(tmp_path),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    command = "robotable simulate simstrong --restrict Star --agents random --players 2 --games 200"
+    assert command in text
+    barred = _json(invoke, tmp_path, *command.split()[3:-1], "60")["restriction"]
+    assert barred["importance_ci"][0] > 0
+
+
+def test_no_next_step_is_offered_when_the_games_mixed_agents() -> None:
+    from robotable.sim.text import causal_next_step
+
+    summary = {
+        "game": "simstrong",
+        "num_players": 2,
+        "agents": ["random", "greedy"],
+        "card_impact_stratified": {"past_10_points": ["Star"]},
+    }
+    assert causal_next_step(summary) is None
+    assert causal_next_step({**summary, "agents": ["random"]}).endswith("--games 200")
+    summary["card_impact_stratified"] = {"past_10_points": []}
+    assert causal_next_step({**summary, "agents": ["random"]}) is None

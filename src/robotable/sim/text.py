@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 from typing import Any
 
 from rich.console import Console
@@ -206,6 +207,7 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
             table.add_row(row["card"], row["event"], *cells_)
         out.print(table)
     print_stratified(summary.get("card_impact_stratified"), out)
+    print_causal_next_step(summary, out)
     cards = summary["cards"]
     if cards:
         table = Table(
@@ -338,6 +340,35 @@ def print_stratified(impact: dict[str, Any] | None, out: Console, limit: int = 5
             highlight=False,
             soft_wrap=True,
         )
+
+
+def causal_next_step(summary: dict[str, Any]) -> str | None:
+    """The command that tells a flagged card from the seats that take it: the same agent barred
+    from it in one seat (`--restrict`). None when nothing is flagged, or when the games mixed
+    agents (which one to bar would be a guess)."""
+    impact = summary.get("card_impact_stratified") or {}
+    past = impact.get("past_10_points") or []
+    agents = set(summary.get("agents") or [])
+    if not past or len(agents) != 1:
+        return None
+    return (
+        f"robotable simulate {summary['game']} --restrict {shlex.quote(past[0])} "
+        f"--agents {shlex.quote(agents.pop())} --players {summary['num_players']} --games 200"
+    )
+
+
+def print_causal_next_step(summary: dict[str, Any], out: Console) -> None:
+    command = causal_next_step(summary)
+    if command is None:
+        return
+    out.print(
+        "  A flag is an association: a card that a seat already ahead takes is flagged with "
+        "its buyer's lead. To see whether the card itself matters where a seat chooses it, bar it in one seat and read "
+        f"the importance (one run per card): {command}",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 # -- commands ---------------------------------------------------------------------------------
