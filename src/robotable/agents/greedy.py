@@ -37,7 +37,7 @@ class GreedyAgent(Agent):
             return self.rng.choice(legal)
         seat = state.current_player()
         evaluate = self.evaluate or state.game.evaluate
-        sample = state.determinize(seat, self.rng)
+        sample = state.determinize(seat, self.rng).silence()  # its lookahead reads no events
         return self.rng.choice(best_of(legal, one_ply_values(sample, legal, evaluate, seat)))
 
 

@@ -118,15 +118,27 @@ def check_random_game(
     """
     rng = random.Random(choice_seed)
     state = game.new_initial_state(seed=seed)
+    # The same game played silenced, in step: it must stay the same position throughout.
+    quiet = game.new_initial_state(seed=seed).silence()
     actions: list[Action] = []
     for step in range(max_steps):
         where = f"game {game.name} ({game.num_players} seats, seed {seed}), step {step}"
         if step % every == 0 or state.is_terminal():
             check_state(game, state, rng, where)
+            assert _canon(quiet.to_json()) == _canon(state.to_json()), (
+                f"{where}: the silenced copy of the game is in another position"
+            )
         if state.is_terminal():
             break
         legal = state.legal_actions()
         action = legal[rng.randrange(len(legal))]
+        silent = quiet.apply_action(quiet.legal_actions()[legal.index(action)])
+        if getattr(quiet, "quiet", False):
+            assert silent == [], f"{where}: a silenced state built events"
+            assert quiet.clone().quiet, f"{where}: a clone of a silenced state is not silenced"
+            if not quiet.is_terminal():
+                sample = quiet.determinize(quiet.current_player(), random.Random(step))
+                assert sample.quiet, f"{where}: a determinization of a silenced state is not"
         events = state.apply_action(action)
         assert isinstance(events, list), f"{where}: apply_action must return a list of events"
         for event in events:

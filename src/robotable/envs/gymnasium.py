@@ -131,7 +131,8 @@ class RobotableEnv(gymnasium.Env):
                 s: self._make_agent(spec, seed=int(rng.integers(2**31)))
                 for s, spec in zip(others, self.opponent_specs)
             }
-            self.state = self.game.new_initial_state(seed=int(rng.integers(2**62)))
+            # A learner reads views, never events: the game is silenced (State.silence).
+            self.state = self.game.new_initial_state(seed=int(rng.integers(2**62))).silence()
             self._play_opponents()
             if not self.state.is_terminal():
                 break

@@ -111,7 +111,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention for the un
             self._master_seed, self._episode = int(np.random.SeedSequence().entropy % 2**63), 0
         game_seed = derive_seed(self._master_seed, self._episode)
         self._episode += 1
-        self.state = self.game.new_initial_state(seed=game_seed)
+        # Agents read views, never events: the game is silenced (State.silence).
+        self.state = self.game.new_initial_state(seed=game_seed).silence()
         self._steps = 0
         self._legal = None
         self.agents = list(self.possible_agents)

@@ -23,13 +23,19 @@ from ..core.protocol import Game, State
 _clock = time.process_time
 
 
-def random_playouts(game: Game, seconds: float, seed: int) -> dict[str, float]:
+def random_playouts(
+    game: Game, seconds: float, seed: int, silenced: bool = True
+) -> dict[str, float]:
+    """Whole games of uniformly random moves. Silenced (State.silence) by default: the loop a
+    search or a learner runs, which reads no events (OpenSpiel's games build none either)."""
     rng = random.Random(seed)
     games = actions = 0
     start = _clock()
     deadline = start + seconds
     while _clock() < deadline or games == 0:
         state = game.new_initial_state(seed=rng.getrandbits(32))
+        if silenced:
+            state.silence()
         while not state.is_terminal():
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
@@ -87,6 +93,14 @@ def clone_and_apply_cost(game: Game, seed: int, samples: int = 2000) -> dict[str
         for copy, (_, action) in zip(copies, pairs):
             copy.apply_action(action)
 
+    quiet = [state.clone().silence() for state, _ in pairs]
+    for copy in quiet:
+        copy.legal_actions()
+
+    def apply_silenced() -> None:
+        for copy, (_, action) in zip(quiet, pairs):
+            copy.apply_action(action)
+
     fresh = [state.clone() for state, _ in pairs]
     for copy in fresh:
         copy._legal = None  # measure generation, not the cache a clone shares
@@ -106,15 +120,23 @@ def clone_and_apply_cost(game: Game, seed: int, samples: int = 2000) -> dict[str
         for state, _ in pairs:
             evaluate_all(state)
 
-    clone_s, apply_s, legal_s, determinize_s, evaluate_s = (
+    clone_s, apply_s, quiet_s, legal_s, determinize_s, evaluate_s = (
         _mean_cost(run, len(pairs))
-        for run in (clone_all, apply_all, legal_all, determinize_all, evaluate_every)
+        for run in (
+            clone_all,
+            apply_all,
+            apply_silenced,
+            legal_all,
+            determinize_all,
+            evaluate_every,
+        )
     )
     # How many event dicts an action builds, untimed: the share of apply they can cost.
     events = sum(len(state.clone().apply_action(action)) for state, action in pairs)
     return {
         "clone_us": clone_s * 1e6,
         "apply_us": apply_s * 1e6,
+        "apply_silenced_us": quiet_s * 1e6,
         "legal_us": legal_s * 1e6,
         "determinize_us": determinize_s * 1e6,
         "evaluate_all_us": evaluate_s * 1e6,
@@ -190,6 +212,8 @@ def run_bench(game: Game, seconds: float, seed: int) -> dict[str, Any]:
         "clock": "process CPU time, one core",
     }
     figures.update(random_playouts(game, seconds, seed))
+    loud = random_playouts(game, seconds, seed, silenced=False)
+    figures["random_actions_per_s_with_events"] = loud["random_actions_per_s"]
     figures["mcts_iterations_per_s"] = mcts_rate(game, seed, max(1.0, seconds / 2))
     figures.update(clone_and_apply_cost(game, seed))
     sizes = [state_bytes(s) for s in mid_game_states(game, 5, seed + 1)]
@@ -287,12 +311,12 @@ def format_comparison(result: dict[str, Any]) -> str:
         f"robotable bench {result['game']} ({result['num_players']} seats), both engines, "
         f"median of {result['rounds']} alternating runs",
         f"compiled: {result['compiled_engine']}",
-        f"{'measure':<24} {'compiled':>14} {'pure':>14} {'speed-up':>8}",
+        f"{'measure':<33} {'compiled':>14} {'pure':>14} {'speed-up':>8}",
     ]
     compiled, pure = result["figures"]["compiled"], result["figures"]["pure"]
     for key, ratio in result["speedup"].items():
         if key == "num_players":
             continue
         shown = f"{ratio:7.2f}x" if ratio is not None else "       -"
-        lines.append(f"{key:<24} {compiled[key]:>14,.1f} {pure[key]:>14,.1f} {shown}")
+        lines.append(f"{key:<33} {compiled[key]:>14,.1f} {pure[key]:>14,.1f} {shown}")
     return "\n".join(lines)

@@ -168,30 +168,32 @@ def reveal_effect(
             resolve_target(s, effect, seat, source, names[0], ev)
         else:
             s.add_log("fizzle", seat, source, "no bot to target")
-            ev.append(
-                {
-                    "type": "ability_fizzled",
-                    "seat": seat,
-                    "card": card.name,
-                    "effect": effect.name.lower(),
-                }
-            )
+            if not s.quiet:
+                ev.append(
+                    {
+                        "type": "ability_fizzled",
+                        "seat": seat,
+                        "card": card.name,
+                        "effect": effect.name.lower(),
+                    }
+                )
     if effect is not Effect.CREATE_CRYSTALS and effect not in (
         Effect.DEFEAT_DEFENDER,
         Effect.REVIVE,
     ):
         s.add_log("ability", seat, source, card.text)
-        ev.append(
-            {
-                "type": "ability",
-                "seat": seat,
-                "card": card.name,
-                "text": card.text,
-                "keyword": card.keyword.name.lower(),
-                "effect": effect.name.lower(),
-                "amount": amount,
-            }
-        )
+        if not s.quiet:
+            ev.append(
+                {
+                    "type": "ability",
+                    "seat": seat,
+                    "card": card.name,
+                    "text": card.text,
+                    "keyword": card.keyword.name.lower(),
+                    "effect": effect.name.lower(),
+                    "amount": amount,
+                }
+            )
 
 
 def first_named(ids: list[int], cards: tuple, name: str) -> int:
@@ -214,9 +216,16 @@ def resolve_target(
         s.defense.remove(target)
         s.discard[s.champion].append(target)
         s.add_log("defeat", seat, source, target)
-        ev.append(
-            {"type": "bot_defeated", "seat": seat, "card": src, "target": name, "owner": s.champion}
-        )
+        if not s.quiet:
+            ev.append(
+                {
+                    "type": "bot_defeated",
+                    "seat": seat,
+                    "card": src,
+                    "target": name,
+                    "owner": s.champion,
+                }
+            )
         if not s.defense:
             refill_defense(s, ev)
     else:
@@ -226,7 +235,8 @@ def resolve_target(
         s.bdeck[seat].append(target)
         s.known_top[seat] += 1
         s.add_log("revive", seat, source, target)
-        ev.append({"type": "bot_revived", "seat": seat, "card": src, "target": name})
+        if not s.quiet:
+            ev.append({"type": "bot_revived", "seat": seat, "card": src, "target": name})
 
 
 @cython.locals(s=RumbleState)
@@ -238,7 +248,8 @@ def reboot(s: RumbleState, seat: int, source: int, ev: list) -> None:
     s.known_bottom[seat] += 1
     s.reboots += 1
     s.add_log("reboot", seat, source)
-    ev.append({"type": "rebooted", "seat": seat, "card": s.game.cards[source].name})
+    if not s.quiet:
+        ev.append({"type": "rebooted", "seat": seat, "card": s.game.cards[source].name})
 
 
 @cython.locals(s=RumbleState, champ=cython.long)
@@ -251,19 +262,21 @@ def refill_defense(s: RumbleState, ev: list) -> None:
         d = s.game.cards[cid]
         s.defense = [cid]
         s.add_log("defense", champ, cid)
-        ev.append(
-            {
-                "type": "defense_revealed",
-                "seat": champ,
-                "card": d.name,
-                "defense": d.defense,
-                "barriers": d.barriers,
-            }
-        )
+        if not s.quiet:
+            ev.append(
+                {
+                    "type": "defense_revealed",
+                    "seat": champ,
+                    "card": d.name,
+                    "defense": d.defense,
+                    "barriers": d.barriers,
+                }
+            )
     else:
         s.forced = True
         s.add_log("undefended", champ)
-        ev.append({"type": "undefended", "seat": champ})
+        if not s.quiet:
+            ev.append({"type": "undefended", "seat": champ})
 
 
 @cython.locals(s=RumbleState, take=cython.long)
@@ -274,16 +287,17 @@ def create_crystals(s: RumbleState, seat: int, amount: int, ev: list, card: str)
         s.supply -= take
         s.storage[seat] += take
         s.add_log("crystals", seat, take)
-        ev.append(
-            {
-                "type": "crystals_gained",
-                "seat": seat,
-                "card": card,
-                "count": take,
-                "from": "supply",
-                "total": s.storage[seat] + s.reactor[seat] + s.cryo[seat],
-            }
-        )
+        if not s.quiet:
+            ev.append(
+                {
+                    "type": "crystals_gained",
+                    "seat": seat,
+                    "card": card,
+                    "count": take,
+                    "from": "supply",
+                    "total": s.storage[seat] + s.reactor[seat] + s.cryo[seat],
+                }
+            )
     check_dominance(s, ev)
 
 
@@ -327,11 +341,12 @@ def finish(s: RumbleState, winner: int, reason: str, ev: list) -> None:
     s.pending = []
     s.add_log("game_won", winner, reason)
     n = s.game.num_players
-    ev.append(
-        {
-            "type": "game_over",
-            "winner": winner,
-            "reason": reason,
-            "crystals": [s.storage[p] + s.reactor[p] + s.cryo[p] for p in range(n)],
-        }
-    )
+    if not s.quiet:
+        ev.append(
+            {
+                "type": "game_over",
+                "winner": winner,
+                "reason": reason,
+                "crystals": [s.storage[p] + s.reactor[p] + s.cryo[p] for p in range(n)],
+            }
+        )

@@ -142,15 +142,16 @@ def setup(s: RumbleState, seed: int) -> list:
     if bonus:
         s.supply -= bonus
         s.cryo[s.champion] += bonus
-        ev.append(
-            {
-                "type": "crystals_gained",
-                "seat": s.champion,
-                "count": bonus,
-                "from": "first champion",
-                "total": bonus,
-            }
-        )
+        if not s.quiet:
+            ev.append(
+                {
+                    "type": "crystals_gained",
+                    "seat": s.champion,
+                    "count": bonus,
+                    "from": "first champion",
+                    "total": bonus,
+                }
+            )
     reveal_row(s, 1, ev)
     start_round(s, ev)
     return ev
@@ -164,7 +165,8 @@ def start_round(s: RumbleState, ev: list) -> None:
     s.order = [(s.champion + s.direction * i) % n for i in range(n)]
     s.turn_pos = 0
     s.phase = BUILD
-    ev.append({"type": "round_started", "round": s.round, "order": list(s.order)})
+    if not s.quiet:
+        ev.append({"type": "round_started", "round": s.round, "order": list(s.order)})
     begin_turn(s, ev)
 
 
@@ -197,8 +199,9 @@ def begin_turn(s: RumbleState, ev: list) -> None:
             income += head_start
     s.scraps[seat] = income
     s.builds = s.upgrades = s.energizes = 0
-    ev.append({"type": "income", "seat": seat, "scraps": income, "underdog": underdog})
-    if head_start:
+    if not s.quiet:
+        ev.append({"type": "income", "seat": seat, "scraps": income, "underdog": underdog})
+    if head_start and not s.quiet:
         ev[-1]["head_start"] = head_start
 
 
@@ -215,13 +218,17 @@ def end_turn(s: RumbleState, ev: list) -> None:
             if group:
                 s.rng.shuffle(group)
                 s.decks[t][0:0] = group
-                ev.append({"type": "scan_returned", "seat": seat, "tier": t, "count": len(group)})
+                if not s.quiet:
+                    ev.append(
+                        {"type": "scan_returned", "seat": seat, "tier": t, "count": len(group)}
+                    )
         s.hand[seat] = []
     s.collection[seat].extend(s.fresh[seat])
     s.fresh[seat] = []
     unspent = s.scraps[seat]
     s.scraps[seat] = 0
-    ev.append({"type": "build_ended", "seat": seat, "unspent": unspent})
+    if not s.quiet:
+        ev.append({"type": "build_ended", "seat": seat, "unspent": unspent})
     s.turn_pos += 1
     if s.turn_pos < len(s.order):
         begin_turn(s, ev)
@@ -334,7 +341,8 @@ def reveal_row(s: RumbleState, tier: int, ev: list) -> None:
     for slot in range(ROW_SIZE):
         row[slot] = deck.pop() if deck else -1
     names = [s.game.cards[c].name for c in row if c >= 0]
-    ev.append({"type": "row_revealed", "tier": tier, "cards": names})
+    if not s.quiet:
+        ev.append({"type": "row_revealed", "tier": tier, "cards": names})
 
 
 @cython.locals(s=RumbleState, seat=cython.long, showdown=cython.bint, gain=cython.long)
@@ -350,17 +358,19 @@ def apply_build(s: RumbleState, action: Action, ev: list) -> None:
         row[action.slot] = deck.pop() if deck else -1
         _built(s, seat, cid, "laboratory", ev)
         if row[action.slot] >= 0:
-            ev.append(
-                {
-                    "type": "lab_refilled",
-                    "tier": action.tier,
-                    "slot": action.slot,
-                    "card": cards[row[action.slot]].name,
-                    "cost": cards[row[action.slot]].cost,
-                }
-            )
+            if not s.quiet:
+                ev.append(
+                    {
+                        "type": "lab_refilled",
+                        "tier": action.tier,
+                        "slot": action.slot,
+                        "card": cards[row[action.slot]].name,
+                        "cost": cards[row[action.slot]].cost,
+                    }
+                )
         else:
-            ev.append({"type": "lab_emptied", "tier": action.tier, "slot": action.slot})
+            if not s.quiet:
+                ev.append({"type": "lab_emptied", "tier": action.tier, "slot": action.slot})
     elif kind == "build_scanned":
         hand = s.hand[seat]
         cid = first_named(hand, cards, action.name)
@@ -374,13 +384,15 @@ def apply_build(s: RumbleState, action: Action, ev: list) -> None:
         gain = d.scrap + (s.tier[seat] if d.keyword is Keyword.RIPENING else 0)
         s.scraps[seat] += gain
         s.recycled.append(cid)
-        ev.append({"type": "recycled", "seat": seat, "card": d.name, "scraps": gain})
+        if not s.quiet:
+            ev.append({"type": "recycled", "seat": seat, "card": d.name, "scraps": gain})
     elif kind == "upgrade":
         s.scraps[seat] -= UPGRADE_COST
         s.tier[seat] += 1
         s.upgrades += 1
         t = s.tier[seat]
-        ev.append({"type": "workshop_upgraded", "seat": seat, "tier": t})
+        if not s.quiet:
+            ev.append({"type": "workshop_upgraded", "seat": seat, "tier": t})
         if not s.lab_open[t]:
             reveal_row(s, t, ev)
     elif kind == "energize_scrap":
@@ -389,7 +401,8 @@ def apply_build(s: RumbleState, action: Action, ev: list) -> None:
         s.energizes += 1
         gain = 2 if showdown else 1
         s.scraps[seat] += gain
-        ev.append({"type": "energized", "seat": seat, "from": "storage", "scraps": gain})
+        if not s.quiet:
+            ev.append({"type": "energized", "seat": seat, "from": "storage", "scraps": gain})
     elif kind == "energize_scan":
         s.storage[seat] -= 1
         s.reactor[seat] += 1
@@ -397,30 +410,33 @@ def apply_build(s: RumbleState, action: Action, ev: list) -> None:
         deck = s.decks[action.tier]
         drawn = [deck.pop() for _ in range(min(SCAN_SIZE, len(deck)))]
         s.hand[seat].extend(drawn)
-        ev.append(
-            {
-                "type": "energized",
-                "seat": seat,
-                "from": "storage",
-                "scan": action.tier,
-                "count": len(drawn),
-            }
-        )
-        ev.append(
-            {
-                "type": "scanned",
-                "seat": seat,
-                "tier": action.tier,
-                "to": [seat],
-                "cards": [cards[c].name for c in drawn],
-            }
-        )
+        if not s.quiet:
+            ev.append(
+                {
+                    "type": "energized",
+                    "seat": seat,
+                    "from": "storage",
+                    "scan": action.tier,
+                    "count": len(drawn),
+                }
+            )
+        if not s.quiet:
+            ev.append(
+                {
+                    "type": "scanned",
+                    "seat": seat,
+                    "tier": action.tier,
+                    "to": [seat],
+                    "cards": [cards[c].name for c in drawn],
+                }
+            )
     elif kind == "energize_cryo":
         s.cryo[seat] -= 1
         s.reactor[seat] += 1
         s.energizes += 1
         s.scraps[seat] += 1
-        ev.append({"type": "energized", "seat": seat, "from": "cryo", "scraps": 1})
+        if not s.quiet:
+            ev.append({"type": "energized", "seat": seat, "from": "cryo", "scraps": 1})
     else:  # end_turn
         end_turn(s, ev)
 
@@ -431,22 +447,23 @@ def _built(s: RumbleState, seat: int, cid: int, source: str, ev: list) -> None:
     s.scraps[seat] -= d.cost
     s.builds += 1
     s.fresh[seat].append(cid)
-    ev.append(
-        {
-            "type": "built",
-            "seat": seat,
-            "card": d.name,
-            "from": source,
-            "cost": d.cost,
-            "tier": d.tier,
-            "factions": list(d.factions),
-            "attack": d.attack,
-            "crits": d.crits,
-            "defense": d.defense,
-            "barriers": d.barriers,
-            "contraption": d.contraption,
-        }
-    )
+    if not s.quiet:
+        ev.append(
+            {
+                "type": "built",
+                "seat": seat,
+                "card": d.name,
+                "from": source,
+                "cost": d.cost,
+                "tier": d.tier,
+                "factions": list(d.factions),
+                "attack": d.attack,
+                "crits": d.crits,
+                "defense": d.defense,
+                "barriers": d.barriers,
+                "contraption": d.contraption,
+            }
+        )
 
 
 # ----------------------------------------------------------------------------- battle phase
@@ -474,7 +491,8 @@ def start_battle(s: RumbleState, ev: list) -> None:
     s.last_challenger = s.champion
     s.reveals = 0
     s.forced = False
-    ev.append({"type": "battle_started", "round": s.round, "champion": s.champion})
+    if not s.quiet:
+        ev.append({"type": "battle_started", "round": s.round, "champion": s.champion})
     refill_defense(s, ev)
     s.bstep = BS_NEXT
     advance_battle(s, ev)
@@ -501,7 +519,8 @@ def _surrender(
     Champion with an empty deck); `discarded`: the attacking bots a failed Challenger loses."""
     s.active[seat] = False
     s.add_log("surrender", seat)
-    ev.append({"type": "surrendered", "seat": seat, "why": why, "discarded": discarded or []})
+    if not s.quiet:
+        ev.append({"type": "surrendered", "seat": seat, "why": why, "discarded": discarded or []})
 
 
 @cython.locals(
@@ -535,7 +554,8 @@ def advance_battle(s: RumbleState, ev: list) -> None:
             s.offered = False
             s.clashes += 1
             s.add_log("clash", ch, s.champion)
-            ev.append({"type": "clash_started", "challenger": ch, "champion": s.champion})
+            if not s.quiet:
+                ev.append({"type": "clash_started", "challenger": ch, "champion": s.champion})
             if not s.bdeck[ch]:
                 # ruling RB-5.7: an empty deck when called to challenge surrenders at once
                 _surrender(s, ch, "no_bots", ev)
@@ -551,7 +571,8 @@ def advance_battle(s: RumbleState, ev: list) -> None:
             if s.reveals >= s.game.options["battle_reveal_cap"]:
                 # ruling RB-5.11: the battle stops; the current Champion wins it
                 s.add_log("cap", s.champion)
-                ev.append({"type": "battle_capped", "champion": s.champion})
+                if not s.quiet:
+                    ev.append({"type": "battle_capped", "champion": s.champion})
                 end_battle(s, ev)
                 return
             if len(deck) <= s.reboots:
@@ -574,15 +595,16 @@ def advance_battle(s: RumbleState, ev: list) -> None:
             s.offered = False
             s.bstep = BS_CHECK
             d = cards[cid]
-            ev.append(
-                {
-                    "type": "bot_revealed",
-                    "seat": ch,
-                    "card": d.name,
-                    "attack": d.attack,
-                    "crits": d.crits,
-                }
-            )
+            if not s.quiet:
+                ev.append(
+                    {
+                        "type": "bot_revealed",
+                        "seat": ch,
+                        "card": d.name,
+                        "attack": d.attack,
+                        "crits": d.crits,
+                    }
+                )
             if d.keyword is Keyword.REBOOT:
                 # RB-8.3: it goes under the deck at once (adding nothing), then its effect
                 s.add_log("reveal", ch, cid)
@@ -599,22 +621,23 @@ def advance_battle(s: RumbleState, ev: list) -> None:
             wins = beats(s, atk, crit, dfn, thr)
             # the totals after a reveal or a Contraption, for the people watching; "breaks":
             # "" (not yet), "attack", "crits" or "undefended" (nothing was defending)
-            ev.append(
-                {
-                    "type": "clash_score",
-                    "challenger": s.challenger,
-                    "champion": s.champion,
-                    "attack": atk,
-                    "crits": crit,
-                    "defense": dfn,
-                    "crits_needed": thr,
-                    "breaks": (
-                        ("undefended" if s.forced else "crits" if crit >= thr else "attack")
-                        if wins
-                        else ""
-                    ),
-                }
-            )
+            if not s.quiet:
+                ev.append(
+                    {
+                        "type": "clash_score",
+                        "challenger": s.challenger,
+                        "champion": s.champion,
+                        "attack": atk,
+                        "crits": crit,
+                        "defense": dfn,
+                        "crits_needed": thr,
+                        "breaks": (
+                            ("undefended" if s.forced else "crits" if crit >= thr else "attack")
+                            if wins
+                            else ""
+                        ),
+                    }
+                )
             s.bstep = BS_DEFEND if wins else BS_ATTACK
         elif step == BS_ATTACK:
             s.bstep = BS_REVEAL
@@ -658,7 +681,8 @@ def challenger_wins(s: RumbleState, ev: list) -> None:
     s.discard[old].extend(s.defense)
     s.defense = []
     s.add_log("won", ch, old)
-    ev.append({"type": "clash_won", "seat": ch, "against": old, "undefended": s.forced})
+    if not s.quiet:
+        ev.append({"type": "clash_won", "seat": ch, "against": old, "undefended": s.forced})
     for cid in list(s.attack):
         d = cards[cid]
         if d.keyword is Keyword.CRYSTALS:
@@ -693,9 +717,10 @@ def transform(s: RumbleState, seat: int, cid: int, ev: list) -> None:
     owned[owned.index(cid)] = new
     s.recycled.append(cid)
     s.add_log("transform", seat, cid, new)
-    ev.append(
-        {"type": "transformed", "seat": seat, "card": cards[cid].name, "into": cards[new].name}
-    )
+    if not s.quiet:
+        ev.append(
+            {"type": "transformed", "seat": seat, "card": cards[cid].name, "into": cards[new].name}
+        )
 
 
 @cython.locals(s=RumbleState, ch=cython.long, old=cython.long, bit=cython.long)
@@ -713,15 +738,16 @@ def form_gang(s: RumbleState, faction: str, ev: list) -> None:
     s.attack = []
     s.champion = ch
     s.add_log("gang", ch, faction)
-    ev.append(
-        {
-            "type": "champion",
-            "seat": ch,
-            "faction": faction,
-            "gang": [cards[c].name for c in s.defense],
-            "discarded": [cards[c].name for c in rest],
-        }
-    )
+    if not s.quiet:
+        ev.append(
+            {
+                "type": "champion",
+                "seat": ch,
+                "faction": faction,
+                "gang": [cards[c].name for c in s.defense],
+                "discarded": [cards[c].name for c in rest],
+            }
+        )
     if not s.bdeck[old] and s.active[old]:
         _surrender(s, old, "lost_title", ev)
     s.last_challenger = ch
@@ -734,7 +760,8 @@ def end_battle(s: RumbleState, ev: list) -> None:
     """RB-5.10 / RB-6.2 / RB-6.3: the Champion wins the round and its crystals; end of round."""
     winner = s.champion
     s.add_log("battle_won", winner)
-    ev.append({"type": "battle_won", "seat": winner, "round": s.round})
+    if not s.quiet:
+        ev.append({"type": "battle_won", "seat": winner, "round": s.round})
     s.challenger = -1
     opts = s.game.options
     if s.round < SHOWDOWN or opts["showdown_crystals"]:
@@ -744,15 +771,16 @@ def end_battle(s: RumbleState, ev: list) -> None:
             s.spaces[space] = 0
             s.storage[winner] += gain
             s.add_log("crystals", winner, gain)
-            ev.append(
-                {
-                    "type": "crystals_gained",
-                    "seat": winner,
-                    "count": gain,
-                    "from": "round space",
-                    "total": crystals_of(s, winner),
-                }
-            )
+            if not s.quiet:
+                ev.append(
+                    {
+                        "type": "crystals_gained",
+                        "seat": winner,
+                        "count": gain,
+                        "from": "round space",
+                        "total": crystals_of(s, winner),
+                    }
+                )
             if check_dominance(s, ev):
                 return
     if s.round == SHOWDOWN:
@@ -807,7 +835,8 @@ def apply_pending(s: RumbleState, action: Action, ev: list) -> None:
         if action.kind == "pass_contraption":
             if kind == P_ATTACK_WINDOW:
                 s.offered = True
-            ev.append({"type": "contraption_passed", "seat": seat})
+            if not s.quiet:
+                ev.append({"type": "contraption_passed", "seat": seat})
         else:
             # the first upright copy, by a loop: a generator cannot read the typed `s`
             used = s.used[seat]
@@ -817,7 +846,8 @@ def apply_pending(s: RumbleState, action: Action, ev: list) -> None:
             used.append(cid)
             d = cards[cid]
             s.add_log("contraption", seat, cid)
-            ev.append({"type": "contraption_used", "seat": seat, "card": d.name})
+            if not s.quiet:
+                ev.append({"type": "contraption_used", "seat": seat, "card": d.name})
             s.bstep = BS_CHECK
             reveal_effect(s, seat, cid, d.effect, d.amount, SRC_CONTRAPTION, ev)
     else:

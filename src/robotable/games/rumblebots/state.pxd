@@ -80,3 +80,4 @@ cdef class RumbleState(StateBase):
     cdef public long battle_no
     cdef public long clashes
     cdef public object opening
+    cdef public bint quiet

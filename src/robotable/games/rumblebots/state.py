@@ -83,7 +83,7 @@ class RumbleState(StateBase):
         "known_top", "known_bottom", "discard", "used", "defense", "attack", "challenger",
         "last_challenger", "bstep", "atk_mod", "crit_mod", "def_mod", "bar_mod", "reboots",
         "reveals", "offered", "forced", "pending", "log", "winner", "end_reason", "turns",
-        "battle_no", "clashes", "opening",
+        "battle_no", "clashes", "opening", "quiet",
     )  # fmt: skip
 
     def __init__(self, game: Any) -> None:
@@ -138,6 +138,7 @@ class RumbleState(StateBase):
         self.turns = 0
         self.battle_no = 0
         self.clashes = 0
+        self.quiet = False  # events not built (silence()); never part of the position
 
     # ------------------------------------------------------------------ log and battle deck
     def add_log(self, *entry: Any) -> None:
@@ -206,6 +207,10 @@ class RumbleState(StateBase):
         # told before the first move; a clone or a record read back has none to tell.
         return list(getattr(self, "opening", None) or [])
 
+    def silence(self) -> RumbleState:
+        self.quiet = True
+        return self
+
     def clone(self) -> RumbleState:
         # Typed, the copies below are C struct writes in the compiled engine.
         c = cython.declare(RumbleState, RumbleState.__new__(RumbleState))
@@ -264,6 +269,7 @@ class RumbleState(StateBase):
         c.turns = self.turns
         c.battle_no = self.battle_no
         c.clashes = self.clashes
+        c.quiet = self.quiet
         return c
 
     # ------------------------------------------------------------------ JSON

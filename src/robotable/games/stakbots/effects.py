@@ -118,50 +118,53 @@ def uncovered(st: StakBotsState, s: int, event: dict) -> None:
 def scrap_from_stak(st: StakBotsState, s: int, c: int, events: list, reason: str) -> None:
     stak = st.staks[s]
     vis = st.vis
-    was_hidden = vis[c] != UP
     g = st.game
-    p = g.base_power[c]
-    if p < 0:  # a Leader Bot: its live X while face-up in the stak (SB-8.10)
-        p = "X" if was_hidden else power(st, c)
-    event = {
-        "type": "scrapped",
-        "seat": g.owner[s],
-        "card": g.names[c],
-        "id": c,
-        "power": p,
-        "from": "stak_face_down" if was_hidden else "stak",
-        "reason": reason,
-    }
-    if g.several[s]:
-        event["stak"] = g.local[s]
+    if not st.quiet:
+        was_hidden = vis[c] != UP
+        p = g.base_power[c]
+        if p < 0:  # a Leader Bot: its live X while face-up in the stak (SB-8.10)
+            p = "X" if was_hidden else power(st, c)
+        event = {
+            "type": "scrapped",
+            "seat": g.owner[s],
+            "card": g.names[c],
+            "id": c,
+            "power": p,
+            "from": "stak_face_down" if was_hidden else "stak",
+            "reason": reason,
+        }
+        if g.several[s]:
+            event["stak"] = g.local[s]
     if stak[-1] == c:
         stak.pop()
         top = stak[-1] if stak else -1  # (an assignment expression here: Cython 3.3 refuses it)
-        if top >= 0 and vis[top] == UP:  # an already face-up card is on top now
+        if top >= 0 and vis[top] == UP and not st.quiet:  # a face-up card is on top now
             event["top_card"] = g.names[top]
             p = g.base_power[top]
             event["top_power"] = p if p >= 0 else power(st, top)
     else:
         stak.remove(c)
     _to_heap(st, c)
-    events.append(event)
+    if not st.quiet:
+        events.append(event)
 
 
 @cython.locals(st=StakBotsState)
 def scrap_from_hand(st: StakBotsState, s: int, c: int, events: list, reason: str) -> None:
     st.hands[s].remove(c)
     _to_heap(st, c)
-    events.append(
-        {
-            "type": "scrapped",
-            "seat": s,
-            "card": st.game.names[c],
-            "id": c,
-            "power": p if (p := st.game.base_power[c]) >= 0 else "X",
-            "from": "hand",
-            "reason": reason,
-        }
-    )
+    if not st.quiet:
+        events.append(
+            {
+                "type": "scrapped",
+                "seat": s,
+                "card": st.game.names[c],
+                "id": c,
+                "power": p if (p := st.game.base_power[c]) >= 0 else "X",
+                "from": "hand",
+                "reason": reason,
+            }
+        )
 
 
 @cython.locals(st=StakBotsState)
@@ -183,23 +186,25 @@ def return_to_hand(st: StakBotsState, s: int, c: int, events: list) -> None:
         st.dmg[c] = 0
         st.damaged.remove(c)
     stopped(st, c)
-    event = mark(st, {"type": "returned", "card": st.game.names[c], "id": c}, s)
-    event["power"] = printed(st, c)
-    uncovered(st, s, event)
-    events.append(event)
+    if not st.quiet:
+        event = mark(st, {"type": "returned", "card": st.game.names[c], "id": c}, s)
+        event["power"] = printed(st, c)
+        uncovered(st, s, event)
+        events.append(event)
 
 
 @cython.locals(st=StakBotsState)
 def reset(st: StakBotsState, s: int, c: int, events: list, by_seat: int = -1, by: int = -1) -> None:
     """SB-8.13: turned face-down, damage cleared; a waiting effect of it lapses (SB-6.5).
     `by_seat`'s card `by` (the Tranq Bot) did it."""
-    event = mark(st, {"type": "reset", "card": st.game.names[c], "id": c}, s)
-    event["power"] = power(st, c)
-    event["damage"] = st.dmg[c]
-    event["top"] = st.staks[s][-1] == c
-    if by >= 0:
-        event["by_seat"] = by_seat
-        event["by_card"] = st.game.names[by]
+    if not st.quiet:  # (what the card was, before it is turned)
+        event = mark(st, {"type": "reset", "card": st.game.names[c], "id": c}, s)
+        event["power"] = power(st, c)
+        event["damage"] = st.dmg[c]
+        event["top"] = st.staks[s][-1] == c
+        if by >= 0:
+            event["by_seat"] = by_seat
+            event["by_card"] = st.game.names[by]
     st.vis[c] = KNOWN
     if st.dmg[c]:
         st.dmg[c] = 0
@@ -207,7 +212,8 @@ def reset(st: StakBotsState, s: int, c: int, events: list, by_seat: int = -1, by
     stopped(st, c)
     if c in st.pending:
         st.pending = [p for p in st.pending if p != c]
-    events.append(event)
+    if not st.quiet:
+        events.append(event)
 
 
 @cython.locals(st=StakBotsState)
@@ -216,7 +222,8 @@ def take_top(st: StakBotsState, seat: int, events: list) -> int:
     -1 when both are empty."""
     if not st.supply:
         if not st.scrapheap:
-            events.append({"type": "draw_skipped", "seat": seat})
+            if not st.quiet:
+                events.append({"type": "draw_skipped", "seat": seat})
             return -1
         st.supply = st.scrapheap
         st.scrapheap = []
@@ -225,7 +232,8 @@ def take_top(st: StakBotsState, seat: int, events: list) -> int:
             vis[c] = HIDDEN
         shuffle(st.rng, st.supply)
         st.counts[4] += 1
-        events.append({"type": "reshuffled", "cards": len(st.supply)})
+        if not st.quiet:
+            events.append({"type": "reshuffled", "cards": len(st.supply)})
     return st.supply.pop()
 
 
@@ -236,17 +244,19 @@ def draw(st: StakBotsState, seat: int, events: list) -> None:
     if c < 0:
         return
     st.hands[seat].append(c)
-    events.append(
-        {
-            "type": "card_drawn",
-            "seat": seat,
-            "card": st.game.names[c],
-            "id": c,
-            "power": p if (p := st.game.base_power[c]) >= 0 else "X",
-            "to": [seat],
-        }
-    )
-    events.append({"type": "drew", "seat": seat, "hand_size": len(st.hands[seat])})
+    if not st.quiet:
+        events.append(
+            {
+                "type": "card_drawn",
+                "seat": seat,
+                "card": st.game.names[c],
+                "id": c,
+                "power": p if (p := st.game.base_power[c]) >= 0 else "X",
+                "to": [seat],
+            }
+        )
+    if not st.quiet:
+        events.append({"type": "drew", "seat": seat, "hand_size": len(st.hands[seat])})
 
 
 # -- card abilities and entry effects ---------------------------------------------------------
@@ -274,16 +284,17 @@ def damage_ability(
         doomed.add(victim)
     else:
         return
-    names = st.game.names
-    event = {
-        "type": "ability",
-        "card": names[src],
-        "ability": bot.name.lower(),
-        "target_card": names[victim],
-        "hit_card": names[hit],
-    }
-    mark(st, event, src_seat)
-    events.append(mark(st, event, hit_seat, "target_seat"))
+    if not st.quiet:
+        names = st.game.names
+        event = {
+            "type": "ability",
+            "card": names[src],
+            "ability": bot.name.lower(),
+            "target_card": names[victim],
+            "hit_card": names[hit],
+        }
+        mark(st, event, src_seat)
+        events.append(mark(st, event, hit_seat, "target_seat"))
 
 
 @cython.locals(st=StakBotsState)
@@ -294,35 +305,40 @@ def fire(st: StakBotsState, c: int, k: int, events: list) -> None:
     bot = g.bot[c]
     name = g.names[c]
     owner = g.owner[k]
-    event = {"type": "entry_effect", "seat": owner, "card": name, "id": c, "bot": TITLES[bot]}
-    if g.several[k]:
-        event["stak"] = g.local[k]
-    events.append(event)
+    if not st.quiet:
+        event = {"type": "entry_effect", "seat": owner, "card": name, "id": c, "bot": TITLES[bot]}
+        if g.several[k]:
+            event["stak"] = g.local[k]
+        events.append(event)
     if bot == Bot.CLUMSY:  # SB-8.5
         scrap_from_stak(st, k, st.staks[k][0], events, "Clumsy Bot")
     elif bot == Bot.SIDEKICK:  # SB-8.9
         stak = st.staks[k]
         if len(stak) >= 2:
             stak[-1], stak[-2] = stak[-2], stak[-1]
-            event = mark(st, {"type": "moved", "card": name, "position": "second from top"}, k)
-            uncovered(st, k, event)
-            events.append(event)
+            if not st.quiet:
+                event = mark(st, {"type": "moved", "card": name, "position": "second from top"}, k)
+                uncovered(st, k, event)
+                events.append(event)
     elif bot == Bot.BOUNTIFUL:  # SB-8.11
         if owner < g.num_players:
             draw(st, owner, events)
         else:  # SB-11.14: the Drone holds no hand
-            events.append(_fizzled(owner, name, bot, "no_hand"))
+            if not st.quiet:
+                events.append(_fizzled(owner, name, bot, "no_hand"))
     elif bot in TOP_CHOICE:
         if TOP_CHOICE[bot] or any(s and s[-1] != c for s in st.staks):
             st.decision = (D_TOP, c, owner)
         else:
-            events.append(_fizzled(owner, name, bot, "no_target"))
+            if not st.quiet:
+                events.append(_fizzled(owner, name, bot, "no_target"))
     elif bot == Bot.TRANQ:  # SB-8.13
         vis = st.vis
         if any(x != c and vis[x] == UP for s in st.staks for x in s):
             st.decision = (D_FACEUP, c, owner)
         else:
-            events.append(_fizzled(owner, name, bot, "no_target"))
+            if not st.quiet:
+                events.append(_fizzled(owner, name, bot, "no_target"))
     elif bot == Bot.EXPEL:  # SB-8.12
         st.decision = (D_PLAYER, c, owner)
 
@@ -389,58 +405,70 @@ def resolve_target(
     if bot == Bot.TRANQ:  # SB-8.13
         reset(st, k, x, events, chooser, c)
         return
-    base = {
-        "seat": chooser,
-        "card": g.names[c],
-        "target_card": g.names[x],
-        "target_power": power_now(st, x),
-    }
-    mark(st, base, k, "target_seat")
+    if not st.quiet:  # (the target as it was)
+        base = {
+            "seat": chooser,
+            "card": g.names[c],
+            "target_card": g.names[x],
+            "target_power": power_now(st, x),
+        }
+        mark(st, base, k, "target_seat")
     if bot == Bot.SHOT:  # SB-8.6
         add_damage(st, x, SHOT_DAMAGE)
-        events.append({"type": "shot", **base, "damage": SHOT_DAMAGE, "target_damage": st.dmg[x]})
+        if not st.quiet:
+            events.append(
+                {"type": "shot", **base, "damage": SHOT_DAMAGE, "target_damage": st.dmg[x]}
+            )
     elif bot == Bot.REAPER:  # SB-8.7
-        events.append({"type": "reaped", **base})
+        if not st.quiet:
+            events.append({"type": "reaped", **base})
         scrap_from_stak(st, k, x, events, "Reaper Bot")
     elif bot == Bot.BEGONE:  # SB-8.14
-        events.append({"type": "begone", **base})
+        if not st.quiet:
+            events.append({"type": "begone", **base})
         if g.owner[k] < g.num_players:
             return_to_hand(st, k, x, events)
         else:  # SB-11.14: the Drone holds no hand, so its card is scrapped
             scrap_from_stak(st, k, x, events, "Begone Bot")
     elif bot == Bot.TRIP:  # SB-8.15
-        event = {"type": "tripped", **base, "alone": len(stak) < 2}
         if len(stak) >= 2:
             stak[-1], stak[-2] = stak[-2], stak[-1]
-            uncovered(st, k, event)
-        events.append(event)
+        if not st.quiet:  # (the stak's length is the same after the move)
+            event = {"type": "tripped", **base, "alone": len(stak) < 2}
+            if len(stak) >= 2:
+                uncovered(st, k, event)
+            events.append(event)
     elif bot == Bot.PIT:  # SB-8.16
-        event = {"type": "pitted", **base, "alone": len(stak) < 2}
         if len(stak) >= 2:
             stak.insert(0, stak.pop())
-            uncovered(st, k, event)
-        events.append(event)
+        if not st.quiet:
+            event = {"type": "pitted", **base, "alone": len(stak) < 2}
+            if len(stak) >= 2:
+                uncovered(st, k, event)
+            events.append(event)
 
 
 @cython.locals(st=StakBotsState)
 def resolve_player(st: StakBotsState, c: int, chooser: int, seat: int, events: list) -> None:
     """SB-8.12: the chosen player discards a card of their choice, if they hold any."""
     g = st.game
-    events.append(
-        {
-            "type": "expel",
-            "seat": chooser,
-            "card": g.names[c],
-            "target_seat": seat,
-            "hand_size": len(st.hands[seat]),
-        }
-    )
+    if not st.quiet:
+        events.append(
+            {
+                "type": "expel",
+                "seat": chooser,
+                "card": g.names[c],
+                "target_seat": seat,
+                "hand_size": len(st.hands[seat]),
+            }
+        )
     if st.hands[seat]:
         st.decision = (D_DISCARD, c, seat)
     else:
-        event = _fizzled(chooser, g.names[c], Bot.EXPEL, "empty_hand")
-        event["target_seat"] = seat
-        events.append(event)
+        if not st.quiet:
+            event = _fizzled(chooser, g.names[c], Bot.EXPEL, "empty_hand")
+            event["target_seat"] = seat
+            events.append(event)
 
 
 @cython.locals(st=StakBotsState)

@@ -73,16 +73,17 @@ def settle(st: StakBotsState, events: list) -> None:
         if stak and vis[stak[-1]] != UP:
             c = stak[-1]
             vis[c] = UP
-            event = {
-                "type": "flipped",
-                "seat": g.owner[s],
-                "card": g.names[c],
-                "id": c,
-                "power": p if (p := g.base_power[c]) >= 0 else power(st, c),
-            }
-            if g.several[s]:
-                event["stak"] = g.local[s]
-            events.append(event)
+            if not st.quiet:
+                event = {
+                    "type": "flipped",
+                    "seat": g.owner[s],
+                    "card": g.names[c],
+                    "id": c,
+                    "power": p if (p := g.base_power[c]) >= 0 else power(st, c),
+                }
+                if g.several[s]:
+                    event["stak"] = g.local[s]
+                events.append(event)
             if bots[c] in entry:
                 batch.append(c)
     if batch:
@@ -135,11 +136,15 @@ def start_turn(st: StakBotsState, events: list) -> None:
     st.n_actions = 0
     st.n_effects = 0
     st.n_attacks = 0
-    events.append({"type": "turn_started", "seat": st.active, "turn": st.turn})
+    if not st.quiet:
+        events.append({"type": "turn_started", "seat": st.active, "turn": st.turn})
     if st.active == st.game.num_players:
         drone_turn(st, events)
     elif st.turn == 1 and st.game.options["skip_first_draw"]:
-        events.append({"type": "draw_skipped", "seat": st.active, "why": "first_turn"})  # SB-11.3
+        if not st.quiet:
+            events.append(
+                {"type": "draw_skipped", "seat": st.active, "why": "first_turn"}
+            )  # SB-11.3
     else:
         draw(st, st.active, events)
 
@@ -155,15 +160,16 @@ def end_turn(st: StakBotsState, events: list) -> None:
     g = st.game
     n = g.num_players
     drone = st.active == n  # the Drone's turn ends (SB-11.14)
-    events.append(
-        {
-            "type": "turn_ended",
-            "seat": st.active,
-            "turn": st.turn,
-            "repaired": repaired,
-            "out": not drone and not st.alive[st.active],
-        }
-    )
+    if not st.quiet:
+        events.append(
+            {
+                "type": "turn_ended",
+                "seat": st.active,
+                "turn": st.turn,
+                "repaired": repaired,
+                "out": not drone and not st.alive[st.active],
+            }
+        )
     if st.turn >= g.options["max_turns"]:
         if g.drones:  # SB-11.14: the Drone not cleared in time is a draw
             finish(st, [], "turn_cap", events, share=0.5)
@@ -199,16 +205,17 @@ def finish(
     st.stomp = -1
     st.decision = None
     st.pending = []
-    event = {
-        "type": "game_over",
-        "reason": reason,
-        "returns": list(st.result),
-        "winners": list(winners),
-        "turn": st.turn,
-    }
-    if st.game.options["teams"] and reason != "wipe_out_draw" and winners:
-        event["team"] = True  # SB-11.10: one team wins, both its seats
-    events.append(event)
+    if not st.quiet:
+        event = {
+            "type": "game_over",
+            "reason": reason,
+            "returns": list(st.result),
+            "winners": list(winners),
+            "turn": st.turn,
+        }
+        if st.game.options["teams"] and reason != "wipe_out_draw" and winners:
+            event["team"] = True  # SB-11.10: one team wins, both its seats
+        events.append(event)
 
 
 @cython.locals(st=StakBotsState)
@@ -240,10 +247,11 @@ def after_chain(st: StakBotsState, events: list) -> None:
         cleared = g.drones > 0 and not any(staks[k] for k in staks_of[n])
     for s in out:
         st.alive[s] = False
-        event = {"type": "seat_out", "seat": s, "hand_size": len(st.hands[s])}
-        if g.several[g.staks_of[s][0]]:
-            event["staks"] = len(g.staks_of[s])
-        events.append(event)
+        if not st.quiet:
+            event = {"type": "seat_out", "seat": s, "hand_size": len(st.hands[s])}
+            if g.several[g.staks_of[s][0]]:
+                event["staks"] = len(g.staks_of[s])
+            events.append(event)
         for c in st.hands[s][:]:
             scrap_from_hand(st, s, c, events, "out")
     if g.drones and (out or cleared):  # SB-11.14
@@ -300,9 +308,10 @@ def drone_turn(st: StakBotsState, events: list) -> None:
     staks[k].append(c)
     st.vis[c] = UP
     st.counts[1] += 1
-    events.append(
-        mark(st, {"type": "played", "card": g.names[c], "id": c, "power": printed(st, c)}, k)
-    )
+    if not st.quiet:
+        events.append(
+            mark(st, {"type": "played", "card": g.names[c], "id": c, "power": printed(st, c)}, k)
+        )
     if g.bot[c] in g.entry:
         st.pending.append(c)
     run(st, events)  # its chain's end resumes the turn (after_chain)
@@ -346,20 +355,21 @@ def declare(st: StakBotsState, src: int, t: int, events: list) -> bool:
         return False
     top = st.staks[src][-1]
     dfn = st.staks[t][-1]
-    event = {
-        "type": "attack_declared",
-        "seat": g.owner[src],
-        "card": g.names[top],
-        "power": power(st, top),
-        "target": defender,
-        "target_card": g.names[dfn],
-        "target_power": power(st, dfn),
-    }
-    if g.several[src]:
-        event["stak"] = g.local[src]
-    if g.several[t]:
-        event["target_stak"] = g.local[t]
-    events.append(event)
+    if not st.quiet:
+        event = {
+            "type": "attack_declared",
+            "seat": g.owner[src],
+            "card": g.names[top],
+            "power": power(st, top),
+            "target": defender,
+            "target_card": g.names[dfn],
+            "target_power": power(st, dfn),
+        }
+        if g.several[src]:
+            event["stak"] = g.local[src]
+        if g.several[t]:
+            event["target_stak"] = g.local[t]
+        events.append(event)
     st.declared = t
     st.decision = (D_REACT, top, defender)
     return True
@@ -376,10 +386,12 @@ def run(st: StakBotsState, events: list) -> None:
         c = pending.pop()
         k = top_stak(st, c)
         if k < 0:
-            events.append(_lapsed(st, c, "not on top"))
+            if not st.quiet:
+                events.append(_lapsed(st, c, "not on top"))
             continue
         if st.n_effects >= MAX_TURN_EFFECTS:
-            events.append(_lapsed(st, c, "turn limit"))
+            if not st.quiet:
+                events.append(_lapsed(st, c, "turn limit"))
             continue
         st.n_effects += 1
         st.counts[3] += 1
@@ -429,24 +441,25 @@ def attack(st: StakBotsState, src: int, target: int, events: list) -> None:
     pa = power(st, att)
     pd = power(st, dfn)
     forced = st.stomp == target and st.stomp_from == src
-    event = {
-        "type": "attack",
-        "seat": g.owner[src],
-        "card": g.names[att],
-        "id": att,
-        "target": g.owner[target],
-        "target_card": g.names[dfn],
-        "target_id": dfn,
-        "power": pa,
-        "target_power": pd,
-        "forced": forced,
-        "again": again,
-    }
-    if g.several[src]:
-        event["stak"] = g.local[src]
-    if g.several[target]:
-        event["target_stak"] = g.local[target]
-    events.append(event)
+    if not st.quiet:
+        event = {
+            "type": "attack",
+            "seat": g.owner[src],
+            "card": g.names[att],
+            "id": att,
+            "target": g.owner[target],
+            "target_card": g.names[dfn],
+            "target_id": dfn,
+            "power": pa,
+            "target_power": pd,
+            "forced": forced,
+            "again": again,
+        }
+        if g.several[src]:
+            event["stak"] = g.local[src]
+        if g.several[target]:
+            event["target_stak"] = g.local[target]
+        events.append(event)
     st.counts[0] += 1
     if not forced:
         st.n_attacks += 1  # SB-11.7: a Stomp Bot's forced attacks belong to the one it began
@@ -459,8 +472,9 @@ def attack(st: StakBotsState, src: int, target: int, events: list) -> None:
         effects.damage_ability(st, dfn, target, att, src, doomed, events)
     dmg = st.dmg
     # The damage each card holds now, this combat's included (for the words, SB-5.2).
-    event["damage"] = dmg[att]
-    event["target_damage"] = dmg[dfn]
+    if not st.quiet:
+        event["damage"] = dmg[att]
+        event["target_damage"] = dmg[dfn]
     for c in (att, dfn):
         if dmg[c] and dmg[c] >= power(st, c):
             doomed.add(c)
@@ -607,7 +621,8 @@ def apply(st: StakBotsState, action: Any) -> list:
     elif cls is Recycle:
         st.n_actions += 1
         k = g.staks_of[a][action.stak]
-        events.append(mark(st, {"type": "recycled"}, k))  # SB-11.4
+        if not st.quiet:
+            events.append(mark(st, {"type": "recycled"}, k))  # SB-11.4
         scrap_from_stak(st, k, st.staks[k][-1], events, "recycled")
         settle(st, events)
         scrap_from_hand(st, a, action.card, events, "recycled")
@@ -671,20 +686,21 @@ def play_card(st: StakBotsState, seat: int, k: int, c: int, reaction: bool, even
     st.vis[c] = UP
     st.counts[1] += 1
     p = g.base_power[c]
-    event = {
-        "type": "played",
-        "seat": seat,
-        "card": g.names[c],
-        "id": c,
-        "power": p if p >= 0 else power(st, c),
-    }
-    if g.owner[k] != seat:
-        event["onto"] = g.owner[k]
-    if g.several[k]:
-        event["stak"] = g.local[k]
-    if reaction:
-        event["reaction"] = True
-    events.append(event)
+    if not st.quiet:
+        event = {
+            "type": "played",
+            "seat": seat,
+            "card": g.names[c],
+            "id": c,
+            "power": p if p >= 0 else power(st, c),
+        }
+        if g.owner[k] != seat:
+            event["onto"] = g.owner[k]
+        if g.several[k]:
+            event["stak"] = g.local[k]
+        if reaction:
+            event["reaction"] = True
+        events.append(event)
     if g.bot[c] in g.entry:
         st.pending.append(c)  # SB-6.1
 

@@ -78,3 +78,4 @@ cdef class StakBotsState(StateBase):
     cdef public long stomp_from
     cdef public long drone_next
     cdef public object opening
+    cdef public bint quiet

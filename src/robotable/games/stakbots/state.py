@@ -88,7 +88,8 @@ class StakBotsState(StateBase):
     below, in both engines alike."""
 
     # `opening`: what happened before the first decision, set by setup (rules.py) only.
-    __slots__ = ("game", "_legal", "rng", "opening", *_FIELDS)
+    # `quiet`: events are not built (silence()); never part of the position.
+    __slots__ = ("game", "_legal", "rng", "opening", "quiet", *_FIELDS)
 
     def __init__(self, game: Any) -> None:
         self.game = game
@@ -124,6 +125,7 @@ class StakBotsState(StateBase):
         self.counts: list[int] = [0, 0, 0, 0, 0]
         self.n_attacks = 0  # attacks finished this turn, for the attack tally (SB-11.7)
         self.declared = -1  # the stak an attack waits on a reaction for (SB-11.5)
+        self.quiet = False
 
     # -- protocol -----------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -204,7 +206,12 @@ class StakBotsState(StateBase):
         c.declared = self.declared
         c.stomp_from = self.stomp_from
         c.drone_next = self.drone_next
+        c.quiet = self.quiet
         return c
+
+    def silence(self) -> StakBotsState:
+        self.quiet = True
+        return self
 
     # -- information (SB-9): one model drives view, events and determinize ------------------
     @cython.locals(i=cython.Py_ssize_t, x=cython.long, hidden=cython.long)
