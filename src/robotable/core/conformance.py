@@ -53,6 +53,15 @@ def check_state(game: Game, state: State, rng: random.Random, where: str) -> Non
     twin = game.state_from_json(json.loads(text))
     assert _canon(twin.to_json()) == snapshot, f"{where}: to_json/state_from_json not exact"
     assert twin.legal_actions() == legal, f"{where}: restored state has other legal actions"
+    if legal:  # ... and plays on as the original would, events and all
+        pick = rng.randrange(len(legal))
+        played = state.clone()
+        assert twin.apply_action(legal[pick]) == played.apply_action(legal[pick]), (
+            f"{where}: the restored state's move told other events"
+        )
+        assert _canon(twin.to_json()) == _canon(played.to_json()), (
+            f"{where}: the restored state's move led elsewhere"
+        )
 
     # The one-pass heuristic agrees with the per-seat one, and stays in [0, 1].
     together = game.evaluate_all(state)

@@ -69,7 +69,8 @@ def perm_changed(s: BetabotzState, seat: int, events: Events) -> None:
     for b, h in enumerate(s.holder):
         if h == seat and s.perm[seat][s.game.breach_attr[b]] < BREACH_VALUE:
             s.holder[b] = -1
-            events.append(breach_event("breach_lost", s, seat, b))
+            if not s.quiet:
+                events.append(breach_event("breach_lost", s, seat, b))
 
 
 @cython.locals(s=BetabotzState, seat=cython.long, b=cython.long)
@@ -224,7 +225,8 @@ def draw_codes(s: BetabotzState, seat: int, count: int, events: Events) -> None:
             s.code_deck = s.code_discard
             s.code_discard = []
             s.rng.shuffle(s.code_deck)
-            events.append({"type": "code_deck_reshuffled", "cards": len(s.code_deck)})
+            if not s.quiet:
+                events.append({"type": "code_deck_reshuffled", "cards": len(s.code_deck)})
         if not s.code_deck:
             break
         card = s.code_deck.pop()
@@ -235,8 +237,12 @@ def draw_codes(s: BetabotzState, seat: int, count: int, events: Events) -> None:
         if kind.gold:
             drawn["gold"] = True
         drawn["to"] = [seat]
-        events.append(drawn)
-    events.append({"type": "codes_drawn", "seat": seat, "count": got, "hand": len(s.hand[seat])})
+        if not s.quiet:
+            events.append(drawn)
+    if not s.quiet:
+        events.append(
+            {"type": "codes_drawn", "seat": seat, "count": got, "hand": len(s.hand[seat])}
+        )
     excess = len(s.hand[seat]) - HAND_LIMIT
     for _ in range(excess):
         s.pending.append((PK_DISCARD_CODE, seat, 0))
@@ -273,7 +279,7 @@ def resolve_code(s: BetabotzState, seat: int, kind_id: int, target: int, attr: i
         "card": kind.name,
         "op": OP_NAMES[kind.op],
     }
-    events: Events = [ev]
+    events: Events = [] if s.quiet else [ev]
     if target >= 0 and target != seat:
         ev["target"] = target
         if kind.hostile and has_breach_effect(s, target, BreachEffect.WARD):
@@ -324,7 +330,8 @@ def resolve_code(s: BetabotzState, seat: int, kind_id: int, target: int, attr: i
         taken = min(kind.amount, s.bitz[target])
         s.bitz[target] -= taken
         s.bitz[seat] += taken
-        events.append({"type": "bitz_stolen", "seat": seat, "from": target, "bitz": taken})
+        if not s.quiet:
+            events.append({"type": "bitz_stolen", "seat": seat, "from": target, "bitz": taken})
     return events
 
 
@@ -353,7 +360,8 @@ def check_breaches(s: BetabotzState, events: Events) -> bool:
     for b, h in enumerate(s.holder):
         if h >= 0 and s.perm[h][battr[b]] < BREACH_VALUE:
             s.holder[b] = -1
-            events.append(breach_event("breach_lost", s, h, b))
+            if not s.quiet:
+                events.append(breach_event("breach_lost", s, h, b))
     order = chip_order(s)
     for a in range(4):
         free = [b for b in range(len(battr)) if battr[b] == a and s.holder[b] < 0]
@@ -373,7 +381,8 @@ def check_breaches(s: BetabotzState, events: Events) -> bool:
             continue
         if len(free) == 1:
             s.holder[free[0]] = seat
-            events.append(breach_event("breach_taken", s, seat, free[0]))
+            if not s.quiet:
+                events.append(breach_event("breach_taken", s, seat, free[0]))
             return check_breaches(s, events)
         s.pending.append((PK_BREACH, seat, a))
         return True
@@ -393,17 +402,18 @@ def resolve_mission(s: BetabotzState, events: Events) -> None:
         ok = meets(vals, mission.require)
         s.ground_tally[2 * mission.ground] += 1
         s.ground_tally[2 * mission.ground + 1] += ok
-        events.append(
-            {
-                "type": "mission_attempt",
-                "mission": mission.name,
-                "ground": GROUNDS[mission.ground],
-                "members": members,
-                "values": vals,
-                "success": ok,
-                "require": require,
-            }
-        )
+        if not s.quiet:
+            events.append(
+                {
+                    "type": "mission_attempt",
+                    "mission": mission.name,
+                    "ground": GROUNDS[mission.ground],
+                    "members": members,
+                    "values": vals,
+                    "success": ok,
+                    "require": require,
+                }
+            )
         for m in members:
             if ok:
                 gain = mission.reward if len(members) == 1 else s.share[m]
@@ -417,16 +427,17 @@ def resolve_mission(s: BetabotzState, events: Events) -> None:
                     parts["breaches"] = breach_names(s, m, BreachEffect.SUCCESS_BONUS)
                     gain += over
                 s.bitz[m] += gain
-                events.append(
-                    {
-                        "type": "reward",
-                        "seat": m,
-                        "mission": mission.name,
-                        "bitz": gain,
-                        **parts,
-                        "purse": s.bitz[m],
-                    }
-                )
+                if not s.quiet:
+                    events.append(
+                        {
+                            "type": "reward",
+                            "seat": m,
+                            "mission": mission.name,
+                            "bitz": gain,
+                            **parts,
+                            "purse": s.bitz[m],
+                        }
+                    )
             else:
                 _consequences(s, m, mission, events, pushes)
     # Component discards are choices; the first seat from the chip chooses first.
@@ -436,16 +447,17 @@ def resolve_mission(s: BetabotzState, events: Events) -> None:
 
 def _consequences(s, m, mission, events, pushes) -> None:
     if s.shield[m]:
-        events.append(
-            {
-                "type": "consequence",
-                "seat": m,
-                "bitz": 0,
-                "ignored": "Failsafe",
-                "mission": mission.name,
-                "purse": s.bitz[m],
-            }
-        )
+        if not s.quiet:
+            events.append(
+                {
+                    "type": "consequence",
+                    "seat": m,
+                    "bitz": 0,
+                    "ignored": "Failsafe",
+                    "mission": mission.name,
+                    "purse": s.bitz[m],
+                }
+            )
         return
     content = s.content
     loss = mission.lose_bitz
@@ -475,8 +487,10 @@ def _consequences(s, m, mission, events, pushes) -> None:
         card = s.hand[m].pop(i)
         s.code_discard.append(card)
         ev["discarded_code"] = content.codes[content.code_card_kind[card]].name
-    events.append(ev)
-    events.extend(lost)  # a Limit Breach lost to the damage comes after the consequence
+    if not s.quiet:
+        events.append(ev)
+    if not s.quiet:
+        events.extend(lost)  # a Limit Breach lost to the damage comes after the consequence
     if mission.discard_component and s.comps[m]:
         if immune:
             ev["discard_ignored"] = True
@@ -508,17 +522,19 @@ def end_bonuses(s: BetabotzState, events: Events) -> None:
         for seat in range(n):
             if scores[seat] == hi:
                 s.bitz[seat] += amount
-                events.append(
-                    {
-                        "type": "bonus",
-                        "seat": seat,
-                        "bonus": name,
-                        "value": hi,
-                        "bitz": amount,
-                        "purse": s.bitz[seat],
-                    }
-                )
+                if not s.quiet:
+                    events.append(
+                        {
+                            "type": "bonus",
+                            "seat": seat,
+                            "bonus": name,
+                            "value": hi,
+                            "bitz": amount,
+                            "purse": s.bitz[seat],
+                        }
+                    )
     # Hands are revealed at the end (the gold count is scored from them).
     for seat in range(n):
         names = [content.codes[content.code_card_kind[c]].name for c in s.hand[seat]]
-        events.append({"type": "hand_revealed", "seat": seat, "cards": names})
+        if not s.quiet:
+            events.append({"type": "hand_revealed", "seat": seat, "cards": names})

@@ -192,17 +192,18 @@ def _open_auction(s: BetabotzState, phase: int, events: Events) -> None:
     s.drew = [0] * n
     s.actor = s.chip
     s.turn_open = 0
-    events.append(
-        {
-            "type": "auction_opened",
-            "phase": phase,
-            "kind": kind,
-            "lots": names,
-            "details": [_lot_details(s, card) for card in s.lots],
-            "first": s.actor,
-            "next_mission": s.revealed + 1,
-        }
-    )
+    if not s.quiet:
+        events.append(
+            {
+                "type": "auction_opened",
+                "phase": phase,
+                "kind": kind,
+                "lots": names,
+                "details": [_lot_details(s, card) for card in s.lots],
+                "first": s.actor,
+                "next_mission": s.revealed + 1,
+            }
+        )
 
 
 def _lot_details(s: BetabotzState, card: int) -> dict[str, Any]:
@@ -310,7 +311,8 @@ def _close_auction(s: BetabotzState, events: Events) -> None:
             s.bot[seat] = card
             bot = c.betabots[card]
             ev = {"type": "auction_won", "seat": seat, "card": bot.name, "paid": paid}
-            events.append(ev)
+            if not s.quiet:
+                events.append(ev)
             fx.perm_changed(s, seat, events)
             ev["kind"] = "betabot"
             ev["attributes"] = dict(zip(ATTRS, bot.attrs))
@@ -323,7 +325,8 @@ def _close_auction(s: BetabotzState, events: Events) -> None:
             ev = {"type": "auction_won", "seat": seat, "card": comp.name, "paid": paid}
             if extra:
                 ev["acquire_cost"] = extra
-            events.append(ev)
+            if not s.quiet:
+                events.append(ev)
             fx.perm_changed(s, seat, events)
             perm = s.perm[seat]
             ev["kind"] = "component"
@@ -337,7 +340,8 @@ def _close_auction(s: BetabotzState, events: Events) -> None:
     for slot, card in enumerate(s.lots):
         if s.lot_bidder[slot] < 0:
             s.comp_discard.append(card)
-            events.append({"type": "component_unsold", "card": c.components[card].name})
+            if not s.quiet:
+                events.append({"type": "component_unsold", "card": c.components[card].name})
     s.lots = []
     s.lot_bid = []
     s.lot_bidder = []
@@ -380,26 +384,28 @@ def _open_mission(s: BetabotzState, events: Events) -> None:
     s.priority = s.chip
     s.streak = 0
     s.turn_open = 0
-    events.append(
-        {
-            "type": "mission_flipped",
-            "number": s.revealed,
-            "mission": mission.name,
-            "ground": GROUNDS[mission.ground],
-            "require": {ATTRS[a]: v for a, v in enumerate(mission.require) if v},
-            "reward": mission.reward,
-            "total": min(MISSIONS, len(s.mission_order)),
-            "consequence": mission.consequence_text(),
-            "first": s.priority,
-        }
-    )
+    if not s.quiet:
+        events.append(
+            {
+                "type": "mission_flipped",
+                "number": s.revealed,
+                "mission": mission.name,
+                "ground": GROUNDS[mission.ground],
+                "require": {ATTRS[a]: v for a, v in enumerate(mission.require) if v},
+                "reward": mission.reward,
+                "total": min(MISSIONS, len(s.mission_order)),
+                "consequence": mission.consequence_text(),
+                "first": s.priority,
+            }
+        )
     # Compiler-style breaches draw now, in chip order (BZ-5.6).
     for seat in reversed(fx.chip_order(s)):
         k = fx.has_breach_effect(s, seat, fx.BreachEffect.DRAW_EACH_MISSION)
         if k:
             fx.draw_codes(s, seat, k, events)
             # the draw's public event (the last one draw_codes adds) names the breach behind it
-            events[-1]["because"] = fx.breach_names(s, seat, fx.BreachEffect.DRAW_EACH_MISSION)
+            if not s.quiet:
+                events[-1]["because"] = fx.breach_names(s, seat, fx.BreachEffect.DRAW_EACH_MISSION)
 
 
 def team_split(s: BetabotzState, members: list[int], keeps: int) -> dict[int, int]:
@@ -436,17 +442,20 @@ def _form_team(s: BetabotzState, events: Events) -> None:
     for m in members:
         s.team_of[m] = proposer
     required = [a for a, v in enumerate(mission.require) if v]
-    events.append(
-        {
-            "type": "team_formed",
-            "seat": proposer,
-            "members": sorted(members),
-            "shares": {str(m): s.share[m] for m in sorted(members)},
-            "mission": mission.name,
-            "require": {ATTRS[a]: v for a, v in enumerate(mission.require) if v},
-            "values": {ATTRS[a]: sum(fx.mission_value(s, m, a) for m in members) for a in required},
-        }
-    )
+    if not s.quiet:
+        events.append(
+            {
+                "type": "team_formed",
+                "seat": proposer,
+                "members": sorted(members),
+                "shares": {str(m): s.share[m] for m in sorted(members)},
+                "mission": mission.name,
+                "require": {ATTRS[a]: v for a, v in enumerate(mission.require) if v},
+                "values": {
+                    ATTRS[a]: sum(fx.mission_value(s, m, a) for m in members) for a in required
+                },
+            }
+        )
     s.draft = []
     s.draft_share = 0
 
@@ -553,23 +562,26 @@ def apply_action(s: BetabotzState, action) -> Events:
             s.drew[seat] = 1
             s.turn_open = 1
             fx.draw_codes(s, seat, 1, events)
-            events.append({"type": "left_auction", "seat": seat})
+            if not s.quiet:
+                events.append({"type": "left_auction", "seat": seat})
         else:  # ChooseLot
             s.turn_open = 1
             s.pending.append((PK_BID, seat, action.slot))
-            events.append(
-                {
-                    "type": "lot_chosen",
-                    "seat": seat,
-                    "card": action.name,
-                    "minimum": lot_min(s, action.slot, seat),
-                    "bidder": s.lot_bidder[action.slot],
-                }
-            )
+            if not s.quiet:
+                events.append(
+                    {
+                        "type": "lot_chosen",
+                        "seat": seat,
+                        "card": action.name,
+                        "minimum": lot_min(s, action.slot, seat),
+                        "bidder": s.lot_bidder[action.slot],
+                    }
+                )
     else:
         if isinstance(action, Pass):
             s.streak += 1
-            events.append({"type": "passed", "seat": seat})
+            if not s.quiet:
+                events.append({"type": "passed", "seat": seat})
             if s.streak >= s.n:
                 _close_mission(s, events)
             else:
@@ -583,13 +595,14 @@ def apply_action(s: BetabotzState, action) -> Events:
             s.draft = [seat]
             s.draft_share = 0
             s.pending.append((PK_TEAM_INVITE, seat, 0))
-            events.append(
-                {
-                    "type": "team_started",
-                    "seat": seat,
-                    "mission": s.content.missions[s.mission_order[s.revealed - 1]].name,
-                }
-            )
+            if not s.quiet:
+                events.append(
+                    {
+                        "type": "team_started",
+                        "seat": seat,
+                        "mission": s.content.missions[s.mission_order[s.revealed - 1]].name,
+                    }
+                )
     _advance(s, events)
     return events
 
@@ -600,7 +613,8 @@ def _start_code(s: BetabotzState, seat: int, kind_id: int, events: Events) -> No
     card = fx.remove_code_of_kind(s, seat, kind_id)
     s.code_discard.append(card)
     g = s.game
-    events.append({"type": "code_played", "seat": seat, "card": g.kind_name[kind_id]})
+    if not s.quiet:
+        events.append({"type": "code_played", "seat": seat, "card": g.kind_name[kind_id]})
     s.cip = [seat, kind_id, -1]
     if g.kind_target[kind_id] != TARGET_SELF:
         s.pending.append((PK_CODE_SEAT, seat, kind_id))
@@ -641,21 +655,23 @@ def _apply_pending(s: BetabotzState, action, seat: int, events: Events) -> None:
         bid = {"type": "bid", "seat": seat, "card": lot_name(s, slot), "amount": action.amount}
         if prev >= 0:
             s.seat_lot[prev] = -1  # outbid: Bitz back, acts again on a later turn (BZ-3.4)
-            events.append(
-                {
-                    "type": "outbid",
-                    "seat": prev,
-                    "by": seat,
-                    "card": lot_name(s, slot),
-                    "amount": s.lot_bid[slot],
-                }
-            )
+            if not s.quiet:
+                events.append(
+                    {
+                        "type": "outbid",
+                        "seat": prev,
+                        "by": seat,
+                        "card": lot_name(s, slot),
+                        "amount": s.lot_bid[slot],
+                    }
+                )
             bid["outbid"] = prev
             bid["previous"] = s.lot_bid[slot]
         s.lot_bid[slot] = action.amount
         s.lot_bidder[slot] = seat
         s.seat_lot[seat] = slot
-        events.append(bid)
+        if not s.quiet:
+            events.append(bid)
     elif kind == PK_DISCARD_COMP:
         s.comps[seat].remove(action.card)
         s.comp_discard.append(action.card)
@@ -670,17 +686,26 @@ def _apply_pending(s: BetabotzState, action, seat: int, events: Events) -> None:
         mods = c.components[action.card].mods
         discarded["mods"] = {ATTRS[a]: v for a, v in enumerate(mods) if v}
         discarded["now"] = dict(zip(ATTRS, s.perm[seat]))
-        events.append(discarded)
-        events.extend(lost)  # a Limit Breach lost because of the discard comes after it
+        if not s.quiet:
+            events.append(discarded)
+        if not s.quiet:
+            events.extend(lost)  # a Limit Breach lost because of the discard comes after it
     elif kind == PK_DISCARD_CODE:
         card = fx.remove_code_of_kind(s, seat, action.code)
         s.code_discard.append(card)
-        events.append(
-            {"type": "code_discarded", "seat": seat, "card": action.name, "hand": len(s.hand[seat])}
-        )
+        if not s.quiet:
+            events.append(
+                {
+                    "type": "code_discarded",
+                    "seat": seat,
+                    "card": action.name,
+                    "hand": len(s.hand[seat]),
+                }
+            )
     elif kind == PK_BREACH:
         s.holder[action.breach] = seat
-        events.append(fx.breach_event("breach_taken", s, seat, action.breach))
+        if not s.quiet:
+            events.append(fx.breach_event("breach_taken", s, seat, action.breach))
     elif kind == PK_CODE_SEAT:
         s.cip[2] = action.seat
         if s.game.kind_attr[x] == -1:
@@ -693,36 +718,41 @@ def _apply_pending(s: BetabotzState, action, seat: int, events: Events) -> None:
         if isinstance(action, Invite):
             s.draft.append(action.seat)
             s.pending.append((PK_TEAM_INVITE, seat, 0))
-            events.append({"type": "team_invited", "seat": seat, "invitee": action.seat})
+            if not s.quiet:
+                events.append({"type": "team_invited", "seat": seat, "invitee": action.seat})
         else:
             s.pending.append((PK_TEAM_SHARE, seat, 0))
-            events.append({"type": "team_invites_done", "seat": seat, "members": list(s.draft)})
+            if not s.quiet:
+                events.append({"type": "team_invites_done", "seat": seat, "members": list(s.draft)})
     elif kind == PK_TEAM_SHARE:
         s.draft_share = action.share
         mission = c.missions[s.mission_order[s.revealed - 1]]
-        events.append(
-            {
-                "type": "team_proposed",
-                "seat": seat,
-                "members": sorted(s.draft),
-                "keeps": action.share,
-                "mission": mission.name,
-                "reward": mission.reward,
-                "shares": {str(m): v for m, v in team_split(s, s.draft, action.share).items()},
-            }
-        )
+        if not s.quiet:
+            events.append(
+                {
+                    "type": "team_proposed",
+                    "seat": seat,
+                    "members": sorted(s.draft),
+                    "keeps": action.share,
+                    "mission": mission.name,
+                    "reward": mission.reward,
+                    "shares": {str(m): v for m, v in team_split(s, s.draft, action.share).items()},
+                }
+            )
         invitees = s.draft[1:]
         for m in reversed(invitees):
             s.pending.append((PK_TEAM_ANSWER, m, 0))
     else:  # PK_TEAM_ANSWER
         if isinstance(action, Accept):
-            events.append({"type": "team_accepted", "seat": seat, "proposer": s.draft[0]})
+            if not s.quiet:
+                events.append({"type": "team_accepted", "seat": seat, "proposer": s.draft[0]})
             if not s.pending or s.pending[-1][0] != PK_TEAM_ANSWER:
                 _form_team(s, events)
         else:
             while s.pending and s.pending[-1][0] == PK_TEAM_ANSWER:
                 s.pending.pop()
-            events.append({"type": "team_rejected", "seat": seat, "proposer": s.draft[0]})
+            if not s.quiet:
+                events.append({"type": "team_rejected", "seat": seat, "proposer": s.draft[0]})
             s.draft = []
             s.draft_share = 0
 
@@ -762,7 +792,8 @@ def _advance(s: BetabotzState, events: Events) -> None:
                 return
             if st == ST_AUCTION_BREACH:
                 s.chip = (s.chip + 1) % s.n  # BZ-3.8: the chip moves on after phases 0 and 1
-                events.append({"type": "chip_moved", "seat": s.chip})
+                if not s.quiet:
+                    events.append({"type": "chip_moved", "seat": s.chip})
                 if s.phase == 0:
                     _open_auction(s, 1, events)
                 else:
@@ -783,7 +814,8 @@ def _end_game(s: BetabotzState, events: Events) -> None:
     s.phase = 3
     s.final_bitz = s.bitz[:]
     won = winners(s)
-    events.append({"type": "game_over", "winners": won, "bitz": s.bitz[:]})
+    if not s.quiet:
+        events.append({"type": "game_over", "winners": won, "bitz": s.bitz[:]})
 
 
 @cython.locals(s=BetabotzState, i=cython.long)

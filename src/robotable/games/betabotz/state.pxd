@@ -43,6 +43,7 @@ cdef class BetabotzState(StateBase):
     cdef public long n
     cdef public GameRng rng
     cdef public object _legal
+    cdef public bint quiet
     cdef public long stage
     cdef public long phase
     cdef public long revealed

@@ -152,7 +152,8 @@ class BetabotzState(StateBase):
     `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
     below, in both engines alike."""
 
-    __slots__ = ("game", "content", "n", "rng", "_legal", *FIELDS)
+    # `quiet`: events are not built (silence()); never part of the position.
+    __slots__ = ("game", "content", "n", "rng", "_legal", "quiet", *FIELDS)
 
     def __init__(self, game: BetabotzGame) -> None:
         self.game = game
@@ -160,6 +161,7 @@ class BetabotzState(StateBase):
         self.n = game.num_players
         self.rng = GameRng(0)
         self._legal: list[Action] | None = None
+        self.quiet = False
 
     # -- protocol basics ----------------------------------------------------------------------
     def current_player(self) -> int:
@@ -202,6 +204,10 @@ class BetabotzState(StateBase):
         return self.game.narration.describe_action(self, action)
 
     # -- clone / JSON -------------------------------------------------------------------------
+    def silence(self) -> BetabotzState:
+        self.quiet = True
+        return self
+
     def clone(self) -> BetabotzState:
         # Typed, the copies below are C struct writes in the compiled engine.
         c = cython.declare(BetabotzState, BetabotzState.__new__(BetabotzState))
@@ -210,6 +216,7 @@ class BetabotzState(StateBase):
         c.n = self.n
         c.rng = self.rng.clone()
         c._legal = self._legal  # never mutated, safe to share
+        c.quiet = self.quiet
         c.stage = self.stage
         c.phase = self.phase
         c.revealed = self.revealed

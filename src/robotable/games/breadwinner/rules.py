@@ -414,15 +414,16 @@ def setup(st: BreadWinnerState) -> list[dict[str, Any]]:
         second = 1 - st.first
         st.loaves[second] += head_start
         st.centre -= head_start
-        events.append(
-            {
-                "type": "head_start",
-                "seat": second,
-                "loaves": head_start,
-                "centre": st.centre,
-            }
-        )
-    if st.game.first_turn_bots < NUM_FACTORIES:
+        if not st.quiet:
+            events.append(
+                {
+                    "type": "head_start",
+                    "seat": second,
+                    "loaves": head_start,
+                    "centre": st.centre,
+                }
+            )
+    if st.game.first_turn_bots < NUM_FACTORIES and not st.quiet:
         events.append(
             {"type": "first_turn_limit", "seat": st.first, "bots": st.game.first_turn_bots}
         )
@@ -486,7 +487,8 @@ def enter_build(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
     for _ in pile:
         roll[rng.below(6)] += 1
     st.roll = roll
-    events.append({"type": "dice_rolled", "seat": seat, "faces": _roll_faces(roll)})
+    if not st.quiet:
+        events.append({"type": "dice_rolled", "seat": seat, "faces": _roll_faces(roll)})
 
 
 def _roll_faces(roll: list[int]) -> dict[str, int]:
@@ -507,7 +509,8 @@ def end_turn(st: BreadWinnerState, events: list[dict[str, Any]]) -> None:
     """BW-4.3 and the stalemate ruling BW-R14."""
     st.roll = None
     st.follow = -1
-    events.append({"type": "turn_ended", "seat": st.seat, "turn": st.turn})
+    if not st.quiet:
+        events.append({"type": "turn_ended", "seat": st.seat, "turn": st.turn})
     if st.turn >= 2 * st.game.max_turns:
         loaves = st.loaves
         if loaves[0] != loaves[1] and st.game.stalemate == "most_loaves":
@@ -533,15 +536,16 @@ def finish(st: BreadWinnerState, winner: int, reason: str, events: list[dict[str
     st.reason = reason
     st.roll = None
     st.follow = -1
-    events.append(
-        {
-            "type": "game_over",
-            "winner": winner,
-            "reason": reason,
-            "loaves": st.loaves[:],
-            "max_turns": st.game.max_turns,
-        }
-    )
+    if not st.quiet:
+        events.append(
+            {
+                "type": "game_over",
+                "winner": winner,
+                "reason": reason,
+                "loaves": st.loaves[:],
+                "max_turns": st.game.max_turns,
+            }
+        )
 
 
 # -- effects -----------------------------------------------------------------------------------
@@ -571,24 +575,26 @@ def drop_harvest(st: BreadWinnerState, die: int, events: list[dict[str, Any]]) -
     if IS_LAND[tile] and st.crop[tile] < 0 and not st.poison[tile]:
         st.crop[tile] = chip
         st.known[tile] = True  # everybody saw it face up: it stays public (ruling BW-R12)
-        events.append(
-            {
-                "type": "harvest_dropped",
-                "tile": TILE_NAMES[tile],
-                "value": value,
-                "owner": die // DICE_PER_SEAT,
-            }
-        )
+        if not st.quiet:
+            events.append(
+                {
+                    "type": "harvest_dropped",
+                    "tile": TILE_NAMES[tile],
+                    "value": value,
+                    "owner": die // DICE_PER_SEAT,
+                }
+            )
     else:
         discard_chip(st, chip)
-        events.append(
-            {
-                "type": "harvest_discarded",
-                "tile": TILE_NAMES[tile],
-                "value": value,
-                "owner": die // DICE_PER_SEAT,
-            }
-        )
+        if not st.quiet:
+            events.append(
+                {
+                    "type": "harvest_discarded",
+                    "tile": TILE_NAMES[tile],
+                    "value": value,
+                    "owner": die // DICE_PER_SEAT,
+                }
+            )
 
 
 @cython.locals(
@@ -604,17 +610,18 @@ def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
         die = action.die
         st.loc[die] = TILE_INDEX[action.to]
         st.used[die] = True
-        moved = {
-            "type": "bot_moved",
-            "seat": seat,
-            "card": action.bot,
-            "die": DIE_NAMES[die],
-            "from_tile": action.frm,
-            "to_tile": action.to,
-        }
-        if st.carry[die] >= 0:  # a carried chip is face up: its value is public (BW-7.3)
-            moved["carrying"] = st.game.crop_values[st.carry[die]]
-        events.append(moved)
+        if not st.quiet:
+            moved = {
+                "type": "bot_moved",
+                "seat": seat,
+                "card": action.bot,
+                "die": DIE_NAMES[die],
+                "from_tile": action.frm,
+                "to_tile": action.to,
+            }
+            if st.carry[die] >= 0:  # a carried chip is face up: its value is public (BW-7.3)
+                moved["carrying"] = st.game.crop_values[st.carry[die]]
+            events.append(moved)
         # Only Locusts, Soldiers and a carrying Harvester reaching home can act after moving.
         kind = st.face[die]
         if (
@@ -632,30 +639,32 @@ def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
     elif cls is Hold:
         st.phase = st.follow_ret
         st.follow = -1
-        events.append(
-            {
-                "type": "bot_held",
-                "seat": seat,
-                "card": action.bot,
-                "die": DIE_NAMES[action.die],
-                "tile": action.at,
-            }
-        )
+        if not st.quiet:
+            events.append(
+                {
+                    "type": "bot_held",
+                    "seat": seat,
+                    "card": action.bot,
+                    "die": DIE_NAMES[action.die],
+                    "tile": action.at,
+                }
+            )
     elif cls is Deploy:
         die = action.die
         st.loc[die] = TILE_INDEX[action.to]
         st.used[die] = True
         st.phase = P_DEPLOY
-        events.append(
-            {
-                "type": "bot_deployed",
-                "seat": seat,
-                "card": action.bot,
-                "die": DIE_NAMES[die],
-                "factory": action.factory,
-                "to_tile": action.to,
-            }
-        )
+        if not st.quiet:
+            events.append(
+                {
+                    "type": "bot_deployed",
+                    "seat": seat,
+                    "card": action.bot,
+                    "die": DIE_NAMES[die],
+                    "factory": action.factory,
+                    "to_tile": action.to,
+                }
+            )
         # Option act_after_deploy (ruling BW-R4): the deployed bot may act as after a move.
         if st.game.act_after_deploy and abilities(st, die, occupants(st), True):
             st.phase = P_FOLLOW
@@ -676,43 +685,46 @@ def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
         st.loc[die] = FACTORY_LOC0 + action.factory
         st.face[die] = kind
         tally[base + T_BUILT] += 1
-        events.append(
-            {
-                "type": "bot_built",
-                "seat": seat,
-                "card": action.bot,
-                "die": DIE_NAMES[die],
-                "factory": action.factory,
-                "research": cls is Research,
-            }
-        )
+        if not st.quiet:
+            events.append(
+                {
+                    "type": "bot_built",
+                    "seat": seat,
+                    "card": action.bot,
+                    "die": DIE_NAMES[die],
+                    "factory": action.factory,
+                    "research": cls is Research,
+                }
+            )
     elif cls is Deactivate:
         die = action.die
-        events.append(
-            {
-                "type": "bot_deactivated",
-                "seat": seat,
-                "card": action.bot,
-                "die": DIE_NAMES[die],
-                "at": action.at,
-            }
-        )
+        if not st.quiet:
+            events.append(
+                {
+                    "type": "bot_deactivated",
+                    "seat": seat,
+                    "card": action.bot,
+                    "die": DIE_NAMES[die],
+                    "at": action.at,
+                }
+            )
         chip = st.carry[die]
         if chip >= 0:  # ruling BW-R15: a deactivated Harvester's harvest is discarded
             discard_chip(st, chip)
-            events.append(
-                {
-                    "type": "harvest_discarded",
-                    "tile": action.at,
-                    "value": st.game.crop_values[chip],
-                    "owner": seat,
-                }
-            )
+            if not st.quiet:
+                events.append(
+                    {
+                        "type": "harvest_discarded",
+                        "tile": action.at,
+                        "value": st.game.crop_values[chip],
+                        "owner": seat,
+                    }
+                )
         to_pile(st, die)
         tally[base + T_DEACT] += 1
     elif cls is EndPhase:
         phase = action.phase
-        if phase != "turn":  # ending the turn says so itself (turn_ended)
+        if phase != "turn" and not st.quiet:  # ending the turn says so itself (turn_ended)
             events.append({"type": "step_done", "seat": seat, "step": phase})
         if phase == "map":
             st.phase = P_DEPLOY
@@ -748,14 +760,16 @@ def _act(st: BreadWinnerState, action: Act, events: list[dict[str, Any]], base: 
         "card": action.bot,
         "die": DIE_NAMES[die],
         "tile": TILE_NAMES[tile],
-    }
-    events.append(event)
+    }  # (filled in below as the ability resolves; told only when the state is not quiet)
+    if not st.quiet:
+        events.append(event)
     st.used[die] = True
     if ability == "plant":  # BW-7.1
         if not st.pile:  # the empty crop pile takes back the Discarded Harvest, shuffled
             st.pile = st.discards
             st.discards = []
-            events.append({"type": "crops_reshuffled", "chips": len(st.pile)})
+            if not st.quiet:
+                events.append({"type": "crops_reshuffled", "chips": len(st.pile)})
         chip = st.pile.pop(st.rng.below(len(st.pile)))
         st.crop[tile] = chip
         st.known[tile] = False  # face down: nobody sees its value (ruling BW-R5)

@@ -36,3 +36,4 @@ cdef class BreadWinnerState(StateBase):
     cdef public list tally
     cdef public object _legal
     cdef public object _opening
+    cdef public bint quiet

@@ -134,10 +134,12 @@ class BreadWinnerState(StateBase):
         "tally",
         "_legal",
         "_opening",
+        "quiet",  # events are not built (silence()); never part of the position
     )
 
     def __init__(self, game: BreadWinnerGame, seed: int) -> None:
         self.game = game
+        self.quiet = False
         self.rng = GameRng(seed)
         choice = game.options["first_player"]
         self.first = self.rng.below(2) if choice == "random" else int(choice[-1])
@@ -220,7 +222,12 @@ class BreadWinnerState(StateBase):
         twin.reason = self.reason
         twin.tally = self.tally[:]
         twin._legal = self._legal  # never mutated, so it may be shared
+        twin.quiet = self.quiet
         return twin
+
+    def silence(self) -> BreadWinnerState:
+        self.quiet = True
+        return self
 
     def determinize(self, seat: int, rng: random.Random | Any) -> BreadWinnerState:
         """Deal the hidden chips (crop pile and face-down unseen crops) again at random (BW-8)."""
@@ -470,6 +477,7 @@ class _StateReader:
             raise self.fail("options", "differ from the game's options")
         st = BreadWinnerState.__new__(BreadWinnerState)
         st.game = game
+        st.quiet = False
         chips = len(game.crop_values)
         st.seat = self.integer("seat", 0, 1)
         st.first = self.integer("first", 0, 1)

@@ -20,7 +20,7 @@ def setup_match(state: IotabotsState, events: list[dict] | None = None) -> None:
     """IB-1.3: a coin toss decides who chooses to go first or second."""
     state.chooser = state.rng.below(2)
     state.phase = ORDER
-    if events is not None:
+    if events is not None and not state.quiet:
         events.append(
             {"type": "coin_toss", "winner": state.chooser, "duel": len(state.results) + 1}
         )
@@ -36,27 +36,29 @@ def end_duel(state: IotabotsState, result: int, reason: str, events: list[dict])
     if state.resolving >= 0:
         state.junk[state.active].append(state.resolving)
         state.resolving = -1
-    events.append(
-        {
-            "type": "duel_end",
-            "duel": len(state.results),
-            "winner": None if result == DRAW else result,
-            "reason": reason,
-            "life": state.life[:],
-            "wins": [state.results.count(0), state.results.count(1)],
-        }
-    )
+    if not state.quiet:
+        events.append(
+            {
+                "type": "duel_end",
+                "duel": len(state.results),
+                "winner": None if result == DRAW else result,
+                "reason": reason,
+                "life": state.life[:],
+                "wins": [state.results.count(0), state.results.count(1)],
+            }
+        )
     wins = (state.results.count(0), state.results.count(1))
     if max(wins) >= 2 or len(state.results) == 3:
         state.phase = OVER
-        events.append(
-            {
-                "type": "match_end",
-                "returns": state.returns(),
-                "wins": list(wins),
-                "draws": state.results.count(DRAW),
-            }
-        )
+        if not state.quiet:
+            events.append(
+                {
+                    "type": "match_end",
+                    "returns": state.returns(),
+                    "wins": list(wins),
+                    "draws": state.results.count(DRAW),
+                }
+            )
         return
     if result == DRAW:
         setup_match(state, events)  # IB-1.3: a re-toss after a drawn duel
@@ -93,18 +95,20 @@ def draw(
     drawn = []
     for _ in range(n):
         if not deck:
-            if drawn:
+            if drawn and not state.quiet:
                 events.append({"type": "drew", "seat": seat, "cards": drawn, "to": [seat]})
             end_duel(state, 1 - seat, "deck out", events)
             return False
         c = deck.pop()
         hand.append(c)
         drawn.append(names[c])
-    event = {"type": "draw", "seat": seat, "count": n, "deck_count": len(deck)}
-    if by is not None:
-        event["by"] = by
-    events.append(event)
-    events.append({"type": "drew", "seat": seat, "cards": drawn, "to": [seat]})
+    if not state.quiet:
+        event = {"type": "draw", "seat": seat, "count": n, "deck_count": len(deck)}
+        if by is not None:
+            event["by"] = by
+        events.append(event)
+    if not state.quiet:
+        events.append({"type": "drew", "seat": seat, "cards": drawn, "to": [seat]})
     return True
 
 

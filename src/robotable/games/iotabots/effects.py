@@ -422,67 +422,73 @@ def do_step(
         kind = {OP_COST_TRIBUTE: "tribute", OP_DESTROY: "destroy", OP_BOUNCE: "bounce"}[op]
         for seat, slot in sorted(targets, key=lambda t: (t[0], -t[1])):
             bot = remove_bot(state, seat, slot, to_hand=op == OP_BOUNCE)
-            events.append(
-                {
-                    "type": kind,
-                    "seat": ctrl,
-                    "card": name,
-                    "target": g.cards[bot.card].name,
-                    "target_owner": bot.owner,
-                    "target_controller": seat,
-                    "token": g.cards[bot.card].type == TYPE_TOKEN,
-                }
-            )
+            if not state.quiet:
+                events.append(
+                    {
+                        "type": kind,
+                        "seat": ctrl,
+                        "card": name,
+                        "target": g.cards[bot.card].name,
+                        "target_owner": bot.owner,
+                        "target_controller": seat,
+                        "token": g.cards[bot.card].type == TYPE_TOKEN,
+                    }
+                )
     elif op in (OP_COST_DISCARD, OP_DISCARD):
         c = g.by_name[chosen.card]
         leave_hand(state, ctrl, c)
         state.junk[ctrl].append(c)
-        events.append(
-            {
-                "type": "discard",
-                "seat": ctrl,
-                "card": chosen.card,
-                "by": name,
-                "cost": op == OP_COST_DISCARD,
-            }
-        )
+        if not state.quiet:
+            events.append(
+                {
+                    "type": "discard",
+                    "seat": ctrl,
+                    "card": chosen.card,
+                    "by": name,
+                    "cost": op == OP_COST_DISCARD,
+                }
+            )
     elif op == OP_DRAW:
-        events.append({"type": "effect_draw", "seat": ctrl, "card": name, "count": step.n})
+        if not state.quiet:
+            events.append({"type": "effect_draw", "seat": ctrl, "card": name, "count": step.n})
         draw(state, ctrl, step.n, events, by=name)
     elif op == OP_HEAL:
         state.life[ctrl] += step.n
-        events.append(
-            {
-                "type": "heal",
-                "seat": ctrl,
-                "card": name,
-                "amount": step.n,
-                "life": state.life[ctrl],
-            }
-        )
+        if not state.quiet:
+            events.append(
+                {
+                    "type": "heal",
+                    "seat": ctrl,
+                    "card": name,
+                    "amount": step.n,
+                    "life": state.life[ctrl],
+                }
+            )
     elif op == OP_DAMAGE:
         state.life[1 - ctrl] -= step.n
-        events.append(
-            {
-                "type": "damage",
-                "seat": ctrl,
-                "card": name,
-                "amount": step.n,
-                "life": state.life[1 - ctrl],
-            }
-        )
+        if not state.quiet:
+            events.append(
+                {
+                    "type": "damage",
+                    "seat": ctrl,
+                    "card": name,
+                    "amount": step.n,
+                    "life": state.life[1 - ctrl],
+                }
+            )
         check_life(state, "life points", events)
     elif op == OP_ADD_MANA:
         state.mana[ctrl] += step.n  # IB-4.2 ruling: effects may exceed the cap of 6
-        events.append(
-            {
-                "type": "add_mana",
-                "seat": ctrl,
-                "card": name,
-                "amount": step.n,
-                "mana": state.mana[ctrl],
-            }
-        )
+        if not state.quiet:
+            events.append(
+                {
+                    "type": "add_mana",
+                    "seat": ctrl,
+                    "card": name,
+                    "amount": step.n,
+                    "mana": state.mana[ctrl],
+                }
+            )
     elif op == OP_MODIFY:
         # (controller, Bot) pairs
         if chosen is not None:
@@ -499,19 +505,20 @@ def do_step(
         for _seat, b in bots:
             b.atk_mod += step.atk
             b.def_mod += step.def_
-        events.append(
-            {
-                "type": "modify",
-                "seat": ctrl,
-                "card": name,
-                "targets": [g.cards[b.card].name for _seat, b in bots],
-                "atk": step.atk,
-                "def": step.def_,
-                "controllers": [seat for seat, _b in bots],
-                "owners": [b.owner for _seat, b in bots],
-                "stats": [list(stats(state, seat, b)) for seat, b in bots],  # after the change
-            }
-        )
+        if not state.quiet:
+            events.append(
+                {
+                    "type": "modify",
+                    "seat": ctrl,
+                    "card": name,
+                    "targets": [g.cards[b.card].name for _seat, b in bots],
+                    "atk": step.atk,
+                    "def": step.def_,
+                    "controllers": [seat for seat, _b in bots],
+                    "owners": [b.owner for _seat, b in bots],
+                    "stats": [list(stats(state, seat, b)) for seat, b in bots],  # after the change
+                }
+            )
     elif op == OP_TOKEN:
         made = 0
         atk, dfn = g.base_atk[step.token], g.base_def[step.token]
@@ -524,18 +531,19 @@ def do_step(
             made += 1
         if bot is not None:  # the tokens' stats as they arrive (all alike)
             atk, dfn = stats(state, ctrl, bot)
-        events.append(
-            {
-                "type": "token",
-                "seat": ctrl,
-                "card": name,
-                "token": g.cards[step.token].name,
-                "count": made,
-                "asked": step.n,
-                "atk": atk,
-                "def": dfn,
-            }
-        )
+        if not state.quiet:
+            events.append(
+                {
+                    "type": "token",
+                    "seat": ctrl,
+                    "card": name,
+                    "token": g.cards[step.token].name,
+                    "count": made,
+                    "asked": step.n,
+                    "atk": atk,
+                    "def": dfn,
+                }
+            )
     elif op == OP_CONTROL:
         bot = state.field[chosen.seat].pop(chosen.slot)
         bot.entered = state.turn
@@ -545,52 +553,59 @@ def do_step(
         bot.home = -1 if step.permanent else chosen.seat
         state.field[ctrl].append(bot)
         atk, dfn = stats(state, ctrl, bot)
-        events.append(
-            {
-                "type": "control",
-                "seat": ctrl,
-                "card": name,
-                "target": g.cards[bot.card].name,
-                "permanent": step.permanent,
-                "target_owner": bot.owner,
-                "target_controller": chosen.seat,  # its controller before the change
-                "may_attack": step.may_attack,
-                "target_atk": atk,
-                "target_def": dfn,
-            }
-        )
+        if not state.quiet:
+            events.append(
+                {
+                    "type": "control",
+                    "seat": ctrl,
+                    "card": name,
+                    "target": g.cards[bot.card].name,
+                    "permanent": step.permanent,
+                    "target_owner": bot.owner,
+                    "target_controller": chosen.seat,  # its controller before the change
+                    "may_attack": step.may_attack,
+                    "target_atk": atk,
+                    "target_def": dfn,
+                }
+            )
     elif op == OP_JUNK_TO_HAND:
         c = g.by_name[chosen.card]
         state.junk[ctrl].remove(c)
         state.hand[ctrl].append(c)
         state.known[ctrl].append(c)  # IB-11.1: everybody saw which card was taken
-        events.append({"type": "junk_to_hand", "seat": ctrl, "card": name, "target": chosen.card})
+        if not state.quiet:
+            events.append(
+                {"type": "junk_to_hand", "seat": ctrl, "card": name, "target": chosen.card}
+            )
     elif op == OP_PROTECT:
         state.protect[ctrl] = True
-        events.append({"type": "protect", "seat": ctrl, "card": name})
+        if not state.quiet:
+            events.append({"type": "protect", "seat": ctrl, "card": name})
     elif op == OP_COUNTER:
         seat, slot = find_bot(state, src)
         if seat >= 0:
             state.field[seat][slot].counters += step.n
-            events.append(
-                {
-                    "type": "counter",
-                    "seat": ctrl,
-                    "card": name,
-                    "counters": state.field[seat][slot].counters,
-                }
-            )
+            if not state.quiet:
+                events.append(
+                    {
+                        "type": "counter",
+                        "seat": ctrl,
+                        "card": name,
+                        "counters": state.field[seat][slot].counters,
+                    }
+                )
     elif op == OP_WIN_IF_COUNTERS:
         seat, slot = find_bot(state, src)
         if seat >= 0 and state.field[seat][slot].counters >= step.n:
-            events.append(
-                {
-                    "type": "win_condition",
-                    "seat": ctrl,
-                    "card": name,
-                    "counters": state.field[seat][slot].counters,
-                }
-            )
+            if not state.quiet:
+                events.append(
+                    {
+                        "type": "win_condition",
+                        "seat": ctrl,
+                        "card": name,
+                        "counters": state.field[seat][slot].counters,
+                    }
+                )
             end_duel(state, ctrl, f"win condition ({name})", events)
     else:  # pragma: no cover - content validation keeps continuous ops out of frames
         raise AssertionError(f"op {op.name} cannot resolve")

@@ -100,7 +100,8 @@ def start_duel(state: IotabotsState, first: int, events: list[dict]) -> None:
     state.resolving = -1
     state.frames = []
     state.choice = None
-    events.append({"type": "duel_start", "duel": len(state.results) + 1, "first": first})
+    if not state.quiet:
+        events.append({"type": "duel_start", "duel": len(state.results) + 1, "first": first})
     for s in (0, 1):
         draw(state, s, opening_hand(state, s), events)
     state.phase = MULLIGAN
@@ -115,8 +116,14 @@ def begin_turn(state: IotabotsState, events: list[dict]) -> None:
     a = state.active
     state.phase = MAIN1
     # "protect_ends": Bot Protect ends in this Standby Phase; "mana" (set below): the refilled pool
-    turn_event = {"type": "turn", "seat": a, "turn": state.turn, "protect_ends": state.protect[a]}
-    events.append(turn_event)
+    if not state.quiet:
+        turn_event = {
+            "type": "turn",
+            "seat": a,
+            "turn": state.turn,
+            "protect_ends": state.protect[a],
+        }
+        events.append(turn_event)
     # IB-4.1 ruling: the starting player draws on turn 1 too (option first_turn_draw)
     draws = state.turn > 1 or state.game.options["first_turn_draw"]
     if draws and not draw(state, a, 1, events):
@@ -127,8 +134,10 @@ def begin_turn(state: IotabotsState, events: list[dict]) -> None:
     if state.turn == 2 and state.game.options["second_player_bonus"] in ("mana", "both"):
         # IB-4.8 ruling: the second player's first pool holds one more mana, for that turn only.
         state.mana[a] += 1
-        turn_event["going_second"] = True
-    turn_event["mana"] = state.mana[a]
+        if not state.quiet:
+            turn_event["going_second"] = True
+    if not state.quiet:
+        turn_event["mana"] = state.mana[a]
     state.protect[a] = False
     for b in state.field[a]:
         b.attacks = 0
@@ -204,16 +213,17 @@ def finish_turn(state: IotabotsState, events: list[dict]) -> None:
                 where = "junk"
             else:
                 where = "gone"
-            events.append(
-                {
-                    "type": "control_ends",
-                    "seat": home,
-                    "card": state.game.names[b.card],
-                    "controller": a,
-                    "owner": b.owner,
-                    "where": where,  # back in a Bot Zone, in the owner's Junk Zone, or gone
-                }
-            )
+            if not state.quiet:
+                events.append(
+                    {
+                        "type": "control_ends",
+                        "seat": home,
+                        "card": state.game.names[b.card],
+                        "controller": a,
+                        "owner": b.owner,
+                        "where": where,  # back in a Bot Zone, in the owner's Junk Zone, or gone
+                    }
+                )
     for b in field:
         b.may_attack = False
     state.active = 1 - a
@@ -383,16 +393,17 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
                 if aura[other.card]:
                     atk, dfn = stats(state, a, bot)
                     break
-        events.append(
-            {
-                "type": "summon",
-                "seat": a,
-                "card": action.card,
-                "mana": g.cards[c].mana,
-                "atk": atk,
-                "def": dfn,
-            }
-        )
+        if not state.quiet:
+            events.append(
+                {
+                    "type": "summon",
+                    "seat": a,
+                    "card": action.card,
+                    "mana": g.cards[c].mana,
+                    "atk": atk,
+                    "def": dfn,
+                }
+            )
         entries = [(c, eff, a, bot.uid, -1) for eff in g.triggers[c][WHEN_ON_SUMMON]]
         if entries:
             effects.push_triggers(state, entries)
@@ -402,50 +413,57 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
         leave_hand(state, a, c)
         state.mana[a] -= g.cards[c].mana
         state.resolving = c
-        events.append(
-            {"type": "play_buzz", "seat": a, "card": action.card, "mana": g.cards[c].mana}
-        )
+        if not state.quiet:
+            events.append(
+                {"type": "play_buzz", "seat": a, "card": action.card, "mana": g.cards[c].mana}
+            )
         effects.push(state, c, 0, a, effects.BUZZ_SOURCE)
         effects.resolve(state, events)
     elif kind is Activate:
         bot = state.field[a][action.slot]
         bot.used = True
-        events.append({"type": "activate", "seat": a, "card": g.names[bot.card]})
+        if not state.quiet:
+            events.append({"type": "activate", "seat": a, "card": g.names[bot.card]})
         effects.push(state, bot.card, g.ignition[bot.card], a, bot.uid)
         effects.resolve(state, events)
     elif kind is Attack:
         battle(state, action.slot, action.target, events)
     elif kind is EnterBattle:
         state.phase = BATTLE
-        events.append({"type": "battle_phase", "seat": a})
+        if not state.quiet:
+            events.append({"type": "battle_phase", "seat": a})
     elif kind is EndBattle:
         state.phase = MAIN2
-        events.append({"type": "main_phase_2", "seat": a})
+        if not state.quiet:
+            events.append({"type": "main_phase_2", "seat": a})
     elif kind is EndTurn:
-        events.append({"type": "end_turn", "seat": a})
+        if not state.quiet:
+            events.append({"type": "end_turn", "seat": a})
         end_turn(state, events)
     elif kind is ChooseCard:  # End Phase discard (IB-4.6)
         c = g.by_name[action.card]
         leave_hand(state, a, c)
         state.junk[a].append(c)
-        events.append({"type": "discard", "seat": a, "card": action.card, "by": "hand limit"})
+        if not state.quiet:
+            events.append({"type": "discard", "seat": a, "card": action.card, "by": "hand limit"})
         if len(state.hand[a]) <= HAND_LIMIT:
             finish_turn(state, events)
     elif kind is ChooseOrder:
         first = state.chooser if action.go_first else 1 - state.chooser
-        events.append(
-            {
-                "type": "choose_order",
-                "seat": state.chooser,
-                "go_first": action.go_first,
-                "duel": len(state.results) + 1,
-                # why this seat chooses (IB-1.3): the first coin toss, a re-toss after a drawn
-                # duel (its own coin_toss event), or the loss of the previous duel
-                "why": "coin toss"
-                if not state.results
-                else ("retoss" if state.results[-1] == DRAW else "lost"),
-            }
-        )
+        if not state.quiet:
+            events.append(
+                {
+                    "type": "choose_order",
+                    "seat": state.chooser,
+                    "go_first": action.go_first,
+                    "duel": len(state.results) + 1,
+                    # why this seat chooses (IB-1.3): the first coin toss, a re-toss after a drawn
+                    # duel (its own coin_toss event), or the loss of the previous duel
+                    "why": "coin toss"
+                    if not state.results
+                    else ("retoss" if state.results[-1] == DRAW else "lost"),
+                }
+            )
         start_duel(state, first, events)
     elif kind is Mulligan:
         s = mulligan_seat(state)
@@ -455,15 +473,22 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
             state.hand[s] = []
             state.rng.shuffle(state.deck[s])
             hand_size = opening_hand(state, s)
-            events.append(
-                {"type": "mulligan", "seat": s, "count": state.mulligans[s], "hand_size": hand_size}
-            )
+            if not state.quiet:
+                events.append(
+                    {
+                        "type": "mulligan",
+                        "seat": s,
+                        "count": state.mulligans[s],
+                        "hand_size": hand_size,
+                    }
+                )
             draw(state, s, hand_size, events)
             if state.mulligans[s] >= MAX_MULLIGANS:
                 state.kept[s] = True  # IB-3.2: after two mulligans the hand is kept
         else:
             state.kept[s] = True
-            events.append({"type": "keep", "seat": s})
+            if not state.quiet:
+                events.append({"type": "keep", "seat": s})
         if state.kept[0] and state.kept[1]:
             state.turn = 1
             state.total_turns += 1
@@ -501,17 +526,18 @@ def battle(state: IotabotsState, slot: int, target: int, events: list[dict]) -> 
     name = g.names[attacker.card]
     if target == LIFE_POINTS:
         state.life[o] -= att_atk
-        events.append(
-            {
-                "type": "attack",
-                "seat": a,
-                "card": name,
-                "target": "life points",
-                "damage": att_atk,
-                "owner": attacker.owner,
-                "life": state.life[:],
-            }
-        )
+        if not state.quiet:
+            events.append(
+                {
+                    "type": "attack",
+                    "seat": a,
+                    "card": name,
+                    "target": "life points",
+                    "damage": att_atk,
+                    "owner": attacker.owner,
+                    "life": state.life[:],
+                }
+            )
         if check_life(state, "life points", events):
             return
         entries = [
@@ -527,27 +553,29 @@ def battle(state: IotabotsState, slot: int, target: int, events: list[dict]) -> 
     # IB-6.4: both differences at once; <= 0 destroys, a negative one also costs Life Points
     d_def = def_def - att_atk
     d_att = att_def - def_atk
-    events.append(
-        {
-            "type": "attack",
-            "seat": a,
-            "card": name,
-            "target": g.names[defender.card],
-            "defender_diff": d_def,
-            "attacker_diff": d_att,
-            "owner": attacker.owner,
-            "target_owner": defender.owner,
-            "atk": att_atk,
-            "def": att_def,
-            "target_atk": def_atk,
-            "target_def": def_def,
-        }
-    )
+    if not state.quiet:
+        events.append(
+            {
+                "type": "attack",
+                "seat": a,
+                "card": name,
+                "target": g.names[defender.card],
+                "defender_diff": d_def,
+                "attacker_diff": d_att,
+                "owner": attacker.owner,
+                "target_owner": defender.owner,
+                "atk": att_atk,
+                "def": att_def,
+                "target_atk": def_atk,
+                "target_def": def_def,
+            }
+        )
     if d_def < 0:
         state.life[o] += d_def
     if d_att < 0:
         state.life[a] += d_att
-    events[-1]["life"] = state.life[:]
+    if not state.quiet:
+        events[-1]["life"] = state.life[:]
     destroyed = []
     if d_def <= 0:
         destroyed.append((o, defender))
@@ -555,14 +583,15 @@ def battle(state: IotabotsState, slot: int, target: int, events: list[dict]) -> 
         destroyed.append((a, attacker))
     for seat, bot in destroyed:
         remove_bot(state, seat, state.field[seat].index(bot))
-        events.append(
-            {
-                "type": "destroyed_in_battle",
-                "seat": seat,
-                "card": g.names[bot.card],
-                "owner": bot.owner,
-            }
-        )
+        if not state.quiet:
+            events.append(
+                {
+                    "type": "destroyed_in_battle",
+                    "seat": seat,
+                    "card": g.names[bot.card],
+                    "owner": bot.owner,
+                }
+            )
     if check_life(state, "battle damage", events):
         return
     # Triggers right after damage calculation, the turn player's first (IB-8.5)

@@ -96,6 +96,7 @@ cdef class IotabotsState(StateBase):
     cdef public long resolving
     cdef public list frames
     cdef public object choice
+    cdef public bint quiet
 
     @cython.locals(s=IotabotsState)
     cpdef IotabotsState clone(self)

@@ -185,11 +185,13 @@ class IotabotsState(StateBase):
         "resolving",
         "frames",
         "choice",
+        "quiet",  # events are not built (silence()); never part of the position
     )
 
     def __init__(self, game: IotabotsGame, seed: int) -> None:
         self.game = game
         self._legal: list[Action] | None = None
+        self.quiet = False
         self.rng = GameRng(seed)
         self.results: list[int] = []  # per duel: winning seat, or 2 for a drawn duel
         self.reasons: list[str] = []  # per duel: how it ended
@@ -277,11 +279,16 @@ class IotabotsState(StateBase):
             "decks": [self.game.deck_names[0], self.game.deck_names[1]],
         }
 
+    def silence(self) -> IotabotsState:
+        self.quiet = True
+        return self
+
     def clone(self) -> IotabotsState:
         # `s` is typed in state.pxd: the copies below are C struct writes in the compiled engine.
         s = IotabotsState.__new__(IotabotsState)
         s.game = self.game
         s._legal = self._legal
+        s.quiet = self.quiet
         s.rng = self.rng.clone()
         s.results = self.results[:]
         s.reasons = self.reasons[:]
@@ -416,6 +423,7 @@ class IotabotsState(StateBase):
         s = cls.__new__(cls)
         s.game = game
         s._legal = None
+        s.quiet = False
         s.rng = GameRng(integer("rng", 0, 2**64 - 1))
         results = get("results")
         if not isinstance(results, list) or any(r not in (0, 1, 2) for r in results):

@@ -330,6 +330,7 @@ def _from_json(cls: type[StakBotsState], game: Any, data: Any) -> StakBotsState:
     s = cls.__new__(cls)
     s.game = game
     s._legal = None
+    s.quiet = False
     rng = data["rng"]
     if not is_int(rng) or not 0 <= rng < 1 << 64:
         raise ValueError(f"{where}: field 'rng' must be an unsigned 64-bit integer")
