@@ -262,7 +262,7 @@ class MCTSAgent(Agent):
     ) -> _Edge:
         """One tree: at most `limit` iterations (None: no cap) and `budget` seconds."""
         # Every sample is determinized from this silenced copy, so it is silenced too: the search
-        # reads no events, and not building them is up to a third of a game step.
+        # reads no events, and not building them saves about a fifth of a game step.
         state = state.clone().silence()
         seat = state.current_player()
         game = state.game

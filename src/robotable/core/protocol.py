@@ -423,8 +423,8 @@ class StateBase:
         """This state, made quiet, returned: from now on `apply_action` may skip building its
         events and return an empty list, and its clones and determinizations are quiet too.
         What the state becomes is the same, move for move. For copies no person reads: a
-        search's samples, a one-move lookahead, a learner's environment. (Events are up to half
-        of what an engine step costs, and a search discards them.) A game supports it with a
+        search's samples, a one-move lookahead, a learner's environment. (Building the events
+        is about a fifth of a random step, and a search discards them.) A game supports it with a
         `quiet` field that its rules test before building an event; the default, for a game that
         does not, changes nothing."""
         return self
