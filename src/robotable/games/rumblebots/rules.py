@@ -340,8 +340,8 @@ def reveal_row(s: RumbleState, tier: int, ev: list) -> None:
     row = s.lab[tier]
     for slot in range(ROW_SIZE):
         row[slot] = deck.pop() if deck else -1
-    names = [s.game.cards[c].name for c in row if c >= 0]
     if not s.quiet:
+        names = [s.game.cards[c].name for c in row if c >= 0]
         ev.append({"type": "row_revealed", "tier": tier, "cards": names})
 
 

@@ -137,11 +137,12 @@ def scrap_from_stak(st: StakBotsState, s: int, c: int, events: list, reason: str
             event["stak"] = g.local[s]
     if stak[-1] == c:
         stak.pop()
-        top = stak[-1] if stak else -1  # (an assignment expression here: Cython 3.3 refuses it)
-        if top >= 0 and vis[top] == UP and not st.quiet:  # a face-up card is on top now
-            event["top_card"] = g.names[top]
-            p = g.base_power[top]
-            event["top_power"] = p if p >= 0 else power(st, top)
+        if not st.quiet:
+            top = stak[-1] if stak else -1  # (an assignment expression: Cython 3.3 refuses it)
+            if top >= 0 and vis[top] == UP:  # an already face-up card is on top now
+                event["top_card"] = g.names[top]
+                p = g.base_power[top]
+                event["top_power"] = p if p >= 0 else power(st, top)
     else:
         stak.remove(c)
     _to_heap(st, c)
