@@ -5,4 +5,9 @@
 # its `__slots__` (as every game's and docs/protocol.md's are) keeps one copy of each.
 
 cdef class StateBase:
-    pass
+    # The hooks the provided `legal_actions` and `apply_action` call, as C methods: a compiled
+    # game's state declares the same in its own .pxd, and a Python subclass of `State` (a
+    # user's game) overrides them as ordinary methods, which Cython finds and calls instead.
+    cpdef object _legal_actions(self)
+    cpdef object _apply(self, object action)
+    cpdef bint is_terminal(self) except -1

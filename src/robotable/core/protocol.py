@@ -377,6 +377,19 @@ class StateBase:
     (its `__slots__`, its `__dict__`, or its C fields), read by attribute.
     """
 
+    # The hooks `legal_actions` and `apply_action` call, which `State` declares abstract. Here so
+    # that the compiled engine can declare them `cpdef` on this extension type (protocol.pxd):
+    # a compiled game's state then answers them through its C method table, not by a lookup in
+    # its type's attributes and a Python call at every step.
+    def _legal_actions(self) -> list[Action]:
+        raise NotImplementedError
+
+    def _apply(self, action: Action) -> list[Event]:
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        raise NotImplementedError
+
     def turn_number(self) -> int:
         """How many turns have begun (for statistics); games override."""
         return 0

@@ -15,11 +15,15 @@ from typing import Any
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Game
 
-from . import encoding, heuristic, narration, render, rules, view
+from . import encoding, heuristic, narration, render, rules, state, view
 from .actions import ACTION_CLASSES
 from .content import Content, load_content
 from .rules import LAYOUT, new_state
 from .state import BetabotzState, BetabotzTables
+
+# The state's protocol hooks run the forward model (state.py cannot import it: rules.py imports
+# state.py).
+state.rules_legal_actions, state.rules_apply = rules.legal_actions, rules.apply_action
 
 
 class BetabotzGame(BetabotzTables, Game):

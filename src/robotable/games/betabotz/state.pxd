@@ -85,6 +85,10 @@ cdef class BetabotzState(StateBase):
     cdef public list pending
     cdef public list final_bitz
     cdef public list ground_tally
+    # protocol.pxd's hooks, answered through the C method table (state.py defines them)
+    cpdef object _legal_actions(self)
+    cpdef object _apply(self, object action)
+    cpdef bint is_terminal(self) except -1
 
     # C calls from the compiled rules (apply_action asks who decides); Python callers as before.
     cpdef long current_player(self) except? -1

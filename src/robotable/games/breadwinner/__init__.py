@@ -13,10 +13,14 @@ from robotable.core.errors import ContentError, OptionError
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Game
 
-from . import encoding, heuristic, narration, render, rules
+from . import encoding, heuristic, narration, render, rules, state
 from .actions import ACTION_CLASSES
 from .content import check_crop_values, load_crop_values
 from .state import BreadWinnerState
+
+# The state's protocol hooks run the forward model (state.py cannot import it: rules.py imports
+# state.py).
+state.rules_legal_actions, state.rules_apply = rules.legal_actions, rules.apply
 
 
 class BreadWinnerGame(Game):

@@ -8,19 +8,26 @@ the hot path builds each distinct action once and `action in legal` hits on iden
 
 from __future__ import annotations
 
-from functools import cache
-
 from robotable.core.protocol import Action, action
 
 from .board import (
     BOT_NAMES,
     DELIVERY,
     DICE_PER_SEAT,
+    FACTORY_LOC0,
+    NUM_DICE,
+    NUM_FACTORIES,
+    NUM_TILES,
     TILE_INDEX,
     TILE_NAMES,
     die_name,
     where_name,
 )
+
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
 ABILITIES = ("plant", "restore", "harvest", "steal", "unload", "poison", "meltdown", "pulse")
 PHASES = ("map", "deploy", "build", "turn")
@@ -163,45 +170,101 @@ ACTION_CLASSES: tuple[type[Action], ...] = (
 
 
 # -- memoised factories (ints in, shared immutable actions out) --------------------------------
-@cache
+# Each kind's actions sit in a flat table indexed by their small-int fields and are made the
+# first time they are asked for: an index computed in C (compiled) instead of a functools cache,
+# which hashes a tuple of the arguments at every call. The bounds: dice 0-15, faces 0-6, tiles
+# 0-5, factories 1-4, a deactivated die's location -1 (the pile) to 9 (factory 4).
+_FACES = len(BOT_NAMES)
+_FACTORIES = NUM_FACTORIES + 1
+_LOCS = FACTORY_LOC0 + NUM_FACTORIES + 2
+_ABILITY = {name: i for i, name in enumerate(ABILITIES)}
+_MOVES: list = [None] * (NUM_DICE * _FACES * NUM_TILES * NUM_TILES)
+_ACTS: list = [None] * (NUM_DICE * _FACES * NUM_TILES * len(ABILITIES))
+_TARGETED: dict = {}  # Acts with a target die (steal, meltdown, pulse), by all their fields
+_HOLDS: list = [None] * (NUM_DICE * _FACES * NUM_TILES)
+_DEPLOYS: list = [None] * (NUM_DICE * _FACES * _FACTORIES * NUM_TILES)
+_BUILDS: list = [None] * (_FACES * _FACTORIES)
+_RESEARCH: list = [None] * (_FACES * _FACTORIES)
+_DEACTIVATES: list = [None] * (NUM_DICE * _FACES * _LOCS)
+
+
+@cython.locals(i=cython.Py_ssize_t)
 def make_move(die: int, face: int, frm: int, to: int) -> Move:
-    return Move(die, BOT_NAMES[face], TILE_NAMES[frm], TILE_NAMES[to])
+    i = ((die * _FACES + face) * NUM_TILES + frm) * NUM_TILES + to
+    made = _MOVES[i]
+    if made is None:
+        made = _MOVES[i] = Move(die, BOT_NAMES[face], TILE_NAMES[frm], TILE_NAMES[to])
+    return made
 
 
-@cache
+@cython.locals(i=cython.Py_ssize_t)
 def make_act(
     die: int, face: int, at: int, ability: str, target: int = -1, tface: int = 0, tat: int = -1
 ) -> Act:
-    if target < 0:
-        return Act(die, BOT_NAMES[face], TILE_NAMES[at], ability)
-    return Act(
-        die, BOT_NAMES[face], TILE_NAMES[at], ability, target, BOT_NAMES[tface], TILE_NAMES[tat]
-    )
+    if target >= 0:
+        key = (die, face, at, ability, target, tface, tat)
+        made = _TARGETED.get(key)
+        if made is None:
+            made = _TARGETED[key] = Act(
+                die,
+                BOT_NAMES[face],
+                TILE_NAMES[at],
+                ability,
+                target,
+                BOT_NAMES[tface],
+                TILE_NAMES[tat],
+            )
+        return made
+    i = ((die * _FACES + face) * NUM_TILES + at) * len(ABILITIES) + _ABILITY[ability]
+    made = _ACTS[i]
+    if made is None:
+        made = _ACTS[i] = Act(die, BOT_NAMES[face], TILE_NAMES[at], ability)
+    return made
 
 
-@cache
+@cython.locals(i=cython.Py_ssize_t)
 def make_hold(die: int, face: int, at: int) -> Hold:
-    return Hold(die, BOT_NAMES[face], TILE_NAMES[at])
+    i = (die * _FACES + face) * NUM_TILES + at
+    made = _HOLDS[i]
+    if made is None:
+        made = _HOLDS[i] = Hold(die, BOT_NAMES[face], TILE_NAMES[at])
+    return made
 
 
-@cache
+@cython.locals(i=cython.Py_ssize_t)
 def make_deploy(die: int, face: int, factory: int, to: int) -> Deploy:
-    return Deploy(die, BOT_NAMES[face], factory, TILE_NAMES[to])
+    i = ((die * _FACES + face) * _FACTORIES + factory) * NUM_TILES + to
+    made = _DEPLOYS[i]
+    if made is None:
+        made = _DEPLOYS[i] = Deploy(die, BOT_NAMES[face], factory, TILE_NAMES[to])
+    return made
 
 
-@cache
+@cython.locals(i=cython.Py_ssize_t)
 def make_build(face: int, factory: int) -> Build:
-    return Build(BOT_NAMES[face], factory)
+    i = face * _FACTORIES + factory
+    made = _BUILDS[i]
+    if made is None:
+        made = _BUILDS[i] = Build(BOT_NAMES[face], factory)
+    return made
 
 
-@cache
+@cython.locals(i=cython.Py_ssize_t)
 def make_research(face: int, factory: int) -> Research:
-    return Research(BOT_NAMES[face], factory)
+    i = face * _FACTORIES + factory
+    made = _RESEARCH[i]
+    if made is None:
+        made = _RESEARCH[i] = Research(BOT_NAMES[face], factory)
+    return made
 
 
-@cache
+@cython.locals(i=cython.Py_ssize_t)
 def make_deactivate(die: int, face: int, loc: int) -> Deactivate:
-    return Deactivate(die, BOT_NAMES[face], where_name(loc))
+    i = (die * _FACES + face) * _LOCS + loc + 1
+    made = _DEACTIVATES[i]
+    if made is None:
+        made = _DEACTIVATES[i] = Deactivate(die, BOT_NAMES[face], where_name(loc))
+    return made
 
 
 END_MAP = EndPhase("map")

@@ -37,3 +37,7 @@ cdef class BreadWinnerState(StateBase):
     cdef public object _legal
     cdef public object _opening
     cdef public bint quiet
+    # protocol.pxd's hooks, answered through the C method table (state.py defines them)
+    cpdef object _legal_actions(self)
+    cpdef object _apply(self, object action)
+    cpdef bint is_terminal(self) except -1

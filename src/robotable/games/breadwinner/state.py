@@ -101,6 +101,13 @@ STEP_TEXT = {
 }
 
 
+# The forward model as the protocol hooks below call it: rules.py imports this module, so this one
+# cannot import it, and the package (__init__.py) sets these once both are loaded. A module global
+# is one cached lookup, where `self.game.rules.apply` was two attribute lookups at every step.
+rules_legal_actions: Any = None
+rules_apply: Any = None
+
+
 class BreadWinnerState(StateBase):
     """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
     `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
@@ -169,12 +176,12 @@ class BreadWinnerState(StateBase):
         self._opening = game.rules.setup(self)
 
     # -- protocol -----------------------------------------------------------------------------
-    # Through the game, not an import: rules.py imports this module (one attribute lookup more).
+    # The rules sit above this module: the package sets their entry points (above).
     def _legal_actions(self) -> list[Action]:
-        return self.game.rules.legal_actions(self)
+        return rules_legal_actions(self)
 
     def _apply(self, action: Action) -> list[dict[str, Any]]:
-        return self.game.rules.apply(self, action)
+        return rules_apply(self, action)
 
     def current_player(self) -> int:
         return TERMINAL if self.phase == P_OVER else self.seat

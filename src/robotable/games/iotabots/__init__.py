@@ -16,7 +16,7 @@ from robotable.core.errors import OptionError
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Action, Game
 
-from . import encoding, heuristic, narration, render, rules
+from . import encoding, heuristic, narration, render, rules, state
 from .actions import (
     ACTION_CLASSES,
     Activate,
@@ -47,6 +47,10 @@ from .content import (
 from .state import GameTables, IotabotsState
 
 DEFAULT_DECKS = ("assembly_line", "heavy_metal")
+
+# The state's protocol hooks run the forward model (state.py cannot import it: rules.py imports
+# state.py).
+state.rules_legal_actions, state.rules_apply = rules.legal_actions, rules.apply
 
 
 class IotabotsGame(GameTables, Game):
@@ -119,7 +123,7 @@ class IotabotsGame(GameTables, Game):
     renderer = render
     encoding = encoding
     # The forward model and the words, for the state (which sits below them and cannot import
-    # them): `state.game.rules.apply(state, action)`.
+    # them): `state.game.rules.prompt(state)` (the two hot entry points are bound above).
     rules: ClassVar[ModuleType] = rules
     narration: ClassVar[ModuleType] = narration
 

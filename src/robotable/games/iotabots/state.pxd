@@ -97,6 +97,10 @@ cdef class IotabotsState(StateBase):
     cdef public list frames
     cdef public object choice
     cdef public bint quiet
+    # protocol.pxd's hooks, answered through the C method table (state.py defines them)
+    cpdef object _legal_actions(self)
+    cpdef object _apply(self, object action)
+    cpdef bint is_terminal(self) except -1
 
     @cython.locals(s=IotabotsState)
     cpdef IotabotsState clone(self)

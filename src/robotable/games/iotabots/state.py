@@ -150,6 +150,13 @@ _LIST_FIELDS = ("deck", "hand", "junk")
 _SEAT_INT_FIELDS = ("life", "mana", "mana_max", "mulligans")
 
 
+# The forward model as the protocol hooks below call it: rules.py imports this module, so this one
+# cannot import it, and the package (__init__.py) sets these once both are loaded. A module global
+# is one cached lookup, where `self.game.rules.apply` was two attribute lookups at every step.
+rules_legal_actions: Any = None
+rules_apply: Any = None
+
+
 class IotabotsState(StateBase):
     """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
     `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
@@ -248,13 +255,12 @@ class IotabotsState(StateBase):
             return [0.0, 1.0]
         return [0.5, 0.5]
 
-    # The rules sit above this module: the game hands them over (one attribute lookup more
-    # than a module global, and no import back up).
+    # The rules sit above this module: the package sets their entry points (above).
     def _legal_actions(self) -> list[Action]:
-        return self.game.rules.legal_actions(self)
+        return rules_legal_actions(self)
 
     def _apply(self, action: Action) -> list[dict]:
-        return self.game.rules.apply(self, action)
+        return rules_apply(self, action)
 
     def turn_number(self) -> int:
         return self.total_turns

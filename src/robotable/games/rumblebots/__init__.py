@@ -18,11 +18,15 @@ from robotable.core.errors import OptionError
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Action, Game
 
-from . import encoding, heuristic, narration, render, rules
+from . import encoding, heuristic, narration, render, rules, state
 from .actions import ACTION_CLASSES
 from .content import Content, load_content
 from .effects import battle_tables
 from .state import RumbleState, RumbleTables
+
+# The state's protocol hooks run the forward model (state.py cannot import it: rules.py imports
+# state.py).
+state.rules_legal_actions, state.rules_apply = rules.legal_actions, rules.apply
 
 
 class RumblebotsGame(RumbleTables, Game):
@@ -44,7 +48,8 @@ class RumblebotsGame(RumbleTables, Game):
     heuristic = heuristic
     renderer = render
     encoding = encoding
-    # RumbleState's protocol methods call these (`self.game.rules.apply(self, action)`):
+    # RumbleState's protocol methods call these (`self.game.views.prompt(self)`; the two hot
+    # entry points of the rules are bound above):
     # state.py is the data layer and imports none of them. Class attributes, so a pickled game
     # carries no module.
     rules: ClassVar[ModuleType] = rules  # forward model: setup, legal_actions, apply

@@ -57,6 +57,29 @@ class Effect(enum.IntEnum):
     RECYCLE_BONUS = 13
 
 
+# The members the forward model tests on every build and clash, as plain module names (KW_SWARM
+# is Keyword.SWARM): in Python 3.11 reading `Keyword.SWARM` goes through the enum metaclass's
+# __getattr__ hook, several times the cost of a global, in both engines.
+KW_BUDDY = Keyword.BUDDY
+KW_CRYSTALS = Keyword.CRYSTALS
+KW_ENERGIZED = Keyword.ENERGIZED
+KW_ENTER = Keyword.ENTER
+KW_FINALE = Keyword.FINALE
+KW_REBOOT = Keyword.REBOOT
+KW_RIPENING = Keyword.RIPENING
+KW_SWARM = Keyword.SWARM
+KW_TRANSFORMATION = Keyword.TRANSFORMATION
+EF_ATTACK = Effect.ATTACK
+EF_BOOST_ATTACK = Effect.BOOST_ATTACK
+EF_BOOST_BARRIERS = Effect.BOOST_BARRIERS
+EF_BOOST_CRITS = Effect.BOOST_CRITS
+EF_BOOST_DEFENSE = Effect.BOOST_DEFENSE
+EF_CREATE_CRYSTALS = Effect.CREATE_CRYSTALS
+EF_CRITS = Effect.CRITS
+EF_DEFEAT_DEFENDER = Effect.DEFEAT_DEFENDER
+EF_DEFENSE = Effect.DEFENSE
+EF_REVIVE = Effect.REVIVE
+
 STAT_EFFECTS = (Effect.ATTACK, Effect.DEFENSE, Effect.CRITS, Effect.BARRIERS)
 REVEAL_EFFECTS = (
     Effect.BOOST_ATTACK,

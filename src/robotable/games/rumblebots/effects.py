@@ -10,7 +10,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from .content import Effect, Keyword
+from .content import (
+    EF_ATTACK,
+    EF_BOOST_ATTACK,
+    EF_BOOST_BARRIERS,
+    EF_BOOST_CRITS,
+    EF_BOOST_DEFENSE,
+    EF_CREATE_CRYSTALS,
+    EF_CRITS,
+    EF_DEFEAT_DEFENDER,
+    EF_DEFENSE,
+    EF_REVIVE,
+    KW_BUDDY,
+    KW_ENERGIZED,
+    KW_FINALE,
+    KW_SWARM,
+    Effect,
+)
 from .state import OVER, P_TARGET_DEFEAT, P_TARGET_REVIVE, SHOWDOWN, RumbleState
 
 try:
@@ -18,7 +34,7 @@ try:
 except ImportError:  # no Cython: its declarations do nothing
     from robotable.core import cython_shim as cython
 
-_CONTINUOUS = (Keyword.SWARM, Keyword.FINALE, Keyword.ENERGIZED, Keyword.BUDDY)
+_CONTINUOUS = (KW_SWARM, KW_FINALE, KW_ENERGIZED, KW_BUDDY)
 
 
 def battle_tables(content: Any) -> tuple:
@@ -69,11 +85,11 @@ def gang_totals(s: RumbleState, gang: list[int], owner: int) -> tuple[int, int, 
         kw = continuous[cid]
         if kw is not None:
             d = cards[cid]
-            if kw is Keyword.SWARM:
+            if kw is KW_SWARM:
                 ok = size >= 3
-            elif kw is Keyword.FINALE:
+            elif kw is KW_FINALE:
                 ok = len(s.bdeck[owner]) <= 1
-            elif kw is Keyword.ENERGIZED:
+            elif kw is KW_ENERGIZED:
                 ok = s.reactor[owner] > 0
             else:
                 bm = d.buddy_mask
@@ -85,11 +101,11 @@ def gang_totals(s: RumbleState, gang: list[int], owner: int) -> tuple[int, int, 
                         break
             if ok:
                 e = d.effect
-                if e is Effect.ATTACK:
+                if e is EF_ATTACK:
                     atk += d.amount
-                elif e is Effect.DEFENSE:
+                elif e is EF_DEFENSE:
                     dfn += d.amount
-                elif e is Effect.CRITS:
+                elif e is EF_CRITS:
                     crit += d.amount
                 else:
                     bar += d.amount
@@ -144,24 +160,24 @@ def reveal_effect(
     """Resolve an Enter / Reboot / Contraption effect; a choice of target becomes a pending
     decision (RB-8.1). A Reboot bot is already under its owner's deck (RB-8.3)."""
     card = s.game.cards[source]
-    if effect is Effect.BOOST_ATTACK:
+    if effect is EF_BOOST_ATTACK:
         s.atk_mod += amount
-    elif effect is Effect.BOOST_CRITS:
+    elif effect is EF_BOOST_CRITS:
         s.crit_mod += amount
-    elif effect is Effect.BOOST_DEFENSE:
+    elif effect is EF_BOOST_DEFENSE:
         s.def_mod += amount
-    elif effect is Effect.BOOST_BARRIERS:
+    elif effect is EF_BOOST_BARRIERS:
         s.bar_mod += amount
-    elif effect is Effect.CREATE_CRYSTALS:
+    elif effect is EF_CREATE_CRYSTALS:
         s.add_log("ability", seat, source, card.text)
         create_crystals(s, seat, amount, ev, card.name)
         if s.phase == OVER:  # a Dominance Victory ended the game
             return
-    elif effect is Effect.DEFEAT_DEFENDER or effect is Effect.REVIVE:
-        zone = s.defense if effect is Effect.DEFEAT_DEFENDER else s.discard[seat]
+    elif effect is EF_DEFEAT_DEFENDER or effect is EF_REVIVE:
+        zone = s.defense if effect is EF_DEFEAT_DEFENDER else s.discard[seat]
         names = distinct_names(s, zone)
         if len(names) > 1:
-            kind = P_TARGET_DEFEAT if effect is Effect.DEFEAT_DEFENDER else P_TARGET_REVIVE
+            kind = P_TARGET_DEFEAT if effect is EF_DEFEAT_DEFENDER else P_TARGET_REVIVE
             s.pending.append((kind, seat, source, flag))
             return
         if names:
@@ -177,9 +193,9 @@ def reveal_effect(
                         "effect": effect.name.lower(),
                     }
                 )
-    if effect is not Effect.CREATE_CRYSTALS and effect not in (
-        Effect.DEFEAT_DEFENDER,
-        Effect.REVIVE,
+    if effect is not EF_CREATE_CRYSTALS and effect not in (
+        EF_DEFEAT_DEFENDER,
+        EF_REVIVE,
     ):
         s.add_log("ability", seat, source, card.text)
         if not s.quiet:
@@ -211,7 +227,7 @@ def resolve_target(
 ) -> None:
     cards = s.game.cards
     src = cards[source].name
-    if effect is Effect.DEFEAT_DEFENDER:
+    if effect is EF_DEFEAT_DEFENDER:
         target = first_named(s.defense, cards, name)
         s.defense.remove(target)
         s.discard[s.champion].append(target)

@@ -12,7 +12,16 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .content import Keyword
+from .content import (
+    KW_BUDDY,
+    KW_CRYSTALS,
+    KW_ENERGIZED,
+    KW_ENTER,
+    KW_FINALE,
+    KW_REBOOT,
+    KW_SWARM,
+    KW_TRANSFORMATION,
+)
 from .state import BUILD, SHOWDOWN, RumbleState
 
 try:
@@ -56,7 +65,7 @@ FITTED = replace(
     temperature=3.4848,
 )
 
-_ACTIVE = (Keyword.ENTER, Keyword.REBOOT, Keyword.CRYSTALS, Keyword.TRANSFORMATION)
+_ACTIVE = (KW_ENTER, KW_REBOOT, KW_CRYSTALS, KW_TRANSFORMATION)
 
 
 def bot_power(d) -> float:  # type: ignore[no-untyped-def]
@@ -64,9 +73,9 @@ def bot_power(d) -> float:  # type: ignore[no-untyped-def]
     if d.contraption:
         return 3.0 + 0.5 * d.amount
     p = d.attack + d.defense + 1.6 * d.crits + 1.2 * d.barriers
-    if d.keyword in (Keyword.SWARM, Keyword.BUDDY, Keyword.ENERGIZED):
+    if d.keyword in (KW_SWARM, KW_BUDDY, KW_ENERGIZED):
         p += 0.6 * d.amount
-    elif d.keyword is Keyword.FINALE:
+    elif d.keyword is KW_FINALE:
         p += 0.3 * d.amount
     elif d.keyword in _ACTIVE:
         p += 2.0

@@ -30,10 +30,16 @@ from .actions import (
 from .content import (
     CHALLENGER_CONTRAPTION,
     CHAMPION_CONTRAPTION,
+    EF_DEFEAT_DEFENDER,
+    EF_REVIVE,
     FACTION_BIT,
     FACTIONS,
+    KW_CRYSTALS,
+    KW_ENTER,
+    KW_REBOOT,
+    KW_RIPENING,
+    KW_TRANSFORMATION,
     Effect,
-    Keyword,
 )
 from .effects import (
     beats,
@@ -381,7 +387,7 @@ def apply_build(s: RumbleState, action: Action, ev: list) -> None:
         cid = first_named(owned, cards, action.name)
         owned.remove(cid)
         d = cards[cid]
-        gain = d.scrap + (s.tier[seat] if d.keyword is Keyword.RIPENING else 0)
+        gain = d.scrap + (s.tier[seat] if d.keyword is KW_RIPENING else 0)
         s.scraps[seat] += gain
         s.recycled.append(cid)
         if not s.quiet:
@@ -605,7 +611,7 @@ def advance_battle(s: RumbleState, ev: list) -> None:
                         "crits": d.crits,
                     }
                 )
-            if d.keyword is Keyword.REBOOT:
+            if d.keyword is KW_REBOOT:
                 # RB-8.3: it goes under the deck at once (adding nothing), then its effect
                 s.add_log("reveal", ch, cid)
                 reboot(s, ch, cid, ev)
@@ -613,7 +619,7 @@ def advance_battle(s: RumbleState, ev: list) -> None:
             else:
                 s.attack.append(cid)
                 s.add_log("reveal", ch, cid)
-                if d.keyword is Keyword.ENTER:
+                if d.keyword is KW_ENTER:
                     reveal_effect(s, ch, cid, d.effect, d.amount, SRC_BOT, ev)
         elif step == BS_CHECK:
             atk, crit, dfn, bar, thr = clash_numbers(s)
@@ -663,9 +669,9 @@ def usable_contraptions(s: RumbleState, seat: int, effects: tuple[Effect, ...]) 
         d = cards[cid]
         if not d.contraption or cid in used or d.effect not in effects or d.name in names:
             continue
-        if d.effect is Effect.REVIVE and not s.discard[seat]:
+        if d.effect is EF_REVIVE and not s.discard[seat]:
             continue
-        if d.effect is Effect.DEFEAT_DEFENDER and not s.defense:
+        if d.effect is EF_DEFEAT_DEFENDER and not s.defense:
             continue
         names.append(d.name)
     return names
@@ -685,12 +691,12 @@ def challenger_wins(s: RumbleState, ev: list) -> None:
         ev.append({"type": "clash_won", "seat": ch, "against": old, "undefended": s.forced})
     for cid in list(s.attack):
         d = cards[cid]
-        if d.keyword is Keyword.CRYSTALS:
+        if d.keyword is KW_CRYSTALS:
             s.add_log("ability", ch, cid, d.text)
             create_crystals(s, ch, d.amount, ev, d.name)
             if s.phase == OVER:
                 return
-        elif d.keyword is Keyword.TRANSFORMATION:
+        elif d.keyword is KW_TRANSFORMATION:
             transform(s, ch, cid, ev)
     mask = 0
     for cid in s.attack:
@@ -851,7 +857,7 @@ def apply_pending(s: RumbleState, action: Action, ev: list) -> None:
             s.bstep = BS_CHECK
             reveal_effect(s, seat, cid, d.effect, d.amount, SRC_CONTRAPTION, ev)
     else:
-        effect = Effect.DEFEAT_DEFENDER if kind == P_TARGET_DEFEAT else Effect.REVIVE
+        effect = EF_DEFEAT_DEFENDER if kind == P_TARGET_DEFEAT else EF_REVIVE
         resolve_target(s, effect, seat, source, action.name, ev)
     if s.phase == BATTLE:
         advance_battle(s, ev)

@@ -81,3 +81,7 @@ cdef class RumbleState(StateBase):
     cdef public long clashes
     cdef public object opening
     cdef public bint quiet
+    # protocol.pxd's hooks, answered through the C method table (state.py defines them)
+    cpdef object _legal_actions(self)
+    cpdef object _apply(self, object action)
+    cpdef bint is_terminal(self) except -1

@@ -70,6 +70,13 @@ class RumbleTables:
     type cannot be; the Game class inherits both."""
 
 
+# The forward model as the protocol hooks below call it: rules.py imports this module, so this one
+# cannot import it, and the package (__init__.py) sets these once both are loaded. A module global
+# is one cached lookup, where `self.game.rules.apply` was two attribute lookups at every step.
+rules_legal_actions: Any = None
+rules_apply: Any = None
+
+
 class RumbleState(StateBase):
     """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
     `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
@@ -175,13 +182,12 @@ class RumbleState(StateBase):
         self.game.rules.create_crystals(self, seat, amount, ev, card)
 
     # ------------------------------------------------------------------ protocol
-    # The forward model is rules.py, reached through the game (one attribute lookup): this module
-    # sits below the rules and must not import them.
+    # The rules sit above this module: the package sets their entry points (above).
     def _legal_actions(self) -> list[Action]:
-        return self.game.rules.legal_actions(self)
+        return rules_legal_actions(self)
 
     def _apply(self, action: Action) -> list:
-        return self.game.rules.apply(self, action)
+        return rules_apply(self, action)
 
     def current_player(self) -> int:
         if self.phase == OVER:

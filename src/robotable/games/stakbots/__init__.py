@@ -17,7 +17,7 @@ from robotable.core.narration import narrate_events
 from robotable.core.options import OptionSpec
 from robotable.core.protocol import Action, Game
 
-from . import effects, encoding, heuristic, narration, render, rules
+from . import effects, encoding, heuristic, narration, render, rules, state
 from .actions import (
     ACTION_CLASSES,
     END_TURN,
@@ -28,6 +28,7 @@ from .actions import (
     React,
     Recycle,
     Scrap,
+    Target,
 )
 from .content import BUNDLED, Deck, load_deck
 from .modes import (
@@ -41,6 +42,10 @@ from .modes import (
 )
 from .rules import setup
 from .state import GameTables, StakBotsState
+
+# The state's protocol hooks run the forward model (state.py cannot import it: rules.py imports
+# state.py).
+state.rules_legal_actions, state.rules_apply = rules.legal_actions, rules.apply
 
 
 class StakBots(GameTables, Game):
@@ -271,6 +276,10 @@ class StakBots(GameTables, Game):
         ]
         self.recycle_a = [[Recycle(c.id, c.name, j) for c in cards] for j in range(per)]
         self.react_a = [React(c.id, c.name) for c in cards]
+        # top_target_a[k][c]: an entry effect chooses card c, the top card of stak k.
+        self.top_target_a = [
+            [Target(self.owner[k], 0, c.name, self.local[k]) for c in cards] for k in range(total)
+        ]
         self.player_a = [ChoosePlayer(s) for s in range(self.num_players)]
         self.end_a = END_TURN
 

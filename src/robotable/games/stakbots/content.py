@@ -57,6 +57,24 @@ class Bot(enum.IntEnum):
         return self.name.capitalize()
 
 
+# The types the rules test on every entry effect and attack, as plain module names (BOT_SHOT is
+# Bot.SHOT): in Python 3.11 reading `Bot.SHOT` goes through the enum metaclass's __getattr__
+# hook, several times the cost of a global, in both engines.
+BOT_BASH = Bot.BASH
+BOT_BEGONE = Bot.BEGONE
+BOT_BOUNTIFUL = Bot.BOUNTIFUL
+BOT_CLUMSY = Bot.CLUMSY
+BOT_EXPEL = Bot.EXPEL
+BOT_FATAL = Bot.FATAL
+BOT_PIT = Bot.PIT
+BOT_REAPER = Bot.REAPER
+BOT_SHOT = Bot.SHOT
+BOT_SIDEKICK = Bot.SIDEKICK
+BOT_SPIKE = Bot.SPIKE
+BOT_STOMP = Bot.STOMP
+BOT_TRANQ = Bot.TRANQ
+BOT_TRIP = Bot.TRIP
+
 # What each type does, in the words the view and the renderer show (full text, short text).
 TEXT: dict[Bot, tuple[str, str]] = {
     Bot.CORE: ("No ability.", ""),

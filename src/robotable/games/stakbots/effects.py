@@ -15,7 +15,22 @@ from typing import TYPE_CHECKING
 
 from .actions import LET_THROUGH, Target
 from .board import mark, power, power_now, printed, top_stak
-from .content import Bot
+from .content import (
+    BOT_BASH,
+    BOT_BEGONE,
+    BOT_BOUNTIFUL,
+    BOT_CLUMSY,
+    BOT_EXPEL,
+    BOT_FATAL,
+    BOT_PIT,
+    BOT_REAPER,
+    BOT_SHOT,
+    BOT_SIDEKICK,
+    BOT_SPIKE,
+    BOT_TRANQ,
+    BOT_TRIP,
+    Bot,
+)
 from .state import D_DISCARD, D_FACEUP, D_PLAYER, D_REACT, D_TOP, HIDDEN, KNOWN, UP, StakBotsState
 
 try:
@@ -270,17 +285,17 @@ def damage_ability(
     """SB-5.4: the `*` ability of a card that just dealt damage to `hit` (attacking or not);
     `src_seat` and `hit_seat` are the staks the two cards sit on."""
     bot = st.game.bot[src]
-    if bot == Bot.FATAL:
+    if bot == BOT_FATAL:
         doomed.add(hit)  # SB-8.8
         victim = hit
-    elif bot == Bot.SPIKE:
+    elif bot == BOT_SPIKE:
         stak = st.staks[hit_seat]  # SB-8.4: the card directly beneath the damaged one
         i = stak.index(hit)
         if i == 0:
             return
         victim = stak[i - 1]
         doomed.add(victim)
-    elif bot == Bot.BASH:
+    elif bot == BOT_BASH:
         victim = st.staks[hit_seat][0]  # SB-8.3: the bottom card, the damaged one if alone
         doomed.add(victim)
     else:
@@ -311,9 +326,9 @@ def fire(st: StakBotsState, c: int, k: int, events: list) -> None:
         if g.several[k]:
             event["stak"] = g.local[k]
         events.append(event)
-    if bot == Bot.CLUMSY:  # SB-8.5
+    if bot == BOT_CLUMSY:  # SB-8.5
         scrap_from_stak(st, k, st.staks[k][0], events, "Clumsy Bot")
-    elif bot == Bot.SIDEKICK:  # SB-8.9
+    elif bot == BOT_SIDEKICK:  # SB-8.9
         stak = st.staks[k]
         if len(stak) >= 2:
             stak[-1], stak[-2] = stak[-2], stak[-1]
@@ -321,7 +336,7 @@ def fire(st: StakBotsState, c: int, k: int, events: list) -> None:
                 event = mark(st, {"type": "moved", "card": name, "position": "second from top"}, k)
                 uncovered(st, k, event)
                 events.append(event)
-    elif bot == Bot.BOUNTIFUL:  # SB-8.11
+    elif bot == BOT_BOUNTIFUL:  # SB-8.11
         if owner < g.num_players:
             draw(st, owner, events)
         else:  # SB-11.14: the Drone holds no hand
@@ -333,14 +348,14 @@ def fire(st: StakBotsState, c: int, k: int, events: list) -> None:
         else:
             if not st.quiet:
                 events.append(_fizzled(owner, name, bot, "no_target"))
-    elif bot == Bot.TRANQ:  # SB-8.13
+    elif bot == BOT_TRANQ:  # SB-8.13
         vis = st.vis
         if any(x != c and vis[x] == UP for s in st.staks for x in s):
             st.decision = (D_FACEUP, c, owner)
         else:
             if not st.quiet:
                 events.append(_fizzled(owner, name, bot, "no_target"))
-    elif bot == Bot.EXPEL:  # SB-8.12
+    elif bot == BOT_EXPEL:  # SB-8.12
         st.decision = (D_PLAYER, c, owner)
 
 
@@ -358,10 +373,11 @@ def choices(st: StakBotsState, d: tuple[int, int, int]) -> list:
     owner = g.owner
     local = g.local
     if kind == D_TOP:
+        top_targets = g.top_target_a
         self_ok = TOP_CHOICE[g.bot[c]]
         for s, stak in enumerate(st.staks):
             if stak and (self_ok or stak[-1] != c):
-                out.append(Target(owner[s], 0, names[stak[-1]], local[s]))
+                out.append(top_targets[s][stak[-1]])
     elif kind == D_FACEUP:
         vis = st.vis
         for s, stak in enumerate(st.staks):
@@ -403,7 +419,7 @@ def resolve_target(
     bot = g.bot[c]
     stak = st.staks[k]
     x = stak[len(stak) - 1 - depth]
-    if bot == Bot.TRANQ:  # SB-8.13
+    if bot == BOT_TRANQ:  # SB-8.13
         reset(st, k, x, events, chooser, c)
         return
     if not st.quiet:  # (the target as it was)
@@ -414,24 +430,24 @@ def resolve_target(
             "target_power": power_now(st, x),
         }
         mark(st, base, k, "target_seat")
-    if bot == Bot.SHOT:  # SB-8.6
+    if bot == BOT_SHOT:  # SB-8.6
         add_damage(st, x, SHOT_DAMAGE)
         if not st.quiet:
             events.append(
                 {"type": "shot", **base, "damage": SHOT_DAMAGE, "target_damage": st.dmg[x]}
             )
-    elif bot == Bot.REAPER:  # SB-8.7
+    elif bot == BOT_REAPER:  # SB-8.7
         if not st.quiet:
             events.append({"type": "reaped", **base})
         scrap_from_stak(st, k, x, events, "Reaper Bot")
-    elif bot == Bot.BEGONE:  # SB-8.14
+    elif bot == BOT_BEGONE:  # SB-8.14
         if not st.quiet:
             events.append({"type": "begone", **base})
         if g.owner[k] < g.num_players:
             return_to_hand(st, k, x, events)
         else:  # SB-11.14: the Drone holds no hand, so its card is scrapped
             scrap_from_stak(st, k, x, events, "Begone Bot")
-    elif bot == Bot.TRIP:  # SB-8.15
+    elif bot == BOT_TRIP:  # SB-8.15
         if len(stak) >= 2:
             stak[-1], stak[-2] = stak[-2], stak[-1]
         if not st.quiet:  # (the stak's length is the same after the move)
@@ -439,7 +455,7 @@ def resolve_target(
             if len(stak) >= 2:
                 uncovered(st, k, event)
             events.append(event)
-    elif bot == Bot.PIT:  # SB-8.16
+    elif bot == BOT_PIT:  # SB-8.16
         if len(stak) >= 2:
             stak.insert(0, stak.pop())
         if not st.quiet:
@@ -467,7 +483,7 @@ def resolve_player(st: StakBotsState, c: int, chooser: int, seat: int, events: l
         st.decision = (D_DISCARD, c, seat)
     else:
         if not st.quiet:
-            event = _fizzled(chooser, g.names[c], Bot.EXPEL, "empty_hand")
+            event = _fizzled(chooser, g.names[c], BOT_EXPEL, "empty_hand")
             event["target_seat"] = seat
             events.append(event)
 
@@ -481,11 +497,11 @@ def describe(st: StakBotsState, d: tuple[int, int, int]) -> str:
     bot = st.game.bot[c]
     if kind == D_TOP:
         what = {
-            Bot.SHOT: "choose a top card to take 4 damage",
-            Bot.REAPER: "choose another top card to scrap",
-            Bot.BEGONE: "choose another top card to return to its owner's hand",
-            Bot.TRIP: "choose a top card to drop one place",
-            Bot.PIT: "choose a top card to move to the bottom of its stak",
+            BOT_SHOT: "choose a top card to take 4 damage",
+            BOT_REAPER: "choose another top card to scrap",
+            BOT_BEGONE: "choose another top card to return to its owner's hand",
+            BOT_TRIP: "choose a top card to drop one place",
+            BOT_PIT: "choose a top card to move to the bottom of its stak",
         }[bot]
     elif kind == D_FACEUP:
         what = "choose another face-up card to reset (turn face-down)"

@@ -30,7 +30,9 @@ from .actions import (
     Target,
 )
 from .board import mark, power, printed, stak_of, top_stak
-from .content import Bot
+from .content import (
+    BOT_STOMP,
+)
 from .effects import add_damage, draw, scrap_from_hand, scrap_from_stak, shuffle, take_top
 from .state import D_REACT, KNOWN, UP, StakBotsState
 
@@ -488,7 +490,7 @@ def attack(st: StakBotsState, src: int, target: int, events: list) -> None:
             for c in victims:
                 scrap_from_stak(st, s, c, events, "combat")
     settle(st, events)
-    if g.bot[att] == Bot.STOMP:
+    if g.bot[att] == BOT_STOMP:
         st.stomp = target
         st.stomp_from = src
     else:

@@ -45,6 +45,7 @@ cdef class GameTables:
     cdef public list plays_for
     cdef public list recycle_a
     cdef public list react_a
+    cdef public list top_target_a
     cdef public list player_a
 
 
@@ -79,3 +80,7 @@ cdef class StakBotsState(StateBase):
     cdef public long drone_next
     cdef public object opening
     cdef public bint quiet
+    # protocol.pxd's hooks, answered through the C method table (state.py defines them)
+    cpdef object _legal_actions(self)
+    cpdef object _apply(self, object action)
+    cpdef bint is_terminal(self) except -1

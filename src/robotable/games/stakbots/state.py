@@ -82,6 +82,13 @@ _FIELDS = (
 _LATER = {"n_attacks": 0, "declared": -1, "stomp_from": -1, "drone_next": 0}
 
 
+# The forward model as the protocol hooks below call it: rules.py imports this module, so this one
+# cannot import it, and the package (__init__.py) sets these once both are loaded. A module global
+# is one cached lookup, where `self.game.rules.apply` was two attribute lookups at every step.
+rules_legal_actions: Any = None
+rules_apply: Any = None
+
+
 class StakBotsState(StateBase):
     """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
     `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
@@ -145,13 +152,13 @@ class StakBotsState(StateBase):
     def turn_number(self) -> int:
         return self.turn
 
-    # The rules and the words live above this file; the Game wires them in as attributes
-    # (`rules`, `narration`, `build_view`), one attribute lookup on the hot paths.
+    # The rules and the words live above this file: the package sets the rules' entry points
+    # (above); the rest the Game wires in as attributes (`rules`, `narration`, `build_view`).
     def _legal_actions(self) -> list[Action]:
-        return self.game.rules.legal_actions(self)
+        return rules_legal_actions(self)
 
     def _apply(self, action: Action) -> list[dict]:
-        return self.game.rules.apply(self, action)
+        return rules_apply(self, action)
 
     def prompt(self) -> str:
         return self.game.rules.prompt(self)
