@@ -249,6 +249,7 @@ def card_tables(content: Any) -> tuple:
     Built once per game, which holds them (`game.tables`): build_legal runs for every
     decision of the build phase, and reading the card definitions there was most of its cost."""
     cards = content.cards
+    first_of: dict[str, int] = {}
     return (
         [d.cost for d in cards],
         [d.name for d in cards],
@@ -256,6 +257,7 @@ def card_tables(content: Any) -> tuple:
         [named(Recycle, d.name) for d in cards],
         [named(BuildScanned, d.name) for d in cards],
         [[None] * (5 * ROW_SIZE) for _ in cards],
+        [first_of.setdefault(d.name, i) for i, d in enumerate(cards)],  # same name, same number
     )
 
 
@@ -268,46 +270,64 @@ def card_tables(content: Any) -> tuple:
     recycles=list,
     scanned=list,
     labs=list,
+    same_name=list,
     lab_builds=list,
+    row=list,
     showdown=cython.bint,
     sc=cython.long,
     tier=cython.long,
     acts=list,
     t=cython.long,
     slot=cython.long,
+    j=cython.long,
     cid=cython.long,
+    other=cython.long,
     c=cython.long,
     fighters=cython.long,
+    given=cython.Py_ssize_t,
+    i=cython.Py_ssize_t,
+    repeated=cython.bint,
     owned=list,
     fresh=list,
 )
 def build_legal(s: RumbleState) -> list[Action]:
+    # Each name is offered once per row, once from the hand and once to recycle. Cards of one
+    # name share a number (`same_name`) and their Recycle and BuildScanned actions, so a repeat is
+    # found by comparing small ints or by identity among the few actions given so far, not with
+    # a set of names built at every decision.
     seat = s.order[s.turn_pos]
-    costs, names, fights, recycles, scanned, labs = s.game.tables
+    costs, names, fights, recycles, scanned, labs, same_name = s.game.tables
     showdown = s.round == SHOWDOWN
     sc = s.scraps[seat]
     tier = s.tier[seat]
     acts: list[Action] = []
     if s.builds < (3 if showdown else 2):
         for t in range(1, tier + 1):
-            seen = set()
-            for slot, cid in enumerate(s.lab[t]):
+            row = s.lab[t]
+            for slot in range(len(row)):
+                cid = row[slot]
                 if cid >= 0 and costs[cid] <= sc:
-                    name = names[cid]
-                    if name not in seen:
-                        seen.add(name)
+                    repeated = False
+                    for j in range(slot):
+                        other = row[j]
+                        if other >= 0 and costs[other] <= sc and same_name[other] == same_name[cid]:
+                            repeated = True
+                            break
+                    if not repeated:
                         lab_builds = labs[cid]  # this card's BuildLab actions, by tier and slot
                         act = lab_builds[t * ROW_SIZE + slot]
                         if act is None:
-                            act = lab_builds[t * ROW_SIZE + slot] = lab_action(t, slot, name)
+                            act = lab_builds[t * ROW_SIZE + slot] = lab_action(t, slot, names[cid])
                         acts.append(act)
-        seen = set()
+        given = len(acts)
         for cid in s.hand[seat]:
             if costs[cid] <= sc:
-                name = names[cid]
-                if name not in seen:
-                    seen.add(name)
-                    acts.append(scanned[cid])
+                act = scanned[cid]
+                for i in range(given, len(acts)):
+                    if acts[i] is act:
+                        break
+                else:
+                    acts.append(act)
     owned = s.collection[seat]
     fresh = s.fresh[seat]
     if len(owned) + len(fresh) > 1:
@@ -318,13 +338,16 @@ def build_legal(s: RumbleState) -> list[Action]:
         for c in fresh:
             if fights[c]:
                 fighters += 1
-        seen = set()
+        given = len(acts)
         for cid in owned:
-            name = names[cid]
             # RB-4.4: never the only bot, never leave a deck of only Contraptions
-            if name not in seen and (fighters >= 2 or not fights[cid]):
-                seen.add(name)
-                acts.append(recycles[cid])
+            if fighters >= 2 or not fights[cid]:
+                act = recycles[cid]
+                for i in range(given, len(acts)):
+                    if acts[i] is act:
+                        break
+                else:
+                    acts.append(act)
     if (showdown or s.upgrades == 0) and tier < MAX_TIER and sc >= UPGRADE_COST:
         acts.append(_UPGRADE)
     if (showdown or s.energizes < 3) and s.storage[seat] > 0:
