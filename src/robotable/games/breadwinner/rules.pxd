@@ -16,3 +16,22 @@ cpdef bint can_pass(list face, list here, long seat, bint shield) except -1
 cpdef list deploy_stops(BreadWinnerState st, long die, list occ)
 cpdef list abilities(BreadWinnerState st, long die, list occ, bint moved)
 cpdef to_pile(BreadWinnerState st, long die)
+
+# The forward model's own steps, as C calls from one another (a step's end builds the next step's
+# legal actions at once): a `def` called within its module is a Python call.
+cpdef list map_actions(BreadWinnerState st)
+cpdef list deploy_actions(BreadWinnerState st)
+cpdef list empty_factories(BreadWinnerState st, long seat)
+cpdef list build_actions(BreadWinnerState st)
+cpdef list deactivate_actions(BreadWinnerState st)
+cpdef list follow_actions(BreadWinnerState st)
+cpdef list legal_actions(BreadWinnerState st)
+cpdef advance(BreadWinnerState st, list events)
+cpdef enter_build(BreadWinnerState st, list events)
+cpdef leave_build(BreadWinnerState st, list events)
+cpdef end_turn(BreadWinnerState st, list events)
+cpdef finish(BreadWinnerState st, long winner, str reason, list events)
+cpdef discard_chip(BreadWinnerState st, long chip)
+cpdef drop_harvest(BreadWinnerState st, long die, list events)
+cpdef list apply(BreadWinnerState st, object action)
+cpdef _act(BreadWinnerState st, object action, list events, long base)

@@ -10,6 +10,6 @@ cpdef tuple gang_totals(RumbleState s, list gang, long owner)
 cpdef tuple clash_numbers(RumbleState s)
 cpdef bint beats(RumbleState s, long atk, long crit, long dfn, long threshold) except -1
 cpdef list distinct_names(RumbleState s, list ids)
-cpdef object first_named(list ids, tuple cards, object name)
+cpdef object first_named(list ids, list names, object name)
 cpdef refill_defense(RumbleState s, list ev)
 cpdef bint check_dominance(RumbleState s, list ev) except -1

@@ -212,11 +212,12 @@ def reveal_effect(
             )
 
 
-def first_named(ids: list[int], cards: tuple, name: str) -> int:
-    """The first id in `ids` of a card called `name` (copies of a design are interchangeable);
-    a loop, which the compiled engine runs without allocating a generator."""
+def first_named(ids: list[int], names: list[str], name: str) -> int:
+    """The first id in `ids` of a card called `name` (copies of a design are interchangeable),
+    by the card names of `game.tables`; a loop, which the compiled engine runs without
+    allocating a generator."""
     for cid in ids:
-        if cards[cid].name == name:
+        if names[cid] == name:
             return cid
     raise ValueError(f"no card called {name!r} among {ids}")
 
@@ -228,7 +229,7 @@ def resolve_target(
     cards = s.game.cards
     src = cards[source].name
     if effect is EF_DEFEAT_DEFENDER:
-        target = first_named(s.defense, cards, name)
+        target = first_named(s.defense, s.game.tables[1], name)
         s.defense.remove(target)
         s.discard[s.champion].append(target)
         s.add_log("defeat", seat, source, target)

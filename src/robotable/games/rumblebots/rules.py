@@ -402,12 +402,12 @@ def apply_build(s: RumbleState, action: Action, ev: list) -> None:
                 ev.append({"type": "lab_emptied", "tier": action.tier, "slot": action.slot})
     elif kind == "build_scanned":
         hand = s.hand[seat]
-        cid = first_named(hand, cards, action.name)
+        cid = first_named(hand, s.game.tables[1], action.name)
         hand.remove(cid)
         _built(s, seat, cid, "hand", ev)
     elif kind == "recycle":
         owned = s.collection[seat]
-        cid = first_named(owned, cards, action.name)
+        cid = first_named(owned, s.game.tables[1], action.name)
         owned.remove(cid)
         d = cards[cid]
         gain = d.scrap + (s.tier[seat] if d.keyword is KW_RIPENING else 0)
@@ -686,11 +686,14 @@ def advance_battle(s: RumbleState, ev: list) -> None:
 def usable_contraptions(s: RumbleState, seat: int, effects: tuple[Effect, ...]) -> list[str]:
     """RB-5.8: upright Contraptions of `seat` whose condition holds now (distinct names)."""
     cards = s.game.cards
+    fights = s.game.tables[2]  # a bot, not a Contraption (read without the card's attributes)
     used = s.used[seat]
     names: list[str] = []
     for cid in s.collection[seat]:
+        if fights[cid]:
+            continue
         d = cards[cid]
-        if not d.contraption or cid in used or d.effect not in effects or d.name in names:
+        if cid in used or d.effect not in effects or d.name in names:
             continue
         if d.effect is EF_REVIVE and not s.discard[seat]:
             continue
@@ -737,7 +740,11 @@ def transform(s: RumbleState, seat: int, cid: int, ev: list) -> None:
     """RB-8.8: trash the bot, take its evolved version from the Transformation deck if there."""
     cards = s.game.cards
     into = cards[cid].into
-    new = next((c for c in s.transform_deck if cards[c].index == into), -1)
+    new = -1  # a loop, not next(...): a generator is a closure, which a cpdef cannot hold
+    for c in s.transform_deck:
+        if cards[c].index == into:
+            new = c
+            break
     if new < 0:
         return
     s.transform_deck.remove(new)
@@ -845,11 +852,17 @@ def pending_legal(s: RumbleState) -> list[Action]:
             mask |= cards[cid].mask
         return [_FACTION_ACTS[f] for f in FACTIONS if mask & FACTION_BIT[f]]
     if kind == P_ATTACK_WINDOW:
-        names = usable_contraptions(s, seat, CHALLENGER_CONTRAPTION)
-        return [*(named(UseContraption, n) for n in names), _PASS]
+        acts = [
+            named(UseContraption, n) for n in usable_contraptions(s, seat, CHALLENGER_CONTRAPTION)
+        ]
+        acts.append(_PASS)
+        return acts
     if kind == P_DEFEND_WINDOW:
-        names = usable_contraptions(s, seat, CHAMPION_CONTRAPTION)
-        return [*(named(UseContraption, n) for n in names), _PASS]
+        acts = [
+            named(UseContraption, n) for n in usable_contraptions(s, seat, CHAMPION_CONTRAPTION)
+        ]
+        acts.append(_PASS)
+        return acts
     zone = s.defense if kind == P_TARGET_DEFEAT else s.discard[seat]
     return [named(ChooseTarget, n) for n in distinct_names(s, zone)]
 
