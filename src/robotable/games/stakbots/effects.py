@@ -313,6 +313,20 @@ def damage_ability(
         events.append(mark(st, event, hit_seat, "target_seat"))
 
 
+# fire's target tests, apart: a generator is a closure, which a cpdef cannot hold.
+@cython.locals(st=StakBotsState)
+def _other_top(st: StakBotsState, c: int) -> bool:
+    """A stak whose top card is not `c`."""
+    return any(s and s[-1] != c for s in st.staks)
+
+
+@cython.locals(st=StakBotsState)
+def _other_face_up(st: StakBotsState, c: int) -> bool:
+    """A face-up card other than `c` in any stak."""
+    vis = st.vis
+    return any(x != c and vis[x] == UP for s in st.staks for x in s)
+
+
 @cython.locals(st=StakBotsState)
 def fire(st: StakBotsState, c: int, k: int, events: list) -> None:
     """Resolve the entry effect of `c`, the face-up top card of stak k (SB-8); its choices are
@@ -343,14 +357,13 @@ def fire(st: StakBotsState, c: int, k: int, events: list) -> None:
             if not st.quiet:
                 events.append(_fizzled(owner, name, bot, "no_hand"))
     elif bot in TOP_CHOICE:
-        if TOP_CHOICE[bot] or any(s and s[-1] != c for s in st.staks):
+        if TOP_CHOICE[bot] or _other_top(st, c):
             st.decision = (D_TOP, c, owner)
         else:
             if not st.quiet:
                 events.append(_fizzled(owner, name, bot, "no_target"))
     elif bot == BOT_TRANQ:  # SB-8.13
-        vis = st.vis
-        if any(x != c and vis[x] == UP for s in st.staks for x in s):
+        if _other_face_up(st, c):
             st.decision = (D_FACEUP, c, owner)
         else:
             if not st.quiet:

@@ -33,7 +33,19 @@ from .board import mark, power, printed, stak_of, top_stak
 from .content import (
     BOT_STOMP,
 )
-from .effects import add_damage, draw, scrap_from_hand, scrap_from_stak, shuffle, take_top
+from .effects import (
+    add_damage,
+    choices,
+    damage_ability,
+    draw,
+    fire,
+    resolve_player,
+    resolve_target,
+    scrap_from_hand,
+    scrap_from_stak,
+    shuffle,
+    take_top,
+)
 from .state import D_REACT, KNOWN, UP, StakBotsState
 
 try:
@@ -229,6 +241,22 @@ def with_teammates(st: StakBotsState, seats: list[int]) -> list[int]:
     return [s for s in range(st.game.num_players) if team[s] in teams]
 
 
+# after_chain's rarer tests, apart: a generator is a closure, which a cpdef cannot hold.
+@cython.locals(st=StakBotsState)
+def _emptied(st: StakBotsState) -> tuple[list[int], bool]:
+    """The live seats whose every stak is empty, and whether the Drone's staks are (SB-11.14)."""
+    g = st.game
+    n = g.num_players
+    staks = st.staks
+    staks_of = g.staks_of
+    out = [s for s in range(n) if st.alive[s] and not any(staks[k] for k in staks_of[s])]
+    return out, g.drones > 0 and not any(staks[k] for k in staks_of[n])
+
+
+def _one_team(team: list[int], alive: list[int]) -> bool:
+    return all(team[s] == team[alive[0]] for s in alive)
+
+
 @cython.locals(st=StakBotsState)
 def after_chain(st: StakBotsState, events: list) -> None:
     """SB-7.2 (eliminations once the chain is over), SB-7.3/7.4 (the end), SB-7.5, SB-5.6,
@@ -244,9 +272,7 @@ def after_chain(st: StakBotsState, events: list) -> None:
     n = g.num_players
     cleared = False
     if out is None:
-        staks_of = g.staks_of
-        out = [s for s in range(n) if st.alive[s] and not any(staks[k] for k in staks_of[s])]
-        cleared = g.drones > 0 and not any(staks[k] for k in staks_of[n])
+        out, cleared = _emptied(st)
     for s in out:
         st.alive[s] = False
         if not st.quiet:
@@ -267,7 +293,7 @@ def after_chain(st: StakBotsState, events: list) -> None:
     if out:
         alive = [s for s in range(n) if st.alive[s]]
         team = g.team
-        if alive and all(team[s] == team[alive[0]] for s in alive):
+        if alive and _one_team(team, alive):
             finish(st, with_teammates(st, alive), "last_stak", events)
             return
         if not alive:
@@ -397,11 +423,11 @@ def run(st: StakBotsState, events: list) -> None:
             continue
         st.n_effects += 1
         st.counts[3] += 1
-        effects.fire(st, c, k, events)
+        fire(st, c, k, events)
         settle(st, events)
         d = st.decision
         if d is not None and d[2] == st.game.num_players:  # SB-11.14: the Drone's fixed choice
-            answer(st, drone.pick(st, effects.choices(st, d)), events)
+            answer(st, drone.pick(st, choices(st, d)), events)
             settle(st, events)
 
 
@@ -468,10 +494,10 @@ def attack(st: StakBotsState, src: int, target: int, events: list) -> None:
     doomed: set[int] = set()
     if pa > 0:
         add_damage(st, dfn, pa)
-        effects.damage_ability(st, att, src, dfn, target, doomed, events)
+        damage_ability(st, att, src, dfn, target, doomed, events)
     if pd > 0:
         add_damage(st, att, pd)
-        effects.damage_ability(st, dfn, target, att, src, doomed, events)
+        damage_ability(st, dfn, target, att, src, doomed, events)
     dmg = st.dmg
     # The damage each card holds now, this combat's included (for the words, SB-5.2).
     if not st.quiet:
@@ -502,7 +528,7 @@ def attack(st: StakBotsState, src: int, target: int, events: list) -> None:
 def legal_actions(st: StakBotsState) -> list:
     d = st.decision
     if d is not None:
-        return effects.choices(st, d)
+        return choices(st, d)
     g = st.game
     a = st.active
     if st.stomp >= 0:
@@ -664,9 +690,9 @@ def answer(st: StakBotsState, action: Any, events: list) -> None:
     st.decision = None
     if cls is Target:
         k = g.staks_of[action.seat][action.stak]
-        effects.resolve_target(st, c, chooser, k, action.depth, events)
+        resolve_target(st, c, chooser, k, action.depth, events)
     elif cls is ChoosePlayer:
-        effects.resolve_player(st, c, chooser, action.seat, events)
+        resolve_player(st, c, chooser, action.seat, events)
     elif cls is Discard:
         scrap_from_hand(st, chooser, action.card, events, "expelled")
     elif cls is React:
