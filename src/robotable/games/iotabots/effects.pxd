@@ -19,3 +19,10 @@ cpdef bint can_activate(
     IotabotsState state, long seat, long card, long eff, long source_uid, bint from_hand
 ) except -1
 cpdef push(IotabotsState state, long card, long eff, long controller, long source_uid, long battled=*)
+
+# The effect stack's entry points, as C calls from the rules (which cimport them) and from one
+# another; interpreted callers call them as before.
+cpdef list options_for(IotabotsState state)
+cpdef push_triggers(IotabotsState state, list entries)
+cpdef resolve(IotabotsState state, list events)
+cpdef resume(IotabotsState state, object action, list events)

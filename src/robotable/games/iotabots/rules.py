@@ -41,7 +41,18 @@ from .content import (
     WHEN_ON_SUMMON,
     ZONE_SIZE,
 )
-from .effects import attackable, can_activate, direct_attack_allowed, stats
+from .effects import (
+    BUZZ_SOURCE,
+    attackable,
+    can_activate,
+    direct_attack_allowed,
+    options_for,
+    push,
+    push_triggers,
+    resolve,
+    resume,
+    stats,
+)
 from .state import (
     BATTLE,
     DRAW,
@@ -149,8 +160,8 @@ def begin_turn(state: IotabotsState, events: list[dict]) -> None:
         for eff in triggers[b.card][WHEN_ON_STANDBY]
     ]
     if entries:
-        effects.push_triggers(state, entries)
-        effects.resolve(state, events)
+        push_triggers(state, entries)
+        resolve(state, events)
 
 
 @cython.locals(state=IotabotsState)
@@ -276,7 +287,7 @@ def legal_actions(state: IotabotsState) -> list[Action]:
     g = state.game
     phase = state.phase
     if state.choice is not None:
-        return list(effects.options_for(state))
+        return list(options_for(state))
     if phase in (MAIN1, MAIN2):
         return main_actions(state)
     if phase == BATTLE:
@@ -330,7 +341,7 @@ def main_actions(state: IotabotsState) -> list[Action]:
         if card_mana[c] > mana:
             continue
         if is_buzz[c]:
-            if g.buzz_free[c] or can_activate(state, a, c, 0, effects.BUZZ_SOURCE, True):
+            if g.buzz_free[c] or can_activate(state, a, c, 0, BUZZ_SOURCE, True):
                 out.append(g.play_actions[c])
         elif room:
             out.append(g.summon_actions[c])
@@ -375,7 +386,7 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
     a = state.active
     kind = type(action)
     if state.choice is not None:
-        effects.resume(state, action, events)
+        resume(state, action, events)
     elif kind is Summon:
         c = g.by_name[action.card]
         leave_hand(state, a, c)
@@ -406,8 +417,8 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
             )
         entries = [(c, eff, a, bot.uid, -1) for eff in g.triggers[c][WHEN_ON_SUMMON]]
         if entries:
-            effects.push_triggers(state, entries)
-            effects.resolve(state, events)
+            push_triggers(state, entries)
+            resolve(state, events)
     elif kind is PlayBuzz:
         c = g.by_name[action.card]
         leave_hand(state, a, c)
@@ -417,15 +428,15 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
             events.append(
                 {"type": "play_buzz", "seat": a, "card": action.card, "mana": g.cards[c].mana}
             )
-        effects.push(state, c, 0, a, effects.BUZZ_SOURCE)
-        effects.resolve(state, events)
+        push(state, c, 0, a, BUZZ_SOURCE)
+        resolve(state, events)
     elif kind is Activate:
         bot = state.field[a][action.slot]
         bot.used = True
         if not state.quiet:
             events.append({"type": "activate", "seat": a, "card": g.names[bot.card]})
-        effects.push(state, bot.card, g.ignition[bot.card], a, bot.uid)
-        effects.resolve(state, events)
+        push(state, bot.card, g.ignition[bot.card], a, bot.uid)
+        resolve(state, events)
     elif kind is Attack:
         battle(state, action.slot, action.target, events)
     elif kind is EnterBattle:
@@ -545,8 +556,8 @@ def battle(state: IotabotsState, slot: int, target: int, events: list[dict]) -> 
             for eff in g.triggers[attacker.card][WHEN_AFTER_DAMAGE]
         ]
         if entries:
-            effects.push_triggers(state, entries)
-            effects.resolve(state, events)
+            push_triggers(state, entries)
+            resolve(state, events)
         return
     defender = state.field[o][target]
     def_atk, def_def = stats(state, o, defender)
@@ -603,8 +614,8 @@ def battle(state: IotabotsState, slot: int, target: int, events: list[dict]) -> 
         for eff in trig[WHEN_ON_BATTLE_DESTROYED] if gone else trig[WHEN_AFTER_DAMAGE]:
             entries.append((bot.card, eff, seat, bot.uid, other.uid))
     if entries:
-        effects.push_triggers(state, entries)
-        effects.resolve(state, events)
+        push_triggers(state, entries)
+        resolve(state, events)
 
 
 # -- prompt and view (IB-11) ------------------------------------------------------------------
