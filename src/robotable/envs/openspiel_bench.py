@@ -256,7 +256,10 @@ def cpp_random_playouts(name: str, seconds: float, seed: int) -> dict[str, float
 def engines_vs_cpp(seconds: float, rounds: int, seed: int = 1) -> dict[str, Any]:
     """Every robotable game on both engines (`robotable bench --json` in its own process per
     engine) and OpenSpiel's C++ games with the same loop, in one run: rounds alternate the
-    engines' order, and the C++ games run between them."""
+    engines' order, and the C++ games run between them. A game's ratio to the C++ median is
+    taken within each round (its rate over that round's C++ median) and the median of those
+    ratios reported: the machine's speed drifts over a run of several minutes, and a round's
+    two halves drift together."""
     import statistics
 
     from ..frontend.bench import ENGINES, _speedup, bench_in_subprocess
@@ -279,6 +282,10 @@ def engines_vs_cpp(seconds: float, rounds: int, seed: int = 1) -> dict[str, Any]
         for name, runs in cpp.items()
     }
     reference = statistics.median(cpp_rates.values())
+    round_reference = [
+        statistics.median(runs[number]["random_actions_per_s"] for runs in cpp.values())
+        for number in range(rounds)
+    ]
     games: dict[str, Any] = {}
     for key, by_engine in robo.items():
         numeric = [k for k, v in by_engine["pure"][0].items() if isinstance(v, int | float)]
@@ -291,7 +298,13 @@ def engines_vs_cpp(seconds: float, rounds: int, seed: int = 1) -> dict[str, Any]
             "speedup": {
                 k: _speedup(k, medians["compiled"][k], medians["pure"][k]) for k in numeric
             },
-            "vs_cpp_median": {e: medians[e]["random_actions_per_s"] / reference for e in ENGINES},
+            "vs_cpp_median": {
+                e: statistics.median(
+                    run["random_actions_per_s"] / round_reference[number]
+                    for number, run in enumerate(by_engine[e])
+                )
+                for e in ENGINES
+            },
         }
     from .. import _engine
 
@@ -300,7 +313,11 @@ def engines_vs_cpp(seconds: float, rounds: int, seed: int = 1) -> dict[str, Any]
         "rounds": rounds,
         "compiled_engine": _engine.describe(),
         "clock": "process CPU time, one core",
-        "openspiel": {"random_actions_per_s": cpp_rates, "median": reference},
+        "openspiel": {
+            "random_actions_per_s": cpp_rates,
+            "median": reference,
+            "median_by_round": round_reference,
+        },
         "games": games,
     }
 
@@ -313,7 +330,9 @@ def format_engines(result: dict[str, Any]) -> str:
         + ", ".join(
             f"{k} {v:,.0f}" for k, v in result["openspiel"]["random_actions_per_s"].items()
         ),
-        f"OpenSpiel median: {result['openspiel']['median']:,.0f}",
+        f"OpenSpiel median: {result['openspiel']['median']:,.0f} (by round: "
+        + ", ".join(f"{v:,.0f}" for v in result["openspiel"]["median_by_round"])
+        + "); vs C++: the median over rounds of a game's rate over that round's C++ median",
         f"{'game/seats':<14} {'actions/s c':>12} {'p':>10} {'vs C++ c':>8} {'p':>6} "
         f"{'MCTS it/s c':>11} {'p':>7} {'x':>5} {'clone us c/p':>13} {'apply us c/p':>13} "
         f"{'bytes':>7}",
