@@ -245,7 +245,8 @@ def end_turn(s: RumbleState, ev: list) -> None:
 # ----------------------------------------------------------------------------- build phase
 def card_tables(content: Any) -> tuple:
     """Per card id: cost, name, whether it fights (not a Contraption), its recycle and
-    build-from-hand actions, and its Laboratory builds by tier and slot (filled as first met).
+    build-from-hand actions, its Laboratory builds by tier and slot (filled as first met), and
+    a number the cards of one name share (the first such card's id).
     Built once per game, which holds them (`game.tables`): build_legal runs for every
     decision of the build phase, and reading the card definitions there was most of its cost."""
     cards = content.cards

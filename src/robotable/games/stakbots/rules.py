@@ -30,9 +30,7 @@ from .actions import (
     Target,
 )
 from .board import mark, power, printed, stak_of, top_stak
-from .content import (
-    BOT_STOMP,
-)
+from .content import BOT_STOMP
 from .effects import (
     add_damage,
     choices,
