@@ -8,6 +8,7 @@ cpdef object make_act(
 )
 cpdef object make_hold(long die, long face, long at)
 cpdef object make_deploy(long die, long face, long factory, long to)
+cpdef object _by_face_and_factory(list table, object kind, long face, long factory)
 cpdef object make_build(long face, long factory)
 cpdef object make_research(long face, long factory)
 cpdef object make_deactivate(long die, long face, long loc)

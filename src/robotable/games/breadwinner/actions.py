@@ -240,21 +240,21 @@ def make_deploy(die: int, face: int, factory: int, to: int) -> Deploy:
     return made
 
 
-@cython.locals(i=cython.Py_ssize_t)
 def make_build(face: int, factory: int) -> Build:
-    i = face * _FACTORIES + factory
-    made = _BUILDS[i]
-    if made is None:
-        made = _BUILDS[i] = Build(BOT_NAMES[face], factory)
-    return made
+    return _by_face_and_factory(_BUILDS, Build, face, factory)
+
+
+def make_research(face: int, factory: int) -> Research:
+    return _by_face_and_factory(_RESEARCH, Research, face, factory)
 
 
 @cython.locals(i=cython.Py_ssize_t)
-def make_research(face: int, factory: int) -> Research:
+def _by_face_and_factory(table: list, kind: type, face: int, factory: int) -> Action:
+    """A Build or Research (`kind`) of a bot type at a factory, from its table."""
     i = face * _FACTORIES + factory
-    made = _RESEARCH[i]
+    made = table[i]
     if made is None:
-        made = _RESEARCH[i] = Research(BOT_NAMES[face], factory)
+        made = table[i] = kind(BOT_NAMES[face], factory)
     return made
 
 

@@ -262,6 +262,16 @@ def card_tables(content: Any) -> tuple:
     )
 
 
+@cython.locals(given=cython.Py_ssize_t, i=cython.Py_ssize_t)
+def _append_once(acts: list, given: int, act: Action) -> None:
+    """Append `act` unless it is already among `acts[given:]` (by identity: the cards of one
+    name share their action object)."""
+    for i in range(given, len(acts)):
+        if acts[i] is act:
+            return
+    acts.append(act)
+
+
 @cython.locals(
     s=RumbleState,
     seat=cython.long,
@@ -286,7 +296,6 @@ def card_tables(content: Any) -> tuple:
     c=cython.long,
     fighters=cython.long,
     given=cython.Py_ssize_t,
-    i=cython.Py_ssize_t,
     repeated=cython.bint,
     owned=list,
     fresh=list,
@@ -323,12 +332,7 @@ def build_legal(s: RumbleState) -> list[Action]:
         given = len(acts)
         for cid in s.hand[seat]:
             if costs[cid] <= sc:
-                act = scanned[cid]
-                for i in range(given, len(acts)):
-                    if acts[i] is act:
-                        break
-                else:
-                    acts.append(act)
+                _append_once(acts, given, scanned[cid])
     owned = s.collection[seat]
     fresh = s.fresh[seat]
     if len(owned) + len(fresh) > 1:
@@ -343,12 +347,7 @@ def build_legal(s: RumbleState) -> list[Action]:
         for cid in owned:
             # RB-4.4: never the only bot, never leave a deck of only Contraptions
             if fighters >= 2 or not fights[cid]:
-                act = recycles[cid]
-                for i in range(given, len(acts)):
-                    if acts[i] is act:
-                        break
-                else:
-                    acts.append(act)
+                _append_once(acts, given, recycles[cid])
     if (showdown or s.upgrades == 0) and tier < MAX_TIER and sc >= UPGRADE_COST:
         acts.append(_UPGRADE)
     if (showdown or s.energizes < 3) and s.storage[seat] > 0:
