@@ -9,6 +9,11 @@ Both agents play in the same run, seats rotated, 95% Wilson intervals.
     .venv/bin/python scripts/ai_bound.py --only stakbots --games 100
     .venv/bin/python scripts/ai_bound.py --iterations 1000 --games 100   # every two-seat game
     .venv/bin/python scripts/ai_bound.py --only iotabots --search rollout=0,c=0.2 --peek-only
+    .venv/bin/python scripts/ai_bound.py --only betabotz --players 3 --against mcts:1000 --peek-only
+
+With more than two seats the search plays one seat and the agent it is measured against all the
+others, and the table reads decided pairs as docs/ai.md does for Betabotz: each (search seat,
+other seat) pair of a game in which one of the two won, the search's share of those pairs.
 
 docs/ai.md ("How much is skill") holds a run of it. The peeking agent lives in this script only:
 it is never a spec the CLI, the web or the lab's workers know (one process, `workers=1`).
@@ -26,18 +31,29 @@ from robotable.agents.mcts import _Edge
 from robotable.core.protocol import State
 from robotable.sim.analysis import summarize
 from robotable.sim.runner import RunSpec, run
+from robotable.sim.stats import wilson
 
 TWO_SEAT_GAMES = ("stakbots", "iotabots", "rumblebots", "breadwinner")
 
 
 class _Open:
-    """A state whose every determinization is the state itself (a copy): nothing is hidden."""
+    """A state whose every determinization is the state itself (a copy): nothing is hidden.
+
+    The search samples from a silenced copy of what it is given (`state.clone().silence()`),
+    so the copy stays open too."""
 
     def __init__(self, state: State) -> None:
         self._state = state
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._state, name)
+
+    def clone(self) -> _Open:
+        return _Open(self._state.clone())
+
+    def silence(self) -> _Open:
+        self._state.silence()
+        return self
 
     def determinize(self, seat: int, rng: Any) -> State:
         return self._state.clone()
@@ -56,6 +72,34 @@ def win_rate(game: str, agents: tuple[str, ...], games: int, errors: str) -> dic
     return stats
 
 
+def pair_rate(game: str, players: int, search: str, against: str, games: int, errors: str) -> dict:
+    """`search` in one seat, `against` in the others (the first agent of a run holds the extra
+    seats): the search's share of the decided (search seat, other seat) pairs, and its wins."""
+    spec = RunSpec(
+        game, players, (against, search), games=games, seed=0, error_dir=errors, track_cards=False
+    )
+    won = lost = games_won = played = 0
+    for result in run(spec, workers=1).results:
+        if result.returns is None:
+            continue
+        played += 1
+        mine = result.arrangement.index(1)
+        winners = result.winners()
+        games_won += mine in winners and len(winners) == 1
+        for seat in range(players):
+            if seat == mine:
+                continue
+            if (mine in winners) != (seat in winners):
+                won += mine in winners
+                lost += seat in winners
+    decided = won + lost
+    return {
+        "win_rate": won / decided if decided else 0.0,
+        "ci": wilson(won, decided),
+        "pairs": f"{won} of {decided} pairs; {games_won} of {played} games",
+    }
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=1000)
@@ -66,6 +110,7 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--against", default="greedy")
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--players", type=int, default=2, help="seats (more than 2: pairs)")
     parser.add_argument("--only", action="append", help="a game (repeatable; default: all)")
     parser.add_argument(
         "--peek-only",
@@ -87,9 +132,17 @@ def main(argv: list[str]) -> int:
             if kind == "mcts" and args.peek_only:
                 row += ["-", "-"]
                 continue
-            stats = win_rate(game, (f"{kind}:{budget}", args.against), args.games, errors)
+            if args.players > 2:
+                stats = pair_rate(
+                    game, args.players, f"{kind}:{budget}", args.against, args.games, errors
+                )
+            else:
+                stats = win_rate(game, (f"{kind}:{budget}", args.against), args.games, errors)
             low, high = stats["ci"]
-            row += [f"{100 * stats['win_rate']:.1f}%", f"[{100 * low:.1f}, {100 * high:.1f}]"]
+            rate = f"{100 * stats['win_rate']:.1f}%"
+            if "pairs" in stats:
+                rate += f" ({stats['pairs']})"
+            row += [rate, f"[{100 * low:.1f}, {100 * high:.1f}]"]
         print("| " + " | ".join(row) + " |", flush=True)
     return 0
 

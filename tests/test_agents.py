@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import math
 import os
@@ -442,3 +443,29 @@ def test_mcts_search_is_pinned_on_both_engines() -> None:
     if os.environ.get("ROBOTABLE_REGEN") or not SEARCH_GOLDEN.exists():
         SEARCH_GOLDEN.write_text(json.dumps(visits, indent=1) + "\n")
     assert visits == json.loads(SEARCH_GOLDEN.read_text())
+
+
+def _ai_bound_script():
+    """scripts/ai_bound.py as a module (it is a script, not part of the package)."""
+    path = Path(__file__).resolve().parent.parent / "scripts" / "ai_bound.py"
+    spec = importlib.util.spec_from_file_location("ai_bound", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_peeking_search_samples_the_true_state() -> None:
+    # The search samples from `state.clone().silence()`: the bound is only a bound if that copy
+    # still shows every hidden card and the order of every pile.
+    ai_bound = _ai_bound_script()
+    game = robotable.load_game("stakbots")
+    state = mid_game_states(game, 1, 4)[0]
+    seat = state.current_player()
+    fair = state.clone().silence().determinize(seat, random.Random(1))
+    assert fair.to_json() != state.to_json()  # the fair search does not see them
+    opened = ai_bound._Open(state).clone().silence()
+    for sample_seed in range(3):
+        sample = opened.determinize(seat, random.Random(sample_seed))
+        assert sample.to_json() == state.to_json()
+    agent = ai_bound.PeekingMCTS(seed=1, iterations=50)
+    assert agent.act(state) in state.legal_actions()
