@@ -353,6 +353,50 @@ def test_mcts_trees_pool_independent_searches_of_a_share_of_the_budget() -> None
         make_agent("mcts:200,trees=0")
 
 
+class _CountingDeterminizations:
+    """A state that counts the determinizations drawn from it (and from its copies)."""
+
+    def __init__(self, state, drawn: list) -> None:
+        self._state, self._drawn = state, drawn
+
+    def __getattr__(self, name: str):
+        return getattr(self._state, name)
+
+    def clone(self):
+        return _CountingDeterminizations(self._state.clone(), self._drawn)
+
+    def silence(self):
+        self._state.silence()
+        return self
+
+    def determinize(self, seat: int, rng):
+        sample = self._state.determinize(seat, rng)
+        self._drawn.append(sample.to_json())
+        return sample
+
+
+@pytest.mark.parametrize("name", ["betabotz", "iotabots"])
+def test_mcts_worlds_searches_k_determinizations_taken_in_turn(name: str) -> None:
+    """`worlds=K` draws K determinizations (the first K iterations) and no more, every iteration
+    playing a copy of one; without it every iteration draws its own. Both are reproducible."""
+    state = mid_game_states(robotable.load_game(name), 1, seed=11)[0]
+    drawn: list = []
+    agent = make_agent("mcts:iterations=120,worlds=8", seed=2)
+    assert agent.name == "mcts:iterations=120,worlds=8"
+    root = agent.search(_CountingDeterminizations(state, drawn))
+    assert root.visits == 120 and len(drawn) == 8
+    assert len({json.dumps(world, sort_keys=True) for world in drawn}) > 1  # fresh guesses
+    again = make_agent("mcts:iterations=120,worlds=8", seed=2).search(state)
+    assert {a: e.visits for a, e in again.children.items()} == {
+        a: e.visits for a, e in root.children.items()
+    }
+    drawn.clear()
+    make_agent("mcts:iterations=120", seed=2).search(_CountingDeterminizations(state, drawn))
+    assert len(drawn) == 120
+    with pytest.raises(robotable.OptionError, match="'worlds'"):
+        make_agent("mcts:200,worlds=-1")
+
+
 def test_mcts_leaf_values_the_leaves_with_the_games_named_evaluation() -> None:
     """`leaf=NAME` is the search with `Game.leaf_evaluations()[NAME]` as its `evaluate_all`: the
     same tree as a search given that function, on the agent's own random stream. A game that

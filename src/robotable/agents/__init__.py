@@ -43,11 +43,12 @@ _PARAMS: dict[str, dict[str, type]] = {
         "norm": int,
         "press": float,
         "trees": int,
+        "worlds": int,
         "leaf": str,  # a name among the game's `leaf_evaluations()` (check_for_game)
     },
 }
 _POSITIONAL = {"mcts": "iterations"}
-_MAY_BE_ZERO = ("rollout", "noise", "prior", "reuse", "guide", "widen", "norm", "press")
+_MAY_BE_ZERO = ("rollout", "noise", "prior", "reuse", "guide", "widen", "norm", "press", "worlds")
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
