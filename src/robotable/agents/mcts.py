@@ -21,10 +21,10 @@ ahead keeps pressing for the win while contested positions are searched as befor
 
 `trees` splits the budget among independent searches and chooses by their pooled root visits.
 
-`worlds` sets how many determinizations a search samples: K worlds drawn at its start and taken
-in turn by its iterations (each iteration plays a copy), instead of a fresh one every iteration.
-A copy costs a fraction of a determinization (a fifth in Betabotz), so a search of fixed time
-runs more iterations; the price is that only K guesses at the hidden cards (and K streams of
+`worlds` sets how many determinizations a search samples: K worlds drawn by its first K
+iterations, then taken in turn (each iteration plays a copy of one), instead of a fresh one every
+iteration. A copy costs a fraction of a determinization (about a quarter in Betabotz), so a
+search runs more iterations in the same time; the price is that only K guesses at the hidden cards (and K streams of
 dice and draws) are ever searched.
 
 With `reuse`, the subtree under the chosen action is kept when the agent decides again right
@@ -262,6 +262,7 @@ class MCTSAgent(Agent):
         best_score=cython.double,
         c=cython.double,
         done=cython.long,
+        world_count=cython.long,
         steps=cython.long,
         depth=cython.long,
         base=cython.double,
@@ -297,17 +298,18 @@ class MCTSAgent(Agent):
         high = [0.0] * state.game.num_players
         # With `worlds`: the determinizations the iterations take in turn, drawn as first needed.
         worlds: list[State] = []
+        world_count = self.worlds
         done = 0
         while (limit is None or done < limit) and (
             deadline is None or done % 16 or time.perf_counter() < deadline
         ):
-            if not self.worlds:
+            if not world_count:
                 sample = state.determinize(seat, rng)
-            elif done < self.worlds:
+            elif done < world_count:
                 worlds.append(state.determinize(seat, rng))
                 sample = worlds[done].clone()
             else:
-                sample = worlds[done % self.worlds].clone()
+                sample = worlds[done % world_count].clone()
             done += 1
             root.visits += 1
             node = root
