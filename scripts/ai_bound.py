@@ -66,10 +66,21 @@ class PeekingMCTS(MCTSAgent):
         return super().search(_Open(state), root, budget)  # type: ignore[arg-type]
 
 
+def counter(games: int, what: str):
+    """A progress callback for `run`: a line on stderr after each game (a run takes hours)."""
+    done = [0]
+
+    def tick(count: int) -> None:
+        done[0] += count
+        print(f"{what}: {done[0]} of {games} games", file=sys.stderr, flush=True)
+
+    return tick
+
+
 def win_rate(game: str, agents: tuple[str, ...], games: int, errors: str) -> dict:
     spec = RunSpec(game, 2, agents, games=games, seed=0, error_dir=errors, track_cards=False)
-    stats = summarize(run(spec, workers=1))["agent_stats"][agents[0]]
-    return stats
+    outcome = run(spec, workers=1, progress=counter(games, f"{game} {agents[0]}"))
+    return summarize(outcome)["agent_stats"][agents[0]]
 
 
 def pair_rate(game: str, players: int, search: str, against: str, games: int, errors: str) -> dict:
@@ -79,7 +90,7 @@ def pair_rate(game: str, players: int, search: str, against: str, games: int, er
         game, players, (against, search), games=games, seed=0, error_dir=errors, track_cards=False
     )
     won = lost = games_won = played = 0
-    for result in run(spec, workers=1).results:
+    for result in run(spec, workers=1, progress=counter(games, f"{game} {search}")).results:
         if result.returns is None:
             continue
         played += 1
