@@ -24,8 +24,8 @@ ahead keeps pressing for the win while contested positions are searched as befor
 `worlds` sets how many determinizations a search samples: K worlds drawn by its first K
 iterations, then taken in turn (each iteration plays a copy of one), instead of a fresh one every
 iteration. A copy costs a fraction of a determinization (about a quarter in Betabotz), so a
-search runs more iterations in the same time; the price is that only K guesses at the hidden cards (and K streams of
-dice and draws) are ever searched.
+search runs more iterations in the same time; the price is that only K guesses at the hidden
+cards (and K streams of dice and draws) are ever searched.
 
 With `reuse`, the subtree under the chosen action is kept when the agent decides again right
 after its own move (a turn of several decisions: play, scrap, attack...): the next search starts
