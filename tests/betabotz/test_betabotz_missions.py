@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import robotable
 from robotable import IllegalAction
 from robotable.games.betabotz.actions import (
     Accept,
@@ -24,6 +25,7 @@ from .bz_helpers import (
     breach_named,
     clear_hands,
     component_named,
+    game,
     give_code,
     kind_named,
     set_attrs,
@@ -398,3 +400,39 @@ def test_bz_5_6_compiler_draws_when_a_mission_is_flipped():
     _open_mission(s, events)
     assert len(s.hand[seat]) == 1 and sum(len(h) for h in s.hand) == 1
     assert any(e["type"] == "codes_drawn" and e["seat"] == seat for e in events)
+
+
+def test_bz_5_6_every_second_mission_breach_draws_on_even_flips(tmp_path):
+    """`draw_every_second_mission` draws its amount when the second, fourth... mission is
+    flipped and nothing on the others; its draw's event names the breach, and the log says so."""
+    from importlib import resources
+    from pathlib import Path
+
+    from robotable.games.betabotz.rules import _open_mission
+
+    bundled = resources.files("robotable.games.betabotz") / "data" / "content.toml"
+    text = Path(str(bundled)).read_text()
+    compiler = 'effect = "draw_each_mission"\namount = 1'
+    assert text.count(compiler) == 1
+    path = tmp_path / "half_compiler.toml"
+    path.write_text(text.replace(compiler, 'effect = "draw_every_second_mission"\namount = 2'))
+    s = at_mission(3, seed=20, content=str(path))
+    clear_hands(s)
+    seat = (s.chip + 1) % 3
+    s.holder[breach_named(s, "Compiler")] = seat
+    drawn = []
+    for revealed in (1, 2, 3, 4):  # _open_mission flips the next one: the 2nd ... the 5th
+        s.revealed = revealed
+        events: list = []
+        before = len(s.hand[seat])
+        _open_mission(s, events)
+        drawn.append(len(s.hand[seat]) - before)
+        if drawn[-1]:
+            (draw,) = [e for e in events if e["type"] == "codes_drawn"]
+            assert draw["seat"] == seat and draw["because"] == ["Compiler"]
+    assert drawn == [2, 0, 2, 0]
+    # a counted effect needs an amount, as draw_each_mission does
+    zero = tmp_path / "no_compiler.toml"
+    zero.write_text(text.replace(compiler, 'effect = "draw_every_second_mission"\namount = 0'))
+    with pytest.raises(robotable.ContentError, match=r"breach 'Compiler'.*needs amount >= 1"):
+        game(3, content=str(zero))

@@ -59,6 +59,9 @@ class BreachEffect(enum.IntEnum):
     IMMUNE_DAMAGE = 3  # no attribute penalties, no component discards from consequences
     DRAW_EACH_MISSION = 4  # draw `amount` Code cards when a mission is flipped
     WARD = 5  # other players' Code cards targeting this player have no effect
+    # `amount` Code cards when the second, fourth, sixth... mission is flipped: half a Compiler,
+    # for a designer who finds drawing at every mission too strong (docs/balancing.md)
+    DRAW_EVERY_SECOND_MISSION = 6
 
 
 # -- validation models (edge only) ------------------------------------------------------------
@@ -113,6 +116,10 @@ class CodeModel(_Strict):
         return self
 
 
+# The breach effects whose amount counts (the others are flags).
+COUNTED_EFFECTS = ("success_bonus", "draw_each_mission", "draw_every_second_mission")
+
+
 class BreachModel(_Strict):
     name: str = Field(min_length=1)
     attribute: Literal["agility", "firepower", "structure", "processor"]
@@ -123,6 +130,7 @@ class BreachModel(_Strict):
         "immune_damage",
         "draw_each_mission",
         "ward",
+        "draw_every_second_mission",
     ]
     amount: int = Field(default=0, ge=0, le=20)
     text: str = Field(min_length=1)
@@ -131,7 +139,7 @@ class BreachModel(_Strict):
     def _counted(self) -> BreachModel:
         # A flag effect's amount is unused (the rules count a held flag as 1), so a counted
         # effect with amount 0 would act once, not never: refused, as a Code card's draw is.
-        if self.effect in ("success_bonus", "draw_each_mission") and self.amount < 1:
+        if self.effect in COUNTED_EFFECTS and self.amount < 1:
             raise ValueError(f"effect '{self.effect}' needs amount >= 1")
         return self
 

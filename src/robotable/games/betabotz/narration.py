@@ -115,6 +115,10 @@ BREACH_EFFECTS = {
         f"{plural(max(amount, 1), 'Code card')} drawn whenever a mission is flipped"
     ),
     "ward": lambda amount, attr: "other players' Code cards against its holder have no effect",
+    "draw_every_second_mission": lambda amount, attr: (
+        f"{plural(max(amount, 1), 'Code card')} drawn whenever the second, fourth, sixth... "
+        "mission is flipped"
+    ),
 }
 
 BONUS_WORDS = {

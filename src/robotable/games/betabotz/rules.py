@@ -398,14 +398,23 @@ def _open_mission(s: BetabotzState, events: Events) -> None:
                 "first": s.priority,
             }
         )
-    # Compiler-style breaches draw now, in chip order (BZ-5.6).
+    # Compiler-style breaches draw now, in chip order (BZ-5.6); the every-second-mission kind
+    # on the second, fourth, sixth... mission flipped.
+    even = s.revealed % 2 == 0
     for seat in reversed(fx.chip_order(s)):
         k = fx.has_breach_effect(s, seat, fx.BreachEffect.DRAW_EACH_MISSION)
-        if k:
-            fx.draw_codes(s, seat, k, events)
-            # the draw's public event (the last one draw_codes adds) names the breach behind it
+        k_even = fx.has_breach_effect(s, seat, fx.BreachEffect.DRAW_EVERY_SECOND_MISSION)
+        if k or (even and k_even):
+            fx.draw_codes(s, seat, k + k_even if even else k, events)
+            # the draw's public event (the last one draw_codes adds) names the breaches behind it
             if not s.quiet:
-                events[-1]["because"] = fx.breach_names(s, seat, fx.BreachEffect.DRAW_EACH_MISSION)
+                events[-1]["because"] = fx.breach_names(
+                    s, seat, fx.BreachEffect.DRAW_EACH_MISSION
+                ) + (
+                    fx.breach_names(s, seat, fx.BreachEffect.DRAW_EVERY_SECOND_MISSION)
+                    if even
+                    else []
+                )
 
 
 def team_split(s: BetabotzState, members: list[int], keeps: int) -> dict[int, int]:
