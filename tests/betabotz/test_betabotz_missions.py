@@ -404,10 +404,12 @@ def test_bz_5_6_compiler_draws_when_a_mission_is_flipped():
 
 def test_bz_5_6_every_second_mission_breach_draws_on_even_flips(tmp_path):
     """`draw_every_second_mission` draws its amount when the second, fourth... mission is
-    flipped and nothing on the others; its draw's event names the breach, and the log says so."""
+    flipped and nothing on the others; its draw's event names the breach, and the log says what
+    the breach does when a seat takes it."""
     from importlib import resources
     from pathlib import Path
 
+    from robotable.games.betabotz.effects import breach_event
     from robotable.games.betabotz.rules import _open_mission
 
     bundled = resources.files("robotable.games.betabotz") / "data" / "content.toml"
@@ -431,6 +433,9 @@ def test_bz_5_6_every_second_mission_breach_draws_on_even_flips(tmp_path):
             (draw,) = [e for e in events if e["type"] == "codes_drawn"]
             assert draw["seat"] == seat and draw["because"] == ["Compiler"]
     assert drawn == [2, 0, 2, 0]
+    taken = breach_event("breach_taken", s, seat, breach_named(s, "Compiler"))
+    (line,) = s.game.narrate([taken], None, ["Ada", "Bo", "Cy"])
+    assert "2 Code cards drawn whenever the second, fourth, sixth... mission is flipped" in line
     # a counted effect needs an amount, as draw_each_mission does
     zero = tmp_path / "no_compiler.toml"
     zero.write_text(text.replace(compiler, 'effect = "draw_every_second_mission"\namount = 0'))

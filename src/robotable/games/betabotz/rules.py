@@ -400,21 +400,18 @@ def _open_mission(s: BetabotzState, events: Events) -> None:
         )
     # Compiler-style breaches draw now, in chip order (BZ-5.6); the every-second-mission kind
     # on the second, fourth, sixth... mission flipped.
-    even = s.revealed % 2 == 0
+    effects = [fx.BreachEffect.DRAW_EACH_MISSION]
+    if s.revealed % 2 == 0:
+        effects.append(fx.BreachEffect.DRAW_EVERY_SECOND_MISSION)
     for seat in reversed(fx.chip_order(s)):
-        k = fx.has_breach_effect(s, seat, fx.BreachEffect.DRAW_EACH_MISSION)
-        k_even = fx.has_breach_effect(s, seat, fx.BreachEffect.DRAW_EVERY_SECOND_MISSION)
-        if k or (even and k_even):
-            fx.draw_codes(s, seat, k + k_even if even else k, events)
+        k = sum([fx.has_breach_effect(s, seat, effect) for effect in effects])
+        if k:
+            fx.draw_codes(s, seat, k, events)
             # the draw's public event (the last one draw_codes adds) names the breaches behind it
             if not s.quiet:
-                events[-1]["because"] = fx.breach_names(
-                    s, seat, fx.BreachEffect.DRAW_EACH_MISSION
-                ) + (
-                    fx.breach_names(s, seat, fx.BreachEffect.DRAW_EVERY_SECOND_MISSION)
-                    if even
-                    else []
-                )
+                events[-1]["because"] = [
+                    name for effect in effects for name in fx.breach_names(s, seat, effect)
+                ]
 
 
 def team_split(s: BetabotzState, members: list[int], keeps: int) -> dict[int, int]:
