@@ -10,6 +10,13 @@ from robotable.games.betabotz.rules import _open_mission
 from robotable.games.betabotz.state import ST_AUCTION, ST_MISSION, BetabotzState
 
 
+def bundled_content_path() -> str:
+    """The bundled card file, for tests that write a changed copy of it."""
+    from importlib import resources
+
+    return str(resources.files("robotable.games.betabotz") / "data" / "content.toml")
+
+
 def game(n: int = 3, **options):
     return robotable.load_game("betabotz", num_players=n, **options)
 

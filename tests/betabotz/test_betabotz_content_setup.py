@@ -14,7 +14,7 @@ from robotable.games.betabotz.content import (
 )
 from robotable.games.betabotz.rules import LAYOUT, START_BITZ
 
-from .bz_helpers import fresh, game
+from .bz_helpers import bundled_content_path, fresh, game
 
 
 def test_bz_1_1_bundled_content_matches_the_box():
@@ -45,7 +45,7 @@ def test_bz_1_2_content_errors_name_file_entry_field(tmp_path):
     path.write_text(BAD)
     with pytest.raises(robotable.ContentError, match=r"mine.toml: missing the \[\[component\]\]"):
         game(3, content=str(path))
-    text = Path(_bundled_path()).read_text()
+    text = Path(bundled_content_path()).read_text()
     path.write_text(text.replace("min_bid = 6", 'min_bid = "six"', 1))
     with pytest.raises(robotable.ContentError, match=r"betabot 'Sprocket': min_bid"):
         game(3, content=str(path))
@@ -60,14 +60,8 @@ def test_bz_1_2_content_errors_name_file_entry_field(tmp_path):
         game(3, content=str(path))
 
 
-def _bundled_path() -> str:
-    from importlib import resources
-
-    return str(resources.files("robotable.games.betabotz") / "data" / "content.toml")
-
-
 def test_bz_1_3_a_users_file_replaces_the_bundle(tmp_path):
-    text = Path(_bundled_path()).read_text().replace('name = "Sprocket"', 'name = "Clanky"')
+    text = Path(bundled_content_path()).read_text().replace('name = "Sprocket"', 'name = "Clanky"')
     path = tmp_path / "own.toml"
     path.write_text(text)
     g = game(3, content=str(path))
@@ -84,7 +78,7 @@ def test_bz_1_3_a_users_file_replaces_the_bundle(tmp_path):
 def test_bz_1_3_the_rules_card_tables_follow_the_file_loaded(tmp_path):
     """The rules read cards from the Game's tables (BetabotzTables), built from its Content:
     every entry agrees with the card it comes from, for the bundle and for a user's file."""
-    text = Path(_bundled_path()).read_text()
+    text = Path(bundled_content_path()).read_text()
     first_reward = text.index("reward = ")
     end = text.index("\n", first_reward)
     changed = text[:first_reward] + "reward = 42" + text[end:]

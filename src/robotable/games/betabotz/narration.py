@@ -104,6 +104,10 @@ def _lot(name: str, details: dict[str, Any]) -> str:
     return f"{name} ({'; '.join(parts)})"
 
 
+def _drawn_whenever(amount: int, which: str) -> str:
+    return f"{plural(max(amount, 1), 'Code card')} drawn whenever {which} is flipped"
+
+
 BREACH_EFFECTS = {
     "halve_loss": lambda amount, attr: "Bitz lost to mission consequences are halved",
     "mission_bonus": lambda amount, attr: f"{_signed(amount)} {attr} in every mission",
@@ -111,13 +115,10 @@ BREACH_EFFECTS = {
     "immune_damage": lambda amount, attr: (
         "mission consequences no longer lower attributes or take components"
     ),
-    "draw_each_mission": lambda amount, attr: (
-        f"{plural(max(amount, 1), 'Code card')} drawn whenever a mission is flipped"
-    ),
+    "draw_each_mission": lambda amount, attr: _drawn_whenever(amount, "a mission"),
     "ward": lambda amount, attr: "other players' Code cards against its holder have no effect",
-    "draw_every_second_mission": lambda amount, attr: (
-        f"{plural(max(amount, 1), 'Code card')} drawn whenever the second, fourth, sixth... "
-        "mission is flipped"
+    "draw_every_second_mission": lambda amount, attr: _drawn_whenever(
+        amount, "the second, fourth, sixth... mission"
     ),
 }
 
