@@ -5,16 +5,15 @@ from __future__ import annotations
 import random
 
 import robotable
-from robotable.games.betabotz.content import ATTRS
+from robotable.core.content import read_text
+from robotable.games.betabotz.content import ATTRS, BUNDLED
 from robotable.games.betabotz.rules import _open_mission
 from robotable.games.betabotz.state import ST_AUCTION, ST_MISSION, BetabotzState
 
 
-def bundled_content_path() -> str:
-    """The bundled card file, for tests that write a changed copy of it."""
-    from importlib import resources
-
-    return str(resources.files("robotable.games.betabotz") / "data" / "content.toml")
+def bundled_content_text() -> str:
+    """The bundled card file's text, for tests that write a changed copy of it."""
+    return read_text(BUNDLED, package="robotable.games.betabotz")[1]
 
 
 def game(n: int = 3, **options):

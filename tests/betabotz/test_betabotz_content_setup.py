@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 import robotable
@@ -14,7 +12,7 @@ from robotable.games.betabotz.content import (
 )
 from robotable.games.betabotz.rules import LAYOUT, START_BITZ
 
-from .bz_helpers import bundled_content_path, fresh, game
+from .bz_helpers import bundled_content_text, fresh, game
 
 
 def test_bz_1_1_bundled_content_matches_the_box():
@@ -45,7 +43,7 @@ def test_bz_1_2_content_errors_name_file_entry_field(tmp_path):
     path.write_text(BAD)
     with pytest.raises(robotable.ContentError, match=r"mine.toml: missing the \[\[component\]\]"):
         game(3, content=str(path))
-    text = Path(bundled_content_path()).read_text()
+    text = bundled_content_text()
     path.write_text(text.replace("min_bid = 6", 'min_bid = "six"', 1))
     with pytest.raises(robotable.ContentError, match=r"betabot 'Sprocket': min_bid"):
         game(3, content=str(path))
@@ -61,7 +59,7 @@ def test_bz_1_2_content_errors_name_file_entry_field(tmp_path):
 
 
 def test_bz_1_3_a_users_file_replaces_the_bundle(tmp_path):
-    text = Path(bundled_content_path()).read_text().replace('name = "Sprocket"', 'name = "Clanky"')
+    text = bundled_content_text().replace('name = "Sprocket"', 'name = "Clanky"')
     path = tmp_path / "own.toml"
     path.write_text(text)
     g = game(3, content=str(path))
@@ -78,7 +76,7 @@ def test_bz_1_3_a_users_file_replaces_the_bundle(tmp_path):
 def test_bz_1_3_the_rules_card_tables_follow_the_file_loaded(tmp_path):
     """The rules read cards from the Game's tables (BetabotzTables), built from its Content:
     every entry agrees with the card it comes from, for the bundle and for a user's file."""
-    text = Path(bundled_content_path()).read_text()
+    text = bundled_content_text()
     first_reward = text.index("reward = ")
     end = text.index("\n", first_reward)
     changed = text[:first_reward] + "reward = 42" + text[end:]

@@ -23,7 +23,7 @@ from robotable.games.betabotz.state import PK_DISCARD_COMP, ST_AUCTION, ST_MISSI
 from .bz_helpers import (
     at_mission,
     breach_named,
-    bundled_content_path,
+    bundled_content_text,
     clear_hands,
     component_named,
     game,
@@ -407,12 +407,10 @@ def test_bz_5_6_every_second_mission_breach_draws_on_even_flips(tmp_path):
     """`draw_every_second_mission` draws its amount when the second, fourth... mission is
     flipped and nothing on the others; its draw's event names the breach, and the log says what
     the breach does when a seat takes it."""
-    from pathlib import Path
-
     from robotable.games.betabotz.effects import breach_event
     from robotable.games.betabotz.rules import _open_mission
 
-    text = Path(bundled_content_path()).read_text()
+    text = bundled_content_text()
     compiler = 'effect = "draw_each_mission"\namount = 1'
     assert text.count(compiler) == 1
     path = tmp_path / "half_compiler.toml"
