@@ -20,6 +20,16 @@ deals; `--no-play` prints the pooled tables of DIR without playing.
     .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --games 100 --out-dir runs --seed 1
     .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --out-dir runs --no-play
 
+A flag of the stratified test is an association: a card a seat already ahead can afford goes with
+winning whatever it does. `--bar` asks the causal question of each flagged card (Bread Winner's
+rows are bot types, not cards, and are left out): the agent barred from that card in one seat
+against the agent itself in the others, every seat order, `--bar-games` games (the same games as
+`robotable simulate GAME --restrict CARD --agents AGENT --players N --seed S`, whose results file
+can be dropped into --out-dir under the script's name), and a second table with each card's
+importance, the points its player loses without it, and what that reading says.
+
+    .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --out-dir runs --only rumblebots --bar
+
 The guard in tests/sim/test_balance_guard.py holds the greedy figures inside loose bounds.
 """
 
@@ -33,6 +43,7 @@ import tempfile
 from pathlib import Path
 
 from robotable.sim.analysis import summarize
+from robotable.sim.challenge import restrict_agents, restriction_summary
 from robotable.sim.pool import pool_results
 from robotable.sim.results_file import ResultsFileError, ResultsWriter, read_results
 from robotable.sim.runner import RunOutcome, RunSpec, Variant, run
@@ -50,6 +61,14 @@ TABLES = [
     ("rumblebots", 4),
 ]
 IOTABOTS_DECKS = ("assembly_line", "heavy_metal", "hijack", "beacon")
+# The events that put a card into a seat's play, by game: a barred run counts the seat-games in
+# which each side fielded the card by them (a card dealt or drawn is not fielded).
+FIELDED = {
+    "stakbots": ("played",),
+    "iotabots": ("summon", "play_buzz"),
+    "betabotz": ("auction_won", "code_played"),
+    "rumblebots": ("built", "transformed"),
+}
 
 
 def pct(x: float) -> str:
@@ -66,16 +85,18 @@ def table_stem(spec: RunSpec, table: str) -> str:
     return f"{spec.game}-{spec.num_players}p-{table}-{agent}"
 
 
-def play_table(spec: RunSpec, table: str, args: argparse.Namespace) -> tuple[dict, int]:
-    """The summary of a table and its number of games: this run's games, or with --out-dir
-    every seed's games of the table in that folder pooled (this seed's played or resumed
-    first, unless --no-play)."""
+def play_table(
+    spec: RunSpec, table: str, args: argparse.Namespace, stem: str | None = None
+) -> RunOutcome:
+    """A table's games: this run's, or with --out-dir every seed's games of the table in that
+    folder pooled (this seed's played or resumed first, unless --no-play). Its files are named
+    `STEM-seedS.jsonl`, the stem `table_stem` by default."""
     if args.out_dir is None:
         outcome = run(spec, workers=args.workers)
         if outcome.interrupted:
             raise Stopped
-        return summarize(outcome), len(outcome.results)
-    stem = table_stem(spec, table)
+        return outcome
+    stem = stem or table_stem(spec, table)
     if not args.no_play:
         path = args.out_dir / f"{stem}-seed{spec.seed}.jsonl"
         previous = read_results(path, spec, where=str(path))[0] if path.exists() else []
@@ -88,19 +109,90 @@ def play_table(spec: RunSpec, table: str, args: argparse.Namespace) -> tuple[dic
     files = sorted(args.out_dir.glob(f"{stem}-seed*.jsonl"))
     if not files:
         raise ResultsFileError(f"{args.out_dir}: no results file {stem}-seed*.jsonl to pool")
-    pooled = pool_results(files)
-    return summarize(pooled.outcome), len(pooled.outcome.results)
+    return pool_results(files).outcome
 
 
 def self_play(game: str, seats: int, args: argparse.Namespace, errors: str) -> tuple[dict, int]:
     spec = RunSpec(game, seats, (args.agent,), games=args.games, seed=args.seed, error_dir=errors)
-    return play_table(spec, "self", args)
+    outcome = play_table(spec, "self", args)
+    return summarize(outcome), len(outcome.results)
 
 
-def flagged_cards(summary: dict) -> list[str]:
+def flagged_cards(summary: dict) -> list[tuple[str, float]]:
+    """The cards past the fairness pass's bar in the stratified test, with their odds ratios."""
     impact = summary.get("card_impact_stratified", {})
     ratios = {r["card"]: r["odds_ratio"] for r in impact.get("rows", [])}
-    return [f"{card} (odds ratio {ratios[card]:.2f})" for card in impact.get("past_10_points", [])]
+    return [(card, ratios[card]) for card in impact.get("past_10_points", [])]
+
+
+def bar_card(game: str, seats: int, card: str, args: argparse.Namespace, errors: str) -> dict:
+    """The `restriction` object of `simulate --restrict CARD` for one flagged card: the agent
+    barred from it in one seat, the agent itself in the others (the same games as that command
+    with this seed)."""
+    agents = tuple(restrict_agents(args.agent, [card], (), seats))
+    spec = RunSpec(game, seats, agents, games=args.bar_games, seed=args.seed, error_dir=errors)
+    name = re.sub(r"[^A-Za-z0-9.]+", "-", f"{card};{args.agent}").strip("-")
+    results = play_table(spec, "bar", args, f"{game}-{seats}p-bar-{name}").results
+    return restriction_summary(spec, results, args.agent, [card], events=FIELDED.get(game, ()))
+
+
+# Each way a barred run reads: the fairness pass's bar (a point past 10 points with p below 0.05)
+# read on the importance, its 95% interval against zero, and whether the bar kept the card out.
+def bar_reading(r: dict) -> str:
+    low, high = r["importance_ci"]
+    used = r["card_use"]
+    barred, free = used["restricted"], used["unrestricted"]
+    if barred["used"] and free["rate"] and barred["rate"] >= free["rate"] / 2:
+        # A card the rules bring into play (a Transformation, say) reaches the barred seat too.
+        return "the bar did not keep the card out: read the card that brings it into play"
+    if not free["used"]:
+        return "never played by the free seats: nothing to read"
+    if (low > 0 or high < 0) and abs(r["importance"]) > 0.10:
+        return "past the bar: the card itself is worth more than 10 points to its player"
+    if low > 0 or high < 0:
+        return "a real edge under the bar at its point" + (
+            ", its interval across it" if max(abs(low), abs(high)) > 0.10 else ""
+        )
+    return "nothing measurable: the flag goes with the seats that field it, not with the card"
+
+
+def print_bars(
+    flags: list[tuple[str, int, str, float]], args: argparse.Namespace, errors: str
+) -> None:
+    print(
+        f"\nEach flagged card barred from one seat (`restricted:{args.agent},card=CARD` there, "
+        f"`{args.agent}` in the others, every seat order, {args.bar_games} games a seed); the "
+        "importance is the fair share minus the barred seat's share of the decided games; a "
+        "seat fields a card when it plays it ("
+        + "; ".join(f"{game}: {', '.join(events)}" for game, events in FIELDED.items())
+        + " events naming the seat and the card):\n"
+    )
+    print(
+        "| game | seats | card | odds ratio | games | barred seat won | importance | 95% interval "
+        "| fielded: barred seat | free seats | reading |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for game, seats, card, ratio in flags:
+        try:
+            r = bar_card(game, seats, card, args, errors)
+        except ResultsFileError:
+            if not args.no_play:
+                raise
+            print(
+                f"| {game} | {seats} | {card} | {ratio:.2f} | 0 | - | - | - | - | - | not barred yet |"
+            )
+            continue
+        low, high = r["importance_ci"]
+        used = r["card_use"]
+        print(
+            f"| {game} | {seats} | {card} | {ratio:.2f} | {r['games']} "
+            f"| {r['restricted_wins']} of {r['decided']} | {100 * r['importance']:+.1f} points "
+            f"| [{100 * low:+.1f}, {100 * high:+.1f}] "
+            f"| {used['restricted']['used']} of {used['restricted']['seat_games']} "
+            f"| {used['unrestricted']['used']} of {used['unrestricted']['seat_games']} "
+            f"| {bar_reading(r)} |",
+            flush=True,
+        )
 
 
 def main(argv: list[str]) -> int:
@@ -116,6 +208,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--no-play", action="store_true", help="with --out-dir: only pool what is there"
     )
+    parser.add_argument(
+        "--bar", action="store_true", help="bar each flagged card from one seat (causal runs)"
+    )
+    parser.add_argument("--bar-games", type=int, default=200, help="games of each barred run")
     args = parser.parse_args(argv)
     if args.no_play and args.out_dir is None:
         parser.error("--no-play reads the results files of --out-dir: give --out-dir")
@@ -149,6 +245,7 @@ def pass_tables(args: argparse.Namespace) -> int:
         "| ends by the rules | turn cap | median length | cards past +/-10 points |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
+    flags = []
     for game, seats in TABLES:
         if only and game not in only:
             continue
@@ -156,13 +253,18 @@ def pass_tables(args: argparse.Namespace) -> int:
         first, ends = s["first_mover"], s["quality"]["end_reason"]["rates"]
         low, high = first["ci"]
         length = s["quality"]["length"]
-        cards = ", ".join(flagged_cards(s)) or "none"
+        flagged = flagged_cards(s)
+        if game != "breadwinner":  # its rows are bot types, not cards
+            flags += [(game, seats, card, ratio) for card, ratio in flagged]
+        cards = ", ".join(f"{card} (odds ratio {ratio:.2f})" for card, ratio in flagged) or "none"
         print(
             f"| {game} | {seats} | {played} | {pct(first['win_rate'])} | [{pct(low)}, {pct(high)}] "
             f"| {pct(first['fair_share'])} | {pct(ends['win'])} | {pct(ends['turn_cap'])} "
             f"| {length['median']:g} {length['unit']} | {cards} |",
             flush=True,
         )
+    if args.bar:
+        print_bars(flags, args, errors)
 
     if only and "iotabots" not in only:
         return 0
@@ -185,7 +287,7 @@ def pass_tables(args: argparse.Namespace) -> int:
         error_dir=errors,
         track_cards=False,
     )
-    s, _ = play_table(spec, "decks", args)
+    s = summarize(play_table(spec, "decks", args))
     share = {}
     for v in s["variants"]:
         a, b = v["label"].split(" vs ")

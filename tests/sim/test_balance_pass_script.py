@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -50,3 +52,89 @@ def test_no_play_needs_an_out_dir_and_files_in_it(balance_pass, tmp_path, capsys
     empty = ["--only", "breadwinner", "--out-dir", str(tmp_path), "--no-play"]
     assert balance_pass.main(empty) == 2
     assert "no results file breadwinner-2p-self-greedy-seed*.jsonl" in capsys.readouterr().err
+
+
+# -- barred runs: each flagged card's causal reading -------------------------------------------
+
+
+def _bar_args(out_dir: Path, no_play: bool = False, games: int = 4) -> argparse.Namespace:
+    return argparse.Namespace(
+        agent="greedy", bar_games=games, seed=0, out_dir=out_dir, no_play=no_play, workers=1
+    )
+
+
+def _games(path: Path) -> list[tuple]:
+    lines = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    return sorted((g["index"], g["seed"], g["arrangement"], g["returns"]) for g in lines)
+
+
+def test_a_barred_run_is_simulate_restrict_game_for_game(balance_pass, invoke, tmp_path):
+    """The script's barred run of a card is `simulate --restrict CARD` with the same seed: the
+    same games, and that command's results file read in its place gives the same reading."""
+    cli_file = tmp_path / "cli.jsonl"
+    result = invoke(
+        "simulate", "stakbots", "--restrict", "Core Bot", "--agents", "greedy", "--games", "4",
+        "--workers", "1", "--errors-dir", str(tmp_path), "--out-jsonl", str(cli_file), "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    cli = json.loads(result.stdout)["restriction"]
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    mine = balance_pass.bar_card("stakbots", 2, "Core Bot", _bar_args(runs), str(tmp_path))
+    [played] = runs.iterdir()
+    assert played.name == "stakbots-2p-bar-Core-Bot-greedy-seed0.jsonl"
+    assert _games(played) == _games(cli_file)
+    keys = ("restricted_wins", "decided", "importance", "importance_ci", "p_value")
+    assert [mine[k] for k in keys] == [cli[k] for k in keys]
+    played.write_text(cli_file.read_text())
+    again = balance_pass.bar_card("stakbots", 2, "Core Bot", _bar_args(runs, True), str(tmp_path))
+    assert [again[k] for k in keys] == [cli[k] for k in keys]
+
+
+def _reading(importance: float, ci: tuple[float, float], barred: int, free: int) -> dict:
+    return {
+        "importance": importance,
+        "importance_ci": list(ci),
+        "card_use": {
+            "restricted": {"seat_games": 200, "used": barred, "rate": barred / 200},
+            "unrestricted": {"seat_games": 400, "used": free, "rate": free / 400},
+        },
+    }
+
+
+@pytest.mark.parametrize(
+    ("importance", "ci", "barred", "free", "reading"),
+    [
+        (0.165, (0.097, 0.227), 0, 378, "past the bar"),
+        (-0.12, (-0.19, -0.05), 0, 300, "past the bar"),
+        (0.093, (0.030, 0.147), 0, 307, "a real edge under the bar at its point, its interval"),
+        (0.048, (-0.018, 0.106), 0, 284, "nothing measurable"),
+        (0.13, (-0.01, 0.25), 0, 40, "nothing measurable"),
+        (-0.012, (-0.080, 0.051), 92, 198, "the bar did not keep the card out"),
+        (0.0, (-0.07, 0.07), 0, 0, "never played by the free seats"),
+    ],
+)
+def test_each_barred_run_reads_against_zero_and_the_bar(
+    balance_pass, importance, ci, barred, free, reading
+):
+    assert balance_pass.bar_reading(_reading(importance, ci, barred, free)).startswith(reading)
+
+
+def test_the_pass_bars_each_flagged_card_and_no_play_reads_them_back(
+    balance_pass, tmp_path, capsys, monkeypatch
+):
+    # Stak Bots' greedy games flag no card in two games, so the test names one for every table.
+    monkeypatch.setattr(balance_pass, "flagged_cards", lambda summary: [("Core Bot", 2.5)])
+    base = ["--only", "stakbots", "--out-dir", str(tmp_path), "--bar", "--bar-games", "2"]
+    assert balance_pass.main([*base, "--games", "2"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if "| Core Bot |" in line]
+    assert [row.split("|")[2].strip() for row in rows] == ["2", "3", "4"]
+    assert all("| 2.50 | 2 |" in row for row in rows)
+    assert balance_pass.main([*base, "--no-play"]) == 0
+    again = [line for line in capsys.readouterr().out.splitlines() if "| Core Bot |" in line]
+    assert again == rows
+    for bar in tmp_path.glob("*-bar-*"):
+        bar.unlink()
+    assert balance_pass.main([*base, "--no-play"]) == 0
+    missing = [line for line in capsys.readouterr().out.splitlines() if "| Core Bot |" in line]
+    assert all(row.endswith("| not barred yet |") for row in missing)
