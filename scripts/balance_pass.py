@@ -125,14 +125,20 @@ def flagged_cards(summary: dict) -> list[tuple[str, float]]:
     return [(card, ratios[card]) for card in impact.get("past_10_points", [])]
 
 
+def bar_stem(game: str, seats: int, card: str, agent: str) -> str:
+    """A barred run's results file name without its seed."""
+    name = re.sub(r"[^A-Za-z0-9.]+", "-", f"{card};{agent}").strip("-")
+    return f"{game}-{seats}p-bar-{name}"
+
+
 def bar_card(game: str, seats: int, card: str, args: argparse.Namespace, errors: str) -> dict:
     """The `restriction` object of `simulate --restrict CARD` for one flagged card: the agent
     barred from it in one seat, the agent itself in the others (the same games as that command
     with this seed)."""
     agents = tuple(restrict_agents(args.agent, [card], (), seats))
     spec = RunSpec(game, seats, agents, games=args.bar_games, seed=args.seed, error_dir=errors)
-    name = re.sub(r"[^A-Za-z0-9.]+", "-", f"{card};{args.agent}").strip("-")
-    results = play_table(spec, "bar", args, f"{game}-{seats}p-bar-{name}").results
+    stem = bar_stem(game, seats, card, args.agent)
+    results = play_table(spec, "bar", args, stem).results
     return restriction_summary(spec, results, args.agent, [card], events=FIELDED.get(game, ()))
 
 
@@ -148,7 +154,8 @@ def bar_reading(r: dict) -> str:
     if not free["used"]:
         return "never played by the free seats: nothing to read"
     if (low > 0 or high < 0) and abs(r["importance"]) > 0.10:
-        return "past the bar: the card itself is worth more than 10 points to its player"
+        worth = "is worth" if r["importance"] > 0 else "costs"
+        return f"past the bar: the card itself {worth} its player more than 10 points"
     if low > 0 or high < 0:
         return "a real edge under the bar at its point" + (
             ", its interval across it" if max(abs(low), abs(high)) > 0.10 else ""
@@ -173,13 +180,16 @@ def print_bars(
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for game, seats, card, ratio in flags:
-        try:
-            r = bar_card(game, seats, card, args, errors)
-        except ResultsFileError:
-            if not args.no_play:
-                raise
+        stem = bar_stem(game, seats, card, args.agent)
+        if args.no_play and not any(args.out_dir.glob(f"{stem}-seed*.jsonl")):
             print(
-                f"| {game} | {seats} | {card} | {ratio:.2f} | 0 | - | - | - | - | - | not barred yet |"
+                f"| {game} | {seats} | {card} | {ratio:.2f} | 0 | {' | '.join('-' * 5)} | not barred yet |"
+            )
+            continue
+        r = bar_card(game, seats, card, args, errors)
+        if not r["decided"]:
+            print(
+                f"| {game} | {seats} | {card} | {ratio:.2f} | {r['games']} | {' | '.join('-' * 5)} | no decided game |"
             )
             continue
         low, high = r["importance_ci"]

@@ -105,8 +105,8 @@ def _reading(importance: float, ci: tuple[float, float], barred: int, free: int)
 @pytest.mark.parametrize(
     ("importance", "ci", "barred", "free", "reading"),
     [
-        (0.165, (0.097, 0.227), 0, 378, "past the bar"),
-        (-0.12, (-0.19, -0.05), 0, 300, "past the bar"),
+        (0.165, (0.097, 0.227), 0, 378, "past the bar: the card itself is worth"),
+        (-0.12, (-0.19, -0.05), 0, 300, "past the bar: the card itself costs"),
         (0.093, (0.030, 0.147), 0, 307, "a real edge under the bar at its point, its interval"),
         (0.048, (-0.018, 0.106), 0, 284, "nothing measurable"),
         (0.13, (-0.01, 0.25), 0, 40, "nothing measurable"),
@@ -138,3 +138,4 @@ def test_the_pass_bars_each_flagged_card_and_no_play_reads_them_back(
     assert balance_pass.main([*base, "--no-play"]) == 0
     missing = [line for line in capsys.readouterr().out.splitlines() if "| Core Bot |" in line]
     assert all(row.endswith("| not barred yet |") for row in missing)
+    assert all(row.count("|") == rows[0].count("|") == 12 for row in missing)
