@@ -79,24 +79,26 @@ class Stopped(Exception):
     """Ctrl-C or SIGTERM during a table: its finished games are saved, the pass ends."""
 
 
+def file_word(text: str) -> str:
+    """`text` as part of a file name: each run of characters other than letters, digits and dots
+    a hyphen."""
+    return re.sub(r"[^A-Za-z0-9.]+", "-", text).strip("-")
+
+
 def table_stem(spec: RunSpec, table: str) -> str:
     """A table's results file name without its seed: game, seats, table kind and agent."""
-    agent = re.sub(r"[^A-Za-z0-9.]+", "-", ";".join(spec.agents)).strip("-")
-    return f"{spec.game}-{spec.num_players}p-{table}-{agent}"
+    return f"{spec.game}-{spec.num_players}p-{table}-{file_word(';'.join(spec.agents))}"
 
 
-def play_table(
-    spec: RunSpec, table: str, args: argparse.Namespace, stem: str | None = None
-) -> RunOutcome:
+def play_table(spec: RunSpec, stem: str, args: argparse.Namespace) -> RunOutcome:
     """A table's games: this run's, or with --out-dir every seed's games of the table in that
-    folder pooled (this seed's played or resumed first, unless --no-play). Its files are named
-    `STEM-seedS.jsonl`, the stem `table_stem` by default."""
+    folder pooled (this seed's played or resumed first, unless --no-play), in files named
+    `STEM-seedS.jsonl`."""
     if args.out_dir is None:
         outcome = run(spec, workers=args.workers)
         if outcome.interrupted:
             raise Stopped
         return outcome
-    stem = stem or table_stem(spec, table)
     if not args.no_play:
         path = args.out_dir / f"{stem}-seed{spec.seed}.jsonl"
         previous = read_results(path, spec, where=str(path))[0] if path.exists() else []
@@ -114,7 +116,7 @@ def play_table(
 
 def self_play(game: str, seats: int, args: argparse.Namespace, errors: str) -> tuple[dict, int]:
     spec = RunSpec(game, seats, (args.agent,), games=args.games, seed=args.seed, error_dir=errors)
-    outcome = play_table(spec, "self", args)
+    outcome = play_table(spec, table_stem(spec, "self"), args)
     return summarize(outcome), len(outcome.results)
 
 
@@ -127,8 +129,7 @@ def flagged_cards(summary: dict) -> list[tuple[str, float]]:
 
 def bar_stem(game: str, seats: int, card: str, agent: str) -> str:
     """A barred run's results file name without its seed."""
-    name = re.sub(r"[^A-Za-z0-9.]+", "-", f"{card};{agent}").strip("-")
-    return f"{game}-{seats}p-bar-{name}"
+    return f"{game}-{seats}p-bar-{file_word(f'{card};{agent}')}"
 
 
 def bar_card(game: str, seats: int, card: str, args: argparse.Namespace, errors: str) -> dict:
@@ -137,8 +138,7 @@ def bar_card(game: str, seats: int, card: str, args: argparse.Namespace, errors:
     with this seed)."""
     agents = tuple(restrict_agents(args.agent, [card], (), seats))
     spec = RunSpec(game, seats, agents, games=args.bar_games, seed=args.seed, error_dir=errors)
-    stem = bar_stem(game, seats, card, args.agent)
-    results = play_table(spec, "bar", args, stem).results
+    results = play_table(spec, bar_stem(game, seats, card, args.agent), args).results
     return restriction_summary(spec, results, args.agent, [card], events=FIELDED.get(game, ()))
 
 
@@ -163,6 +163,10 @@ def bar_reading(r: dict) -> str:
     return "nothing measurable: the flag goes with the seats that field it, not with the card"
 
 
+# The five figures of a barred run's row, when it has none.
+NO_FIGURES = " | ".join("-" * 5)
+
+
 def print_bars(
     flags: list[tuple[str, int, str, float]], args: argparse.Namespace, errors: str
 ) -> None:
@@ -183,13 +187,13 @@ def print_bars(
         stem = bar_stem(game, seats, card, args.agent)
         if args.no_play and not any(args.out_dir.glob(f"{stem}-seed*.jsonl")):
             print(
-                f"| {game} | {seats} | {card} | {ratio:.2f} | 0 | {' | '.join('-' * 5)} | not barred yet |"
+                f"| {game} | {seats} | {card} | {ratio:.2f} | 0 | {NO_FIGURES} | not barred yet |"
             )
             continue
         r = bar_card(game, seats, card, args, errors)
         if not r["decided"]:
             print(
-                f"| {game} | {seats} | {card} | {ratio:.2f} | {r['games']} | {' | '.join('-' * 5)} | no decided game |"
+                f"| {game} | {seats} | {card} | {ratio:.2f} | {r['games']} | {NO_FIGURES} | no decided game |"
             )
             continue
         low, high = r["importance_ci"]
@@ -297,7 +301,7 @@ def pass_tables(args: argparse.Namespace) -> int:
         error_dir=errors,
         track_cards=False,
     )
-    s = summarize(play_table(spec, "decks", args))
+    s = summarize(play_table(spec, table_stem(spec, "decks"), args))
     share = {}
     for v in s["variants"]:
         a, b = v["label"].split(" vs ")
