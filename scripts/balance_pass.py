@@ -137,7 +137,9 @@ def bar_card(game: str, seats: int, card: str, args: argparse.Namespace, errors:
     barred from it in one seat, the agent itself in the others (the same games as that command
     with this seed)."""
     agents = tuple(restrict_agents(args.agent, [card], (), seats))
-    spec = RunSpec(game, seats, agents, games=args.bar_games, seed=args.seed, error_dir=errors)
+    spec = RunSpec(
+        game, seats, agents, games=args.bar_games, seed=args.seed, error_dir=errors, paired=True
+    )
     results = play_table(spec, bar_stem(game, seats, card, args.agent), args).results
     return restriction_summary(spec, results, args.agent, [card], events=FIELDED.get(game, ()))
 

@@ -305,3 +305,80 @@ def test_no_next_step_is_offered_when_the_games_mixed_agents() -> None:
     assert causal_next_step({**summary, "agents": ["random"]}).endswith("--games 200")
     summary["card_impact_stratified"] = {"past_10_points": []}
     assert causal_next_step({**summary, "agents": ["random"]}) is None
+
+
+# -- paired runs: each barred game beside the same game unbarred --------------------------------
+
+
+def _paired_jobs(card: str, games: int) -> list:
+    from robotable.sim.challenge import restrict_agents
+    from robotable.sim.runner import RunSpec, plan_jobs
+
+    spec = RunSpec(
+        game="stakbots",
+        num_players=2,
+        agents=tuple(restrict_agents("mcts:30", [card], [], 2)),
+        games=games,
+        seed=0,
+        paired=True,
+    )
+    return plan_jobs(spec)
+
+
+def test_a_paired_game_is_the_barred_game_and_skips_only_games_the_bar_cannot_touch():
+    from dataclasses import replace
+
+    from robotable.sim.runner import play_game
+
+    could = []
+    for job in _paired_jobs("Spike Bot", 12):
+        paired = play_game(job)
+        alone = play_game(replace(job, paired=False))
+        unbarred = play_game(
+            replace(job, paired=False, seat_agents=tuple("mcts:30" for _ in job.seat_agents))
+        )
+        # The barred game is the one the restricted agent plays without a partner...
+        assert (paired.returns, paired.actions, paired.cards) == (
+            alone.returns,
+            alone.actions,
+            alone.cards,
+        )
+        # ...and its partner is the same deal with the base agent in the barred seat.
+        assert paired.paired and paired.placebo_returns == unbarred.returns
+        could.append(paired.bar_could_act[0])
+        if not paired.bar_could_act[0]:
+            assert (unbarred.returns, unbarred.actions) == (alone.returns, alone.actions)
+    assert True in could and False in could  # both kinds of game were checked
+
+
+def test_the_paired_comparison_counts_the_wins_the_bar_moved(invoke, tmp_path):
+    data = _json(invoke, tmp_path, "--restrict", "Star", "--agents", "greedy", "--games", "40")
+    p = data["restriction"]["paired"]
+    # Every game offers the Star beside the Pip, and barring it turns wins into losses only:
+    # unbarred the seat wins 15 of 36 die pairs (Star against Star), barred 3 (Pip against
+    # Star), so the true paired importance is 12/36.
+    assert p["games"] == 40 and p["bar_could_act"] == 40
+    assert p["wins_gained"] == 0 and p["wins_lost"] > 6
+    assert p["unbarred_wins"] - p["barred_wins"] == p["wins_lost"]
+    assert p["importance"] == pytest.approx(p["wins_lost"] / 40)
+    low, high = p["importance_ci"]
+    assert low < 12 / 36 < high and low > 0.1 and p["p_value"] < 0.01
+    never = _json(invoke, tmp_path, "--restrict", "Nothing", "--agents", "greedy", "--games", "8")
+    q = never["restriction"]["paired"]
+    assert (q["bar_could_act"], q["changed"], q["wins_lost"], q["wins_gained"]) == (0, 0, 0, 0)
+    assert q["importance"] == 0 and q["p_value"] == 1.0
+
+
+def test_a_paired_run_resumes_and_says_its_pairs_in_words(invoke, tmp_path):
+    out = tmp_path / "star.jsonl"
+    args = ("simulate", "simstrong", "--workers", "1", "--errors-dir", str(tmp_path))
+    first = invoke(*args, "--restrict", "Star", "--games", "10", "--out-jsonl", str(out))
+    assert first.exit_code == 0, first.output
+    whole = invoke(*args, "--restrict", "Star", "--games", "10", "--json")
+    resumed = invoke(*args, "--restrict", "Star", "--games", "10", "--resume", str(out), "--json")
+    assert resumed.exit_code == 0, resumed.output
+    assert (
+        json.loads(resumed.stdout)["restriction"]["paired"]
+        == json.loads(whole.stdout)["restriction"]["paired"]
+    )
+    assert "Paired with the same games unbarred: the barred seat was offered Star" in first.output

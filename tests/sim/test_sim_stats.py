@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from robotable.sim.analysis import aggregate_extras, card_impact
 from robotable.sim.ladder import ladder, pairwise_matrix
@@ -16,6 +18,7 @@ from robotable.sim.stats import (
     elo_from_log_strengths,
     integer_histogram,
     newcombe_difference,
+    paired_difference,
     wilson,
 )
 
@@ -173,3 +176,25 @@ def test_card_impact_can_keep_chosen_event_types():
     results += [_result(12 + i, (0, 1), (0.0, 1.0), ((), ())) for i in range(12)]
     rows = card_impact(results, 2, events=["play"])
     assert {(r["card"], r["event"]) for r in rows} == {("Ace", "play")}
+
+
+@given(st.integers(0, 60), st.integers(0, 60), st.integers(0, 60), st.integers(0, 60))
+def test_the_paired_difference_holds_its_estimate_and_turns_with_the_pairs(a, b, c, d):
+    if a + b + c + d == 0:
+        assert math.isnan(paired_difference(a, b, c, d)[0])
+        return
+    diff, low, high = paired_difference(a, b, c, d)
+    assert diff == pytest.approx((b - c) / (a + b + c + d))
+    assert -1 <= low <= diff + 1e-12 and diff - 1e-12 <= high <= 1
+    swapped = paired_difference(a, c, b, d)
+    assert swapped == pytest.approx((-diff, -high, -low))
+
+
+def test_pairs_that_agree_give_a_narrower_interval_than_independent_groups():
+    # 200 games, the same seat won 40 of them in both runs, the bar moved 6 wins and 1 back:
+    # the paired interval is far narrower than treating the runs as independent.
+    diff, low, high = paired_difference(40, 6, 1, 153)
+    _, ind_low, ind_high = newcombe_difference(46, 200, 41, 200)
+    assert diff == pytest.approx(5 / 200)
+    assert high - low < (ind_high - ind_low) / 2
+    assert low < 0 < high  # 6 against 1 is not yet evidence (McNemar p = 0.125)

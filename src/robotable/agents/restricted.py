@@ -25,7 +25,7 @@ callers check apply to it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..core.errors import OptionError
@@ -87,10 +87,12 @@ def names_card(action: Action, cards: Iterable[str], kinds: Iterable[str] = ()) 
     """Whether `action` plays one of `cards`: its JSON holds one as a string field (or in a list
     field), or its label names one as a whole word; with `kinds`, only actions of those JSON
     types count."""
-    return _Matcher(tuple(cards), tuple(kinds)).plays(action)
+    return CardBar(tuple(cards), tuple(kinds)).plays(action)
 
 
-class _Matcher:
+class CardBar:
+    """Which actions a bar on `cards` (of `kinds`) forbids, and where it changes a choice."""
+
     __slots__ = ("names", "kinds", "patterns")
 
     def __init__(self, cards: tuple[str, ...], kinds: tuple[str, ...]) -> None:
@@ -111,6 +113,13 @@ class _Matcher:
                     return True
         label = action.label()
         return any(p.search(label) for p in self.patterns)
+
+    def can_act(self, legal: Sequence[Action]) -> bool:
+        """Some legal action plays the card and another does not: the only decisions where a
+        restricted agent's choice can differ from its base's (elsewhere it asks the base with
+        the same state, and so chooses what the base would)."""
+        barred = sum(1 for a in legal if self.plays(a))
+        return 0 < barred < len(legal)
 
 
 class _Filtered:
@@ -142,7 +151,7 @@ class RestrictedAgent(Agent):
         self.base = base
         self.cards = tuple(cards)
         self.kinds = tuple(kinds)
-        self.matcher = _Matcher(self.cards, self.kinds)
+        self.matcher = CardBar(self.cards, self.kinds)
         self.name = restricted_spec(base_spec or base.name, self.cards, self.kinds)
         self.blocked = 0  # decisions where the card was barred (another action existed)
         self.forced = 0  # decisions where every legal action played the card

@@ -21,11 +21,12 @@ blocks), and ask how the challenger's share of the decided games compares with t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..agents.restricted import restricted_spec
 from .runner import GameResult, RunSpec
-from .stats import binomial_test, wilson
+from .stats import binomial_test, paired_difference, wilson
 
 DEFAULT_DEPTH_ITERATIONS = 200
 
@@ -63,6 +64,57 @@ def challenger_share(spec: RunSpec, results: Sequence[GameResult]) -> dict[str, 
         "ci": [low, high],
         "fair_share": fair,
         "p_value": binomial_test(wins, decided, fair),
+    }
+
+
+def paired_comparison(results: Sequence[GameResult]) -> dict[str, Any] | None:
+    """The barred seat's wins beside the same games unbarred (runner.play_paired), or None for
+    a run without pairs.
+
+    Only the games in which the bar could act can differ; the others are the unbarred games
+    themselves. A win is the seat's alone (or its team's); a draw counts as no win in both.
+    The importance is the unbarred win rate minus the barred one over the same games, with
+    Newcombe's interval for paired proportions; the exact test is McNemar's (the games the bar
+    lost against those it won, a binomial test at one half).
+    """
+    pairs = [r for r in results if r.paired and r.placebo_returns is not None]
+    if not pairs:
+        return None
+    cells = {"both": 0, "unbarred_only": 0, "barred_only": 0, "neither": 0}
+    could_act = changed = 0
+    for r in pairs:
+        seat = r.arrangement.index(0)
+        barred = r.won(seat)
+        unbarred = replace(r, returns=r.placebo_returns).won(seat)
+        could_act += bool(r.bar_could_act and r.bar_could_act[0])
+        changed += r.returns != r.placebo_returns
+        key = (
+            ("both" if barred else "unbarred_only")
+            if unbarred
+            else ("barred_only" if barred else "neither")
+        )
+        cells[key] += 1
+    lost, gained = cells["unbarred_only"], cells["barred_only"]
+    games = len(pairs)
+    diff, low, high = paired_difference(cells["both"], lost, gained, cells["neither"])
+    return {
+        "games": games,
+        "bar_could_act": could_act,
+        "changed": changed,
+        "wins_lost": lost,
+        "wins_gained": gained,
+        "unbarred_wins": cells["both"] + lost,
+        "barred_wins": cells["both"] + gained,
+        "unbarred_win_rate": (cells["both"] + lost) / games,
+        "barred_win_rate": (cells["both"] + gained) / games,
+        "importance": diff,
+        "importance_ci": [low, high],
+        "p_value": binomial_test(lost, lost + gained, 0.5),
+        "method": "each barred game beside the same game unbarred (same seed and seats, the "
+        "barred seat played by the base agent); a game in which the barred seat was never "
+        "offered the card beside another move is the unbarred game itself; importance = the "
+        "seat's unbarred win rate minus its barred win rate over the same games, Newcombe's "
+        "interval for paired proportions; exact McNemar test on the games whose winner changed",
     }
 
 
@@ -123,6 +175,7 @@ def restriction_summary(
         if spec.num_players == 2:
             out["unrestricted_win_rate"] = None if rate is None else 1 - rate
             out["unrestricted_ci"] = [1 - high, 1 - low]
+        out["paired"] = paired_comparison(subset)
         return out
 
     return {

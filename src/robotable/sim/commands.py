@@ -7,6 +7,7 @@ is played. What a run found is printed by sim/text.py.
 
 from __future__ import annotations
 
+import dataclasses
 import shlex
 import sys
 from pathlib import Path
@@ -303,7 +304,8 @@ def register(app: typer.Typer) -> None:
                 "--restrict",
                 help="A card's importance: play the --agents agent (BASE, default greedy) "
                 "barred from playing this card against BASE itself, seats rotated, and report "
-                "how much the unrestricted agent wins more (win rate minus 0.5 with two seats).",
+                "how much the unrestricted agent wins more (win rate minus 0.5 with two seats); "
+                "each barred game is also compared with the same game unbarred.",
             ),
         ] = None,
         restrict_kind: Annotated[
@@ -369,6 +371,9 @@ def register(app: typer.Typer) -> None:
                 quality=quality,
                 quality_every=quality_every,
             )
+            if experiment is not None and experiment["kind"] == "restrict":
+                # Each barred game beside the same game unbarred (runner.play_paired).
+                spec = dataclasses.replace(spec, paired=True)
             check_ray(ray)
             if resume is not None and out_jsonl is not None and _same_file(resume, out_jsonl):
                 out_jsonl = None

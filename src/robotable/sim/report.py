@@ -909,6 +909,28 @@ def _signed_ci(ci) -> str:
     return f"[{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]" if ci else ""
 
 
+def _paired_sentence(card: str, p: dict[str, Any]) -> str:
+    """The barred games beside the same games unbarred (challenge.paired_comparison)."""
+    games = p["games"]
+    lost, gained = p["wins_lost"], p["wins_gained"]
+    if lost + gained == 0:
+        verdict = "the bar changed no win"
+    elif p["p_value"] < 0.05:
+        verdict = "the card matters to this agent" if lost > gained else "barring it helps"
+    else:
+        verdict = "no evidence that the bar changes the seat's wins"
+    return (
+        f"Paired with the same games unbarred: the barred seat was offered {card} beside "
+        f"another move in {p['bar_could_act']} of {games} games (the others are the unbarred "
+        f"games, move for move) and {p['changed']} ended differently; it won "
+        f"{p['unbarred_wins']} "
+        f"({_pct(p['unbarred_win_rate'])}) unbarred and {p['barred_wins']} "
+        f"({_pct(p['barred_win_rate'])}) barred, {lost} won only unbarred and {gained} only "
+        f"barred: importance {_points(p['importance'])} {_signed_ci(p['importance_ci'])} "
+        f"(exact McNemar p = {_p(p['p_value'])}): {verdict}."
+    )
+
+
 def challenge_sentences(summary: dict[str, Any]) -> list[str]:
     """What `--restrict` or `--depth` found, in words, with the interval and the test."""
     lines = []
@@ -938,6 +960,9 @@ def challenge_sentences(summary: dict[str, Any]) -> list[str]:
             f"{head}: importance {_points(r['importance'])} {_signed_ci(r['importance_ci'])} "
             f"(exact binomial p = {_p(r['p_value'])}; {_draws(r['draws'])} left out): {verdict}."
         )
+        paired = r.get("paired")
+        if paired:
+            lines.append(_paired_sentence(r["card"], paired))
         use = r["card_use"]
         free, barred = use["unrestricted"], use["restricted"]
         kinds = r.get("card_use_events", "any")

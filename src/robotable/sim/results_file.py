@@ -69,6 +69,8 @@ def run_header(spec: RunSpec) -> dict[str, Any]:
             "track_cards": spec.track_cards,
             "quality": spec.quality,
             "quality_every": spec.quality_every if spec.quality else None,
+            # Only when set, so that files written before pairing existed still resume.
+            **({"paired": True} if spec.paired else {}),
         }
     )
 
@@ -174,6 +176,7 @@ def spec_from_header(header: dict[str, Any], where: str) -> RunSpec:
             track_cards=bool(header["track_cards"]),
             quality=bool(header["quality"]),
             quality_every=int(header["quality_every"] or 1),
+            paired=bool(header.get("paired", False)),
         )
     except KeyError as exc:
         raise ResultsFileError(f"{where}: the run header has no {exc}") from None

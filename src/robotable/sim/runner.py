@@ -68,6 +68,9 @@ class RunSpec:
     # by default because it calls game.evaluate_all every `quality_every` decisions.
     quality: bool = False
     quality_every: int = 1
+    # A restricted agent 0 (`simulate --restrict`) also plays each game unbarred: see
+    # `play_paired`.
+    paired: bool = False
 
     def arrangements(self) -> list[tuple[int, ...]]:
         return seat_arrangements(len(self.agents), self.num_players, self.fixed_seats)
@@ -90,6 +93,9 @@ class GameJob:
     error_dir: str
     track_cards: bool
     quality_every: int = 0  # evaluate every this many decisions; 0: no quality measures
+    paired: bool = False  # play it as `play_paired` does
+    # Bars (cards, kinds) watched at agent 0's seat: which of them could have changed a choice.
+    watch: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +132,11 @@ class GameResult:
     quality: dict[str, Any] = field(default_factory=dict)
     # The side of each seat when the game has fixed teams (Game.teams()), else empty.
     teams: tuple[int, ...] = ()
+    # Per watched bar (GameJob.watch): agent 0's seat was once offered the barred card beside
+    # another move. A paired game (`play_paired`) also holds the unbarred game's returns.
+    bar_could_act: tuple[bool, ...] = ()
+    paired: bool = False
+    placebo_returns: tuple[float, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """One line of a results file (`simulate --out-jsonl`); `from_json` reads it back."""
@@ -147,6 +158,9 @@ class GameResult:
             "turn_order": list(self.turn_order),
             "quality": self.quality,
             "teams": list(self.teams),
+            "bar_could_act": list(self.bar_could_act),
+            "paired": self.paired,
+            "placebo_returns": None if self.placebo_returns is None else list(self.placebo_returns),
         }
 
     @classmethod
@@ -172,6 +186,11 @@ class GameResult:
             turn_order=tuple(int(s) for s in data.get("turn_order", [])),
             quality=dict(data.get("quality") or {}),
             teams=tuple(int(t) for t in data.get("teams") or ()),
+            bar_could_act=tuple(bool(b) for b in data.get("bar_could_act") or ()),
+            paired=bool(data.get("paired", False)),
+            placebo_returns=None
+            if data.get("placebo_returns") is None
+            else tuple(float(r) for r in data["placebo_returns"]),
         )
 
     def winners(self) -> list[int]:
@@ -282,6 +301,7 @@ def plan_jobs(spec: RunSpec) -> list[GameJob]:
                     error_dir=error_dir,
                     track_cards=spec.track_cards,
                     quality_every=max(1, spec.quality_every) if spec.quality else 0,
+                    paired=spec.paired,
                 )
             )
     return jobs
@@ -314,6 +334,8 @@ def play_game(job: GameJob) -> GameResult:
     actions so far, plus the failing one when applying it raised) for `robotable replay`."""
     from ..agents import make_agent
 
+    if job.paired:
+        return play_paired(job)
     started = time.perf_counter()
     actions: list = []
     state = None
@@ -329,6 +351,8 @@ def play_game(job: GameJob) -> GameResult:
     sample_steps: list[int] = []
     leaders: list[int | None] = []
     last_values: list[float] | None = None
+    bars, watched_seat = _watched_bars(job)
+    could_act = [False] * len(bars)
     try:
         game = _cached_game(job.game, n, job.options)
         state = game.new_initial_state(seed=job.seed)
@@ -350,6 +374,10 @@ def play_game(job: GameJob) -> GameResult:
                 last_values = game.evaluate_all(state)
                 sample_steps.append(len(actions))
                 leaders.append(leader(last_values))
+            if seat == watched_seat and not all(could_act):
+                legal = state.legal_actions()
+                for k, bar in enumerate(bars):
+                    could_act[k] = could_act[k] or bar.can_act(legal)
             phase = "act"
             action = agents[seat].act(state)
             phase = "apply"
@@ -406,7 +434,55 @@ def play_game(job: GameJob) -> GameResult:
         turn_order=turn_order,
         quality=quality,
         teams=tuple(game.teams() or ()),
+        bar_could_act=tuple(could_act),
     )
+
+
+def _watched_bars(job: GameJob) -> tuple[list, int]:
+    """The watched bars as CardBars, and the seat they watch (-1: none)."""
+    if not job.watch:
+        return [], -1
+    from ..agents.restricted import CardBar
+
+    return [CardBar(cards, kinds) for cards, kinds in job.watch], job.arrangement.index(0)
+
+
+def play_paired(job: GameJob) -> GameResult:
+    """A restricted agent 0's game, and the same game unbarred, as one paired result.
+
+    The unbarred game (agent 0's seat played by its base agent, everything else the same: seed,
+    seats, the agents' own random streams) is played first, watching that seat. A restricted
+    agent chooses as its base wherever its bar cannot act (agents/restricted.py: it asks the
+    base with the same state), so when the seat was never offered the card beside another
+    move the barred game is that game, move for move, and is not played again; otherwise it is
+    played. Either way the result is the barred game's, with the unbarred game's returns
+    beside it: a comparison on the same deals, game by game.
+    """
+    from dataclasses import replace
+
+    from ..agents.restricted import split_restricted
+
+    seat = job.arrangement.index(0)
+    bar = split_restricted(job.seat_agents[seat])
+    if bar is None:
+        raise OptionError(
+            f"a paired game needs a restricted agent 0, not '{job.seat_agents[seat]}'"
+        )
+    base, cards, kinds = bar
+    agents = list(job.seat_agents)
+    agents[seat] = base
+    unbarred = play_game(
+        replace(job, seat_agents=tuple(agents), paired=False, watch=((cards, kinds),))
+    )
+    if unbarred.returns is None or not unbarred.bar_could_act[0]:
+        unbarred.paired = unbarred.returns is not None
+        unbarred.placebo_returns = unbarred.returns
+        return unbarred
+    barred = play_game(replace(job, paired=False, watch=()))
+    barred.paired = barred.returns is not None
+    barred.placebo_returns = unbarred.returns
+    barred.bar_could_act = (True,)
+    return barred
 
 
 def _replay(game, seed: int, actions: Sequence) -> Any:

@@ -61,6 +61,40 @@ def newcombe_difference(
     return (d, max(-1.0, low), min(1.0, high))
 
 
+def paired_difference(
+    both: int, first_only: int, second_only: int, neither: int, z: float = Z95
+) -> tuple[float, float, float]:
+    """Difference p1 - p2 of two proportions measured on the same units (paired), with
+    Newcombe's hybrid score interval for paired data.
+
+    (Newcombe 1998, "Improved confidence intervals for the difference between binomial
+    proportions based on paired data", method 10.) The counts are the four cells: successes in
+    both, in the first only, in the second only, in neither. Like `newcombe_difference` it is
+    built from the two Wilson intervals, here joined through the correlation of the pairs, so
+    pairs that mostly agree give a narrow interval. Returns (difference, low, high); no units:
+    nan.
+    """
+    a, b, c, d = both, first_only, second_only, neither
+    n = a + b + c + d
+    if n == 0:
+        return (math.nan, -1.0, 1.0)
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = wilson(a + b, n, z)
+    l2, u2 = wilson(a + c, n, z)
+    margins = (a + b) * (c + d) * (a + c) * (b + d)
+    # The correlation of the pairs as Newcombe corrects it: a positive cross difference is
+    # reduced by n/2 (and taken as none below that), a negative one is kept.
+    cross = a * d - b * c
+    cross = cross - n / 2 if cross > n / 2 else min(cross, 0)
+    phi = cross / math.sqrt(margins) if margins else 0.0
+    diff = p1 - p2
+    below = (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2
+    above = (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2
+    low = diff - math.sqrt(max(0.0, below))
+    high = diff + math.sqrt(max(0.0, above))
+    return (diff, max(-1.0, low), min(1.0, high))
+
+
 def binomial_test(successes: int, trials: int, p: float) -> float:
     """Exact two-sided binomial test: P(outcomes no more likely than the one seen | rate p).
 
