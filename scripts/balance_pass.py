@@ -36,17 +36,20 @@ The guard in tests/sim/test_balance_guard.py holds the greedy figures inside loo
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import re
 import sys
 import tempfile
+from contextlib import nullcontext
+from dataclasses import replace
 from pathlib import Path
 
 from robotable.sim.analysis import summarize
 from robotable.sim.challenge import restrict_agents, restriction_summary
 from robotable.sim.pool import pool_results
 from robotable.sim.results_file import ResultsFileError, ResultsWriter, read_results
-from robotable.sim.runner import RunOutcome, RunSpec, Variant, run
+from robotable.sim.runner import GameResult, RunOutcome, RunSpec, Variant, run
 
 TABLES = [
     ("stakbots", 2),
@@ -90,6 +93,43 @@ def table_stem(spec: RunSpec, table: str) -> str:
     return f"{spec.game}-{spec.num_players}p-{table}-{file_word(';'.join(spec.agents))}"
 
 
+def play_seed(
+    spec: RunSpec,
+    stem: str,
+    args: argparse.Namespace,
+    previous: list[GameResult] | None = None,
+    on_result=None,
+) -> list[GameResult]:
+    """This seed's games of a table, played (or, with --out-dir, resumed from and written to
+    `STEM-seedS.jsonl`). `previous` are games known without playing them, added to the file
+    first; `on_result` may complete each new game's result before it is kept."""
+    path = None if args.out_dir is None else args.out_dir / f"{stem}-seed{spec.seed}.jsonl"
+    saved = read_results(path, spec, where=str(path))[0] if path and path.exists() else []
+    known = {(r.variant, r.index) for r in saved}
+    extra = [r for r in previous or () if (r.variant, r.index) not in known]
+    with ResultsWriter(path, spec, resume=path.exists()) if path else nullcontext() as writer:
+
+        def keep(result: GameResult) -> None:
+            if on_result is not None:
+                on_result(result)
+            if writer is not None:
+                writer.write(result)
+
+        for result in extra:
+            if writer is not None:
+                writer.write(result)
+        # The games are planned from the table's spec; pairing is done here, not by the runner.
+        outcome: RunOutcome = run(
+            replace(spec, paired=False) if on_result is not None else spec,
+            workers=args.workers,
+            on_result=keep,
+            previous=[*saved, *extra],
+        )
+    if outcome.interrupted:
+        raise Stopped
+    return outcome.results
+
+
 def play_table(spec: RunSpec, stem: str, args: argparse.Namespace) -> RunOutcome:
     """A table's games: this run's, or with --out-dir every seed's games of the table in that
     folder pooled (this seed's played or resumed first, unless --no-play), in files named
@@ -100,14 +140,11 @@ def play_table(spec: RunSpec, stem: str, args: argparse.Namespace) -> RunOutcome
             raise Stopped
         return outcome
     if not args.no_play:
-        path = args.out_dir / f"{stem}-seed{spec.seed}.jsonl"
-        previous = read_results(path, spec, where=str(path))[0] if path.exists() else []
-        with ResultsWriter(path, spec, resume=path.exists()) as writer:
-            outcome: RunOutcome = run(
-                spec, workers=args.workers, on_result=writer.write, previous=previous
-            )
-        if outcome.interrupted:
-            raise Stopped
+        play_seed(spec, stem, args)
+    return pooled(stem, args)
+
+
+def pooled(stem: str, args: argparse.Namespace) -> RunOutcome:
     files = sorted(args.out_dir.glob(f"{stem}-seed*.jsonl"))
     if not files:
         raise ResultsFileError(f"{args.out_dir}: no results file {stem}-seed*.jsonl to pool")
@@ -132,22 +169,77 @@ def bar_stem(game: str, seats: int, card: str, agent: str) -> str:
     return f"{game}-{seats}p-bar-{file_word(f'{card};{agent}')}"
 
 
-def bar_card(game: str, seats: int, card: str, args: argparse.Namespace, errors: str) -> dict:
+def unbarred_games(
+    game: str, seats: int, cards: list[str], args: argparse.Namespace, errors: str
+) -> list[GameResult]:
+    """This seed's games of the agent against itself in the barred runs' seat orders, watching
+    the seat each bar would sit in: which of `cards` it was ever offered beside another move.
+    Every barred run of the table pairs with these games (runner.play_paired does the same for
+    one card), so a game no bar can touch is played once for all the cards."""
+    spec = RunSpec(
+        game,
+        seats,
+        tuple(args.agent for _ in range(seats)),
+        games=args.bar_games,
+        seed=args.seed,
+        error_dir=errors,
+        watch=tuple(((card,), ()) for card in cards),
+    )
+    digest = hashlib.sha256("\n".join(cards).encode()).hexdigest()[:8]
+    return play_seed(spec, f"{game}-{seats}p-unbarred-{file_word(args.agent)}-{digest}", args)
+
+
+def bar_card(
+    game: str,
+    seats: int,
+    card: str,
+    args: argparse.Namespace,
+    errors: str,
+    unbarred: tuple[int, list[GameResult]] | None = None,
+) -> dict:
     """The `restriction` object of `simulate --restrict CARD` for one flagged card: the agent
-    barred from it in one seat, the agent itself in the others (the same games as that command
-    with this seed)."""
+    barred from it in one seat, the agent itself in the others (the same games, paired, as that
+    command with this seed). With `unbarred` (the card's place among the watched bars and the
+    unbarred games) only the games its bar could touch are played."""
     agents = tuple(restrict_agents(args.agent, [card], (), seats))
     spec = RunSpec(
         game, seats, agents, games=args.bar_games, seed=args.seed, error_dir=errors, paired=True
     )
-    results = play_table(spec, bar_stem(game, seats, card, args.agent), args).results
+    stem = bar_stem(game, seats, card, args.agent)
+    if unbarred is None:
+        results = play_table(spec, stem, args).results
+    else:
+        results = play_seed(spec, stem, args, *paired_with(*unbarred))
+        if args.out_dir is not None:
+            results = pooled(stem, args).results
     return restriction_summary(spec, results, args.agent, [card], events=FIELDED.get(game, ()))
+
+
+def paired_with(place: int, unbarred: list[GameResult]):
+    """The barred games known from the unbarred ones (those the bar could not touch: the same
+    game, move for move), and the step that pairs each barred game played with its partner."""
+    partner = {r.index: r for r in unbarred if r.returns is not None}
+    known = [
+        replace(r, paired=True, placebo_returns=r.returns, bar_could_act=(False,))
+        for r in partner.values()
+        if not r.bar_could_act[place]
+    ]
+
+    def pair(result: GameResult) -> None:
+        match = partner.get(result.index)
+        result.bar_could_act = (True,)
+        result.paired = match is not None and result.returns is not None
+        result.placebo_returns = None if match is None else match.returns
+
+    return known, pair
 
 
 # Each way a barred run reads: the fairness pass's bar (a point past 10 points with p below 0.05)
 # read on the importance, its 95% interval against zero, and whether the bar kept the card out.
 def bar_reading(r: dict) -> str:
-    low, high = r["importance_ci"]
+    figures = r.get("paired") or r  # the paired comparison where the run has one
+    importance = figures["importance"]
+    low, high = figures["importance_ci"]
     used = r["card_use"]
     barred, free = used["restricted"], used["unrestricted"]
     if barred["used"] and free["rate"] and barred["rate"] >= free["rate"] / 2:
@@ -155,8 +247,8 @@ def bar_reading(r: dict) -> str:
         return "the bar did not keep the card out: read the card that brings it into play"
     if not free["used"]:
         return "never played by the free seats: nothing to read"
-    if (low > 0 or high < 0) and abs(r["importance"]) > 0.10:
-        worth = "is worth" if r["importance"] > 0 else "costs"
+    if (low > 0 or high < 0) and abs(importance) > 0.10:
+        worth = "is worth" if importance > 0 else "costs"
         return f"past the bar: the card itself {worth} its player more than 10 points"
     if low > 0 or high < 0:
         return "a real edge under the bar at its point" + (
@@ -165,45 +257,54 @@ def bar_reading(r: dict) -> str:
     return "nothing measurable: the flag goes with the seats that field it, not with the card"
 
 
-# The five figures of a barred run's row, when it has none.
-NO_FIGURES = " | ".join("-" * 5)
+# The seven figures of a barred run's row, when it has none.
+NO_FIGURES = " | ".join("-" * 7)
 
 
 def print_bars(
-    flags: list[tuple[str, int, str, float]], args: argparse.Namespace, errors: str
+    flags: list[tuple[str, int, str, float | None]], args: argparse.Namespace, errors: str
 ) -> None:
     print(
-        f"\nEach flagged card barred from one seat (`restricted:{args.agent},card=CARD` there, "
-        f"`{args.agent}` in the others, every seat order, {args.bar_games} games a seed); the "
-        "importance is the fair share minus the barred seat's share of the decided games; a "
-        "seat fields a card when it plays it ("
+        f"\nEach card barred from one seat (`restricted:{args.agent},card=CARD` there, "
+        f"`{args.agent}` in the others, every seat order, {args.bar_games} games a seed), each "
+        "game beside the same game unbarred; the bar can act only where the seat is offered the "
+        "card beside another move, and elsewhere the barred game is the unbarred one. The "
+        "importance is the seat's unbarred win rate minus its barred one over the same games "
+        "(Newcombe's paired interval, McNemar's exact test); a seat fields a card when it plays "
+        "it ("
         + "; ".join(f"{game}: {', '.join(events)}" for game, events in FIELDED.items())
         + " events naming the seat and the card):\n"
     )
     print(
-        "| game | seats | card | odds ratio | games | barred seat won | importance | 95% interval "
-        "| fielded: barred seat | free seats | reading |"
+        "| game | seats | card | odds ratio | games | bar could act | seat won: unbarred, barred "
+        "| importance | 95% interval | McNemar p | fielded: barred seat | free seats | reading |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---" * 13 + "|")
+    unbarred: dict[tuple[str, int], tuple[list[str], list[GameResult]]] = {}
     for game, seats, card, ratio in flags:
+        head = f"| {game} | {seats} | {card} | {'-' if ratio is None else f'{ratio:.2f}'}"
         stem = bar_stem(game, seats, card, args.agent)
         if args.no_play and not any(args.out_dir.glob(f"{stem}-seed*.jsonl")):
-            print(
-                f"| {game} | {seats} | {card} | {ratio:.2f} | 0 | {NO_FIGURES} | not barred yet |"
-            )
+            print(f"{head} | 0 | {NO_FIGURES} | not barred yet |")
             continue
-        r = bar_card(game, seats, card, args, errors)
-        if not r["decided"]:
-            print(
-                f"| {game} | {seats} | {card} | {ratio:.2f} | {r['games']} | {NO_FIGURES} | no decided game |"
-            )
+        shared = None
+        if not args.no_play:
+            if (game, seats) not in unbarred:
+                cards = [c for g, n, c, _ in flags if (g, n) == (game, seats)]
+                unbarred[game, seats] = (cards, unbarred_games(game, seats, cards, args, errors))
+            cards, games = unbarred[game, seats]
+            shared = (cards.index(card), games)
+        r = bar_card(game, seats, card, args, errors, shared)
+        p = r.get("paired")
+        if not p or not p["games"]:
+            print(f"{head} | {r['games']} | {NO_FIGURES} | no paired game |")
             continue
-        low, high = r["importance_ci"]
+        low, high = p["importance_ci"]
         used = r["card_use"]
         print(
-            f"| {game} | {seats} | {card} | {ratio:.2f} | {r['games']} "
-            f"| {r['restricted_wins']} of {r['decided']} | {100 * r['importance']:+.1f} points "
-            f"| [{100 * low:+.1f}, {100 * high:+.1f}] "
+            f"{head} | {p['games']} | {p['bar_could_act']} "
+            f"| {p['unbarred_wins']}, {p['barred_wins']} | {100 * p['importance']:+.1f} points "
+            f"| [{100 * low:+.1f}, {100 * high:+.1f}] | {p['p_value']:.2g} "
             f"| {used['restricted']['used']} of {used['restricted']['seat_games']} "
             f"| {used['unrestricted']['used']} of {used['unrestricted']['seat_games']} "
             f"| {bar_reading(r)} |",
@@ -228,6 +329,12 @@ def main(argv: list[str]) -> int:
         "--bar", action="store_true", help="bar each flagged card from one seat (causal runs)"
     )
     parser.add_argument("--bar-games", type=int, default=200, help="games of each barred run")
+    parser.add_argument(
+        "--bar-cards",
+        help="bar these cards (';' between names) in each table chosen by --only and --seats, "
+        "in place of the flagged ones, without the self-play and deck tables",
+    )
+    parser.add_argument("--seats", help="comma-separated seat counts (default: every table's)")
     args = parser.parse_args(argv)
     if args.no_play and args.out_dir is None:
         parser.error("--no-play reads the results files of --out-dir: give --out-dir")
@@ -246,9 +353,24 @@ def main(argv: list[str]) -> int:
         return 2
 
 
+def chosen_tables(args: argparse.Namespace) -> list[tuple[str, int]]:
+    only = set(args.only.split(",")) if args.only else None
+    seats = {int(n) for n in args.seats.split(",")} if args.seats else None
+    return [
+        (game, n)
+        for game, n in TABLES
+        if (only is None or game in only) and (seats is None or n in seats)
+    ]
+
+
 def pass_tables(args: argparse.Namespace) -> int:
     only = set(args.only.split(",")) if args.only else None
     errors = tempfile.mkdtemp(prefix="robotable-balance-")
+    if args.bar_cards:
+        cards = [c.strip() for c in args.bar_cards.split(";") if c.strip()]
+        tables = [(g, n) for g, n in chosen_tables(args) if g != "breadwinner"]
+        print_bars([(g, n, card, None) for g, n in tables for card in cards], args, errors)
+        return 0
 
     pieces = (
         f"every seed's games in {args.out_dir} pooled"
@@ -262,9 +384,7 @@ def pass_tables(args: argparse.Namespace) -> int:
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
     flags = []
-    for game, seats in TABLES:
-        if only and game not in only:
-            continue
+    for game, seats in chosen_tables(args):
         s, played = self_play(game, seats, args, errors)
         first, ends = s["first_mover"], s["quality"]["end_reason"]["rates"]
         low, high = first["ci"]

@@ -91,6 +91,44 @@ def test_a_barred_run_is_simulate_restrict_game_for_game(balance_pass, invoke, t
     assert [again[k] for k in keys] == [cli[k] for k in keys]
 
 
+def _paired_games(path: Path) -> list[tuple]:
+    lines = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    return sorted(
+        (g["index"], g["returns"], g["placebo_returns"], g["bar_could_act"], g["cards"])
+        for g in lines
+    )
+
+
+def test_barred_runs_sharing_one_unbarred_table_are_simulate_restrict_pair_for_pair(
+    balance_pass, invoke, tmp_path
+):
+    """Two cards barred through one shared table of unbarred games (each played once, watching
+    both bars) hold the same pairs as `simulate --restrict` run for each card on its own."""
+    cards = ["Spike Bot", "Core Bot"]
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    args = _bar_args(runs, games=6)
+    args.agent = "mcts:20"
+    shared = balance_pass.unbarred_games("stakbots", 2, cards, args, str(tmp_path))
+    assert len(shared) == 6
+    could = [[g.bar_could_act[k] for g in shared] for k in range(2)]
+    for place, card in enumerate(cards):
+        mine = balance_pass.bar_card("stakbots", 2, card, args, str(tmp_path), (place, shared))
+        cli_file = tmp_path / f"cli-{place}.jsonl"
+        result = invoke(
+            "simulate", "stakbots", "--restrict", card, "--agents", "mcts:20", "--games", "6",
+            "--workers", "1", "--errors-dir", str(tmp_path), "--out-jsonl", str(cli_file),
+            "--json",
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+        cli = json.loads(result.stdout)["restriction"]
+        stem = balance_pass.bar_stem("stakbots", 2, card, "mcts:20")
+        assert _paired_games(runs / f"{stem}-seed0.jsonl") == _paired_games(cli_file)
+        assert mine["paired"] == cli["paired"]
+        assert [p[3] for p in _paired_games(cli_file)] == [[c] for c in could[place]]
+    assert any(not c for row in could for c in row)  # some games were not played again
+
+
 def _reading(importance: float, ci: tuple[float, float], barred: int, free: int) -> dict:
     return {
         "importance": importance,
@@ -138,4 +176,4 @@ def test_the_pass_bars_each_flagged_card_and_no_play_reads_them_back(
     assert balance_pass.main([*base, "--no-play"]) == 0
     missing = [line for line in capsys.readouterr().out.splitlines() if "| Core Bot |" in line]
     assert all(row.endswith("| not barred yet |") for row in missing)
-    assert all(row.count("|") == rows[0].count("|") == 12 for row in missing)
+    assert all(row.count("|") == rows[0].count("|") == 14 for row in missing)

@@ -38,6 +38,8 @@ CHECKED = (
     "track_cards",
     "quality",
     "quality_every",
+    "paired",
+    "watch",
 )
 
 
@@ -71,6 +73,7 @@ def run_header(spec: RunSpec) -> dict[str, Any]:
             "quality_every": spec.quality_every if spec.quality else None,
             # Only when set, so that files written before pairing existed still resume.
             **({"paired": True} if spec.paired else {}),
+            **({"watch": [[list(c), list(k)] for c, k in spec.watch]} if spec.watch else {}),
         }
     )
 
@@ -177,6 +180,10 @@ def spec_from_header(header: dict[str, Any], where: str) -> RunSpec:
             quality=bool(header["quality"]),
             quality_every=int(header["quality_every"] or 1),
             paired=bool(header.get("paired", False)),
+            watch=tuple(
+                (tuple(str(c) for c in cards), tuple(str(k) for k in kinds))
+                for cards, kinds in header.get("watch") or ()
+            ),
         )
     except KeyError as exc:
         raise ResultsFileError(f"{where}: the run header has no {exc}") from None

@@ -71,6 +71,8 @@ class RunSpec:
     # A restricted agent 0 (`simulate --restrict`) also plays each game unbarred: see
     # `play_paired`.
     paired: bool = False
+    # Bars (cards, kinds) to watch at agent 0's seat in every game: GameResult.bar_could_act.
+    watch: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
 
     def arrangements(self) -> list[tuple[int, ...]]:
         return seat_arrangements(len(self.agents), self.num_players, self.fixed_seats)
@@ -302,6 +304,7 @@ def plan_jobs(spec: RunSpec) -> list[GameJob]:
                     track_cards=spec.track_cards,
                     quality_every=max(1, spec.quality_every) if spec.quality else 0,
                     paired=spec.paired,
+                    watch=spec.watch,
                 )
             )
     return jobs
