@@ -26,9 +26,15 @@ rows are bot types, not cards, and are left out): the agent barred from that car
 against the agent itself in the others, every seat order, `--bar-games` games (the same games as
 `robotable simulate GAME --restrict CARD --agents AGENT --players N --seed S`, whose results file
 can be dropped into --out-dir under the script's name), and a second table with each card's
-importance, the points its player loses without it, and what that reading says.
+importance, the points its player loses without it, and what that reading says. Each barred game
+is read beside the same game unbarred: the unbarred games are played once per table, watching
+the seat every bar would sit in, and a card's run plays only the deals its bar could touch (the
+others are the unbarred games, move for move). `--bar-cards "A;B"` bars the cards named instead
+of the flagged ones, in the tables `--only` and `--seats` choose.
 
     .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --out-dir runs --only rumblebots --bar
+    .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --out-dir runs --only rumblebots \
+        --seats 4 --bar-cards "Fridge Fortress;War Walker"
 
 The guard in tests/sim/test_balance_guard.py holds the greedy figures inside loose bounds.
 """
