@@ -23,7 +23,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -461,8 +461,6 @@ def play_paired(job: GameJob) -> GameResult:
     played. Either way the result is the barred game's, with the unbarred game's returns
     beside it: a comparison on the same deals, game by game.
     """
-    from dataclasses import replace
-
     from ..agents.restricted import split_restricted
 
     seat = job.arrangement.index(0)
