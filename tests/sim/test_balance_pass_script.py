@@ -177,3 +177,25 @@ def test_the_pass_bars_each_flagged_card_and_no_play_reads_them_back(
     missing = [line for line in capsys.readouterr().out.splitlines() if "| Core Bot |" in line]
     assert all(row.endswith("| not barred yet |") for row in missing)
     assert all(row.count("|") == rows[0].count("|") == 14 for row in missing)
+
+
+def test_bar_cards_bars_the_named_cards_in_the_chosen_tables_only(balance_pass, tmp_path, capsys):
+    args = ["--only", "stakbots", "--seats", "2,3", "--bar-cards", "Core Bot; Spike Bot"]
+    assert balance_pass.main([*args, "--bar-games", "3", "--out-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split("|")[1:4] for line in out.splitlines() if line.startswith("| stakbots")]
+    assert [[cell.strip() for cell in row] for row in rows] == [
+        ["stakbots", "2", "Core Bot"],
+        ["stakbots", "2", "Spike Bot"],
+        ["stakbots", "3", "Core Bot"],
+        ["stakbots", "3", "Spike Bot"],
+    ]
+    assert "Self-play" not in out and "Iotabots decks" not in out
+    # One table of unbarred games per seat count, one barred file per card and seat count.
+    names = sorted(p.name.split("-seed")[0] for p in tmp_path.iterdir())
+    unbarred = [n for n in names if "-unbarred-" in n]
+    assert [n.rsplit("-", 1)[0] for n in unbarred] == [
+        "stakbots-2p-unbarred-greedy",
+        "stakbots-3p-unbarred-greedy",
+    ]
+    assert len(names) == 2 + 4
