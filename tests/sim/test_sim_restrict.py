@@ -382,3 +382,4 @@ def test_a_paired_run_resumes_and_says_its_pairs_in_words(invoke, tmp_path):
         == json.loads(whole.stdout)["restriction"]["paired"]
     )
     assert "Paired with the same games unbarred: the barred seat was offered Star" in first.output
+    assert "the same games unbarred, game by game" in first.output  # the table above it

@@ -275,8 +275,33 @@ def print_challenge(summary: dict[str, Any], out: Console) -> None:
         cells += [_points(effect), _signed_ci(effect_ci), _p(row["p_value"])]
         table.add_row(*cells)
     out.print(table)
+    if restriction and restriction.get("paired"):
+        print_paired(restriction, several, out)
     for line in challenge_sentences(summary):
         out.print(f"- {line}", markup=False, highlight=False, soft_wrap=True)
+
+
+def print_paired(restriction: dict[str, Any], several: bool, out: Console) -> None:
+    """The barred games beside the same games unbarred (challenge.paired_comparison)."""
+    table = Table(
+        title="the same games unbarred, game by game (McNemar's exact p)", title_justify="left"
+    )
+    columns = ["variant"] if several else []
+    columns += ["games", "bar acted", "wins unbarred, barred", "lost, gained"]
+    columns += ["importance", "95% interval", "p"]
+    for column in columns:
+        table.add_column(column, justify="left" if column == "variant" else "right")
+    for row in restriction["by_variant"] or [restriction]:
+        p = row.get("paired")
+        if not p:
+            continue
+        cells = [row["variant"]] if several else []
+        cells += [str(p["games"]), str(p["bar_could_act"])]
+        cells += [f"{p['unbarred_wins']}, {p['barred_wins']}"]
+        cells += [f"{p['wins_lost']}, {p['wins_gained']}"]
+        cells += [_points(p["importance"]), _signed_ci(p["importance_ci"]), _p(p["p_value"])]
+        table.add_row(*cells)
+    out.print(table)
 
 
 def _signed_ci(ci) -> str:
