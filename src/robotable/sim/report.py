@@ -923,10 +923,9 @@ def _paired_sentence(card: str, p: dict[str, Any]) -> str:
         f"Paired with the same games unbarred: the barred seat was offered {card} beside "
         f"another move in {p['bar_could_act']} of {games} games (the others are the unbarred "
         f"games, move for move) and {p['changed']} ended differently; it won "
-        f"{p['unbarred_wins']} "
-        f"({_pct(p['unbarred_win_rate'])}) unbarred and {p['barred_wins']} "
-        f"({_pct(p['barred_win_rate'])}) barred, {lost} won only unbarred and {gained} only "
-        f"barred: importance {_points(p['importance'])} {_signed_ci(p['importance_ci'])} "
+        f"{p['unbarred_wins']} ({_pct(p['unbarred_win_rate'])}) unbarred and "
+        f"{p['barred_wins']} ({_pct(p['barred_win_rate'])}) barred, {lost} games only "
+        f"unbarred and {gained} only barred: importance {_points(p['importance'])} {_signed_ci(p['importance_ci'])} "
         f"(exact McNemar p = {_p(p['p_value'])}): {verdict}."
     )
 
