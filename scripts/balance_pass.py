@@ -55,7 +55,7 @@ from robotable.sim.analysis import summarize
 from robotable.sim.challenge import restrict_agents, restriction_summary
 from robotable.sim.pool import pool_results
 from robotable.sim.results_file import ResultsFileError, ResultsWriter, read_results
-from robotable.sim.runner import GameResult, RunOutcome, RunSpec, Variant, run
+from robotable.sim.runner import GameResult, RunOutcome, RunSpec, Variant, pair_with, run
 
 TABLES = [
     ("stakbots", 2),
@@ -226,16 +226,13 @@ def paired_with(place: int, unbarred: list[GameResult]):
     game, move for move), and the step that pairs each barred game played with its partner."""
     partner = {r.index: r for r in unbarred if r.returns is not None}
     known = [
-        replace(r, paired=True, placebo_returns=r.returns, bar_could_act=(False,))
+        pair_with(replace(r), r, could_act=False)
         for r in partner.values()
         if not r.bar_could_act[place]
     ]
 
     def pair(result: GameResult) -> None:
-        match = partner.get(result.index)
-        result.bar_could_act = (True,)
-        result.paired = match is not None and result.returns is not None
-        result.placebo_returns = None if match is None else match.returns
+        pair_with(result, partner.get(result.index), could_act=True)
 
     return known, pair
 

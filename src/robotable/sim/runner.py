@@ -476,13 +476,16 @@ def play_paired(job: GameJob) -> GameResult:
         replace(job, seat_agents=tuple(agents), paired=False, watch=((cards, kinds),))
     )
     if unbarred.returns is None or not unbarred.bar_could_act[0]:
-        unbarred.paired = unbarred.returns is not None
-        unbarred.placebo_returns = unbarred.returns
-        return unbarred
-    barred = play_game(replace(job, paired=False, watch=()))
-    barred.paired = barred.returns is not None
-    barred.placebo_returns = unbarred.returns
-    barred.bar_could_act = (True,)
+        return pair_with(unbarred, unbarred, could_act=False)
+    return pair_with(play_game(replace(job, paired=False, watch=())), unbarred, could_act=True)
+
+
+def pair_with(barred: GameResult, unbarred: GameResult | None, could_act: bool) -> GameResult:
+    """`barred` marked as the barred game of a pair whose unbarred game is `unbarred` (itself
+    where the bar could not act); a pair is only counted when both games finished."""
+    barred.bar_could_act = (could_act,)
+    barred.placebo_returns = None if unbarred is None else unbarred.returns
+    barred.paired = barred.returns is not None and barred.placebo_returns is not None
     return barred
 
 
