@@ -26,7 +26,7 @@ PINNED = {
     "betabotz": ("1", "ce2dabac811b6454"),
     "breadwinner": ("1", "a5a32f0445fbbcf4"),
     "iotabots": ("1", "56cdfb83aec93f1d"),
-    "rumblebots": ("2", "8c1ce178cf2b1251"),
+    "rumblebots": ("3", "0dff7e80b2d54d22"),
     "stakbots": ("1", "8a96de68a688d18a"),
 }
 
@@ -78,32 +78,52 @@ def _design(game, name: str):
     return next(card for card in game.content.cards if card.name == name)
 
 
-def test_rb_1_1_a_version_1_record_replays_with_the_former_cards() -> None:
-    """RB-1.1: a game played with version 1's cards (Rust Rooster cost 2, Kettle Paladin 4/5)
-    replays, from a record that names only version 1, exactly as it was played."""
-    former = resources.files("robotable.games.rumblebots").joinpath("data/cards_v1.toml")
+def _replay_as_former_version(version: str):
+    """A random game played with `version`'s bundled cards (given as the user's own file), then
+    replayed from a record that names only the version: the game and the state it replays to,
+    and the state the game reached when it was played."""
+    former = resources.files("robotable.games.rumblebots").joinpath(f"data/cards_v{version}.toml")
     played_with = robotable.load_game("rumblebots", cards=INLINE + former.read_text("utf-8"))
     record = _random_record(played_with, seed=5, steps=10_000)
     assert record["result"] is not None
     _, expected, _ = robotable.replay_record(dict(record))
 
-    record.update(version="1", options={**record["options"], "cards": ""})
+    record.update(version=version, options={**record["options"], "cards": ""})
     game, state, _ = robotable.replay_record(record)
-    assert game.version == "1"
+    assert game.version == version
+    # A record written from that game says the same version again.
+    assert robotable.make_record(game, record["seed"], [], None)["version"] == version
+    return game, state, expected
+
+
+def _stats(game, name: str) -> tuple[int, int, int]:
+    card = _design(game, name)
+    return card.attack, card.crits, card.defense
+
+
+def test_rb_1_1_a_version_1_record_replays_with_the_former_cards() -> None:
+    """RB-1.1: a game played with version 1's cards (Rust Rooster cost 2, Kettle Paladin 4/5)
+    replays, from a record that names only version 1, exactly as it was played."""
+    game, state, expected = _replay_as_former_version("1")
     assert _design(game, "Rust Rooster").cost == 2
-    assert (_design(game, "Kettle Paladin").attack, _design(game, "Kettle Paladin").defense) == (
-        4,
-        5,
-    )
+    assert _stats(game, "Kettle Paladin") == (4, 1, 5)
     assert state.to_json() == expected.to_json()
-    # A record written from that game says version 1 again, and replays the same.
-    again = robotable.make_record(game, record["seed"], [], None)
-    assert again["version"] == "1"
+
+
+def test_rb_1_1_a_version_2_record_replays_with_the_former_cards() -> None:
+    """RB-1.1: a game played with version 2's cards (Bolt Beetle cost 3) replays, from a record
+    that names only version 2, exactly as it was played."""
+    game, state, expected = _replay_as_former_version("2")
+    assert _design(game, "Rust Rooster").cost == 3
+    assert _stats(game, "Kettle Paladin") == (3, 1, 4)
+    assert _design(game, "Bolt Beetle").cost == 3
+    assert state.to_json() == expected.to_json()
 
 
 def test_rb_1_1_the_current_version_plays_the_current_cards() -> None:
-    game = load_recorded_game("rumblebots", "2")
+    game = load_recorded_game("rumblebots", "3")
     assert _design(game, "Rust Rooster").cost == 3
+    assert _design(game, "Bolt Beetle").cost == 4
     assert game.options["cards"] == ""
 
 
@@ -122,7 +142,7 @@ def test_an_unknown_version_names_the_versions_this_robotable_replays() -> None:
     record["version"] = "0"
     with pytest.raises(
         RecordError,
-        match=r"rules version 0, this robotable has version 2 and "
-        r"replays 1$",
+        match=r"rules version 0, this robotable has version 3 and "
+        r"replays 1, 2$",
     ):
         robotable.replay_record(record)
