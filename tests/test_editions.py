@@ -26,7 +26,7 @@ PINNED = {
     "betabotz": ("1", "ce2dabac811b6454"),
     "breadwinner": ("1", "a5a32f0445fbbcf4"),
     "iotabots": ("1", "56cdfb83aec93f1d"),
-    "rumblebots": ("3", "0dff7e80b2d54d22"),
+    "rumblebots": ("3", "19fd4964cadaa7d3"),
     "stakbots": ("1", "8a96de68a688d18a"),
 }
 
@@ -111,19 +111,19 @@ def test_rb_1_1_a_version_1_record_replays_with_the_former_cards() -> None:
 
 
 def test_rb_1_1_a_version_2_record_replays_with_the_former_cards() -> None:
-    """RB-1.1: a game played with version 2's cards (Bolt Beetle cost 3) replays, from a record
-    that names only version 2, exactly as it was played."""
+    """RB-1.1: a game played with version 2's cards (Bolt Beetle and Kettle Knight cost 3)
+    replays, from a record that names only version 2, exactly as it was played."""
     game, state, expected = _replay_as_former_version("2")
     assert _design(game, "Rust Rooster").cost == 3
     assert _stats(game, "Kettle Paladin") == (3, 1, 4)
-    assert _design(game, "Bolt Beetle").cost == 3
+    assert (_design(game, "Bolt Beetle").cost, _design(game, "Kettle Knight").cost) == (3, 3)
     assert state.to_json() == expected.to_json()
 
 
 def test_rb_1_1_the_current_version_plays_the_current_cards() -> None:
     game = load_recorded_game("rumblebots", "3")
     assert _design(game, "Rust Rooster").cost == 3
-    assert _design(game, "Bolt Beetle").cost == 4
+    assert (_design(game, "Bolt Beetle").cost, _design(game, "Kettle Knight").cost) == (4, 4)
     assert game.options["cards"] == ""
 
 

@@ -36,8 +36,8 @@ class RumblebotsGame(RumbleTables, Game):
         "Build bots in your Workshop over five rounds and a Showdown; each battle is fought "
         "automatically by shuffled decks, clash after clash, for crystals."
     )
-    # Version 2: Rust Rooster costs 3, Kettle Paladin is 3/4; version 3: Bolt Beetle costs 4
-    # (RB-1.1). The former versions' sets are kept.
+    # Version 2: Rust Rooster costs 3, Kettle Paladin is 3/4; version 3: Bolt Beetle and Kettle
+    # Knight cost 4 (RB-1.1). The former versions' sets are kept.
     version: ClassVar[str] = "3"
     former_content: ClassVar[dict[str, dict[str, dict[str, str]]]] = {
         "1": {"cards": {"": "data/cards_v1.toml"}},
