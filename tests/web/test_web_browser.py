@@ -226,7 +226,13 @@ def test_rumblebots_draws_an_empty_laboratory_slot(live_server, page):
         actions.append((state.current_player(), action.to_json()))
         state.apply_action(action)
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
-    body = {"game": "rumblebots", "num_players": 2, "seats": seats, "seed": seed, "options": options}
+    body = {
+        "game": "rumblebots",
+        "num_players": 2,
+        "seats": seats,
+        "seed": seed,
+        "options": options,
+    }
     table = httpx.post(live_server.url + "/api/tables", json=body).json()
     url = live_server.url.replace("http://", "ws://") + f"/ws/tables/{table['id']}"
     with connect(url) as ada, connect(url) as bo:
