@@ -228,6 +228,30 @@ def test_rb_2_5_first_champion_scraps_head_start():
     bad_record = {**s.to_json(), "first_champion": 9}
     with pytest.raises(RecordError, match="field 'first_champion' must be a seat from 0 to 3"):
         s.game.state_from_json(bad_record)
+
+
+def test_rb_2_5_first_challengers_scraps_head_start():
+    """The option gives every seat but the first Champion more scraps in the rounds it names,
+    whoever holds the token by then, and the income line says why."""
+    for n in (2, 3, 4):
+        s = game(n, first_champion=0, first_challengers_scraps="0,1").new_initial_state(seed=5)
+        assert s.scraps[0] == 1  # round 1 as dealt
+        rng = random.Random(n)
+        incomes = [(1, e) for e in s.opening_events() if e["type"] == "income"]
+        while not s.is_terminal() and s.round <= 2:
+            events = s.apply_action(rng.choice(s.legal_actions()))
+            incomes += [(s.round, e) for e in events if e["type"] == "income"]
+        assert [e.get("head_start", 0) for r, e in incomes if r == 1] == [0] * n
+        second = [e for r, e in incomes if r == 2]
+        assert sorted(e["seat"] for e in second) == list(range(n))
+        assert [e.get("head_start", 0) for e in second] == [int(e["seat"] != 0) for e in second]
+        (bonus, *_) = [e for e in second if e["seat"] != 0]
+        assert bonus["first_challenger"] is True
+        names = [f"P{i + 1}" for i in range(n)]
+        line = " ".join(s.game.narrate([bonus], None, names))
+        assert "(1 extra as a first Challenger)" in line
+    with pytest.raises(OptionError, match="first_challengers_scraps"):
+        game(2, first_challengers_scraps="0,4")
     # The default: none at any seat count since 27 Nov 2026 (measured at hard); a record made
     # before holds its resolved head start, 0,1 with four seats, and replays with it.
     assert [game(n).options["first_champion_scraps"] for n in (2, 3, 4)] == [(), (), ()]

@@ -102,6 +102,14 @@ class RumblebotsGame(RumbleTables, Game):
             "extra scraps in the first Champion's income, round by round from round 1, e.g. "
             "0,1 for one more in round 2 (ruling RB-2.5); unset: none",
         ),
+        OptionSpec(
+            "first_challengers_scraps",
+            tuple,
+            (),
+            "extra scraps in the income of every seat that did not hold the Champion token in "
+            "round 1, round by round from round 1, e.g. 0,1 for one more in round 2 (ruling "
+            "RB-2.5); unset: none",
+        ),
         OptionSpec("crit_threshold", int, 4, "crits that break a gang without barriers", minimum=1),
         OptionSpec(
             "attack_must_exceed",
@@ -142,12 +150,13 @@ class RumblebotsGame(RumbleTables, Game):
             raise OptionError(
                 "game rumblebots, option 'round_crystals': more crystals than 'total_crystals'"
             )
-        extra = self.options["first_champion_scraps"]
-        if len(extra) > 6 or not all(type(x) is int and 0 <= x <= 3 for x in extra):
-            raise OptionError(
-                "game rumblebots, option 'first_champion_scraps': needs at most 6 integers "
-                f"from 0 to 3 (one per round), got {extra!r}"
-            )
+        for name in ("first_champion_scraps", "first_challengers_scraps"):
+            extra = self.options[name]
+            if len(extra) > 6 or not all(type(x) is int and 0 <= x <= 3 for x in extra):
+                raise OptionError(
+                    f"game rumblebots, option '{name}': needs at most 6 integers "
+                    f"from 0 to 3 (one per round), got {extra!r}"
+                )
         if self.options["first_champion"] >= self.num_players:
             raise OptionError(
                 "game rumblebots, option 'first_champion': must be -1 or a seat below "

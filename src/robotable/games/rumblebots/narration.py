@@ -113,7 +113,8 @@ def _income(e: Event, v: Voice) -> str:
     if e.get("underdog"):
         text += " (1 extra as the underdog, 2 or more crystals behind the leader)"
     if e.get("head_start"):
-        text += f" ({e['head_start']} extra as the first Champion)"
+        why = "a first Challenger" if e.get("first_challenger") else "the first Champion"
+        text += f" ({e['head_start']} extra as {why})"
     return sentence(text)
 
 

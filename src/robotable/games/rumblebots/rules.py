@@ -197,18 +197,21 @@ def begin_turn(s: RumbleState, ev: list) -> None:
         if top - crystals_of(s, seat) >= 2:
             income += 1
             underdog = True
-    head_start = 0
-    if seat == s.first_champion:  # RB-2.5: the first Champion's head start, round by round
+    # RB-2.5: a head start, round by round, for the first Champion or for the other seats
+    if seat == s.first_champion:
         extra = s.game.options["first_champion_scraps"]
-        if s.round <= len(extra):
-            head_start = extra[s.round - 1]
-            income += head_start
+    else:
+        extra = s.game.options["first_challengers_scraps"]
+    head_start = extra[s.round - 1] if s.round <= len(extra) else 0
+    income += head_start
     s.scraps[seat] = income
     s.builds = s.upgrades = s.energizes = 0
     if not s.quiet:
         ev.append({"type": "income", "seat": seat, "scraps": income, "underdog": underdog})
     if head_start and not s.quiet:
         ev[-1]["head_start"] = head_start
+        if seat != s.first_champion:
+            ev[-1]["first_challenger"] = True
 
 
 @cython.locals(s=RumbleState, seat=cython.long, t=cython.long, hand=list, group=list)
