@@ -127,6 +127,33 @@ def test_rb_1_1_the_current_version_plays_the_current_cards() -> None:
     assert game.options["cards"] == ""
 
 
+def test_rb_2_5_a_record_made_before_the_challengers_head_start_replays_without_it() -> None:
+    """RB-2.5: records and stored tables made before `first_challengers_scraps` existed do not
+    name it; they played without a head start, and replay so, though a new two-seat game has
+    one (one more scrap in round 4)."""
+    default = robotable.load_game("rumblebots", num_players=2).options
+    assert default["first_challengers_scraps"] == (0, 0, 0, 1)
+    played = robotable.load_game("rumblebots", num_players=2, first_challengers_scraps="")
+    for seed in range(30):  # a random game that lasts until round 4, where the scrap is paid
+        record = _random_record(played, seed=seed, steps=10_000)
+        _, expected, _ = robotable.replay_record(dict(record))
+        if expected.round >= 4:
+            break
+    assert expected.round >= 4
+    older = {k: v for k, v in record["options"].items() if k != "first_challengers_scraps"}
+    game, state, _ = robotable.replay_record({**record, "options": older})
+    assert game.options["first_challengers_scraps"] == ()
+    assert state.to_json() == expected.to_json()
+    # With the head start the same moves do not make the same game: a round-4 income differs.
+    with_it = {**record, "options": {**older, "first_challengers_scraps": [0, 0, 0, 1]}}
+    try:
+        _, _, log = robotable.replay_record(with_it)
+    except RecordError:
+        return
+    paid = [e for events in log for e in events if e["type"] == "income" and "head_start" in e]
+    assert paid and all(e["first_challenger"] for e in paid)
+
+
 def test_a_users_own_card_file_is_kept_for_a_former_version() -> None:
     own = INLINE + resources.files("robotable.games.rumblebots").joinpath(
         "data/cards.toml"

@@ -10,10 +10,11 @@ from robotable.games.rumblebots.state import RumbleState
 
 
 def game(n: int = 2, **options):
-    """The game; hand-built positions count crystals as the rulebook deals them, so a first
-    Champion's Cryo-cell head start (ruling RB-2.5; none by default) is off unless a test asks
-    for it, whatever the default."""
+    """The game; hand-built positions count crystals and scraps as the rulebook deals them, so
+    RB-2.5's head starts (a first Champion's Cryo-cell crystals, none by default; the two-seat
+    round-4 scrap of the other seat) are off unless a test asks for one, whatever the default."""
     options.setdefault("first_champion_cryo", 0)
+    options.setdefault("first_challengers_scraps", ())
     return robotable.load_game("rumblebots", num_players=n, **options)
 
 

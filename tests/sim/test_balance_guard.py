@@ -23,9 +23,10 @@ def greedy_self_play(tmp_path, game: str, seats: int, games: int) -> dict:
     return summary
 
 
-# Rumblebots' default is set by `hard` self-play (ruling RB-2.5: two crystals for the first
-# Champion), where greedy's first Champion sits near 58% (582 of 1,000 games): 200 games would
-# put it over 60% about one seed in three by chance alone, so its guard reads 1,200 (seconds).
+# Rumblebots' head starts are set by `hard` self-play (ruling RB-2.5; since 29 Nov 2026 one
+# more round-4 scrap for the second Champion of a two-seat game), not by greedy, whose first
+# Champion has read 52-58% of 1,000 games under the rulings so far (52.1% under this one): its
+# guard reads 1,200 games (seconds), so a reading near 58% is not over 60% by chance alone.
 GUARD_GAMES = {"stakbots": 200, "breadwinner": 200, "iotabots": 200, "rumblebots": 1200}
 
 

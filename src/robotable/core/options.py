@@ -49,6 +49,10 @@ class OptionSpec:
     maximum: float | None = None
     # Some defaults depend on the seat count (a stak size for 5 seats); None means "use default".
     default_by_players: dict[int, Any] = field(default_factory=dict)
+    # What a record or a stored table that does not name this option plays with: for an option
+    # added with a default that changes play, the value the games made before it had (None: the
+    # default, as for any option left out).
+    recorded_absent: Any = None
     # Content options (a card file, a deck): what the content is called ("card set", "deck") and
     # the names of the bundled ones; "" always means the bundled default.
     content: str = ""

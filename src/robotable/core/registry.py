@@ -51,9 +51,14 @@ def load_recorded_game(
     """The game a record or a stored table was played in: `load_game`, with the bundled content
     of the rules version it was made with. A content option left at a bundled value then reads
     that version's file (as inline content, so every copy of the game, an AI worker's too, plays
-    the same cards); a user's own content is kept. A version this robotable does not know
-    raises RecordError."""
+    the same cards); a user's own content is kept. An option the record does not name takes its
+    `recorded_absent` value where it has one. A version this robotable does not know raises
+    RecordError."""
     cls = game_class(name)
+    for spec in cls.option_specs:
+        # a record made before the option existed played without it, whatever today's default
+        if spec.recorded_absent is not None and spec.name not in options:
+            options[spec.name] = spec.recorded_absent
     version = str(version)
     if version == cls.version:
         return cls(num_players=num_players, **options)

@@ -102,13 +102,19 @@ class RumblebotsGame(RumbleTables, Game):
             "extra scraps in the first Champion's income, round by round from round 1, e.g. "
             "0,1 for one more in round 2 (ruling RB-2.5); unset: none",
         ),
+        # RB-2.5: since 29 Nov 2026 one more scrap in round 4 for the second Champion of a
+        # two-seat game, where rules version 3's prices had moved the first Champion past the
+        # fairness target (docs/rules/rumblebots.md); the games before had none, and a record
+        # or stored table that does not name the option replays without it.
         OptionSpec(
             "first_challengers_scraps",
             tuple,
             (),
             "extra scraps in the income of every seat that did not hold the Champion token in "
-            "round 1, round by round from round 1, e.g. 0,1 for one more in round 2 (ruling "
-            "RB-2.5); unset: none",
+            "round 1, round by round from round 1, e.g. 0,0,0,1 for one more in round 4, the "
+            "two-seat default (ruling RB-2.5); unset: none",
+            default_by_players={2: (0, 0, 0, 1)},
+            recorded_absent=(),
         ),
         OptionSpec("crit_threshold", int, 4, "crits that break a gang without barriers", minimum=1),
         OptionSpec(
