@@ -249,7 +249,7 @@ def test_rb_2_5_first_challengers_scraps_head_start():
         assert bonus["first_challenger"] is True
         names = [f"P{i + 1}" for i in range(n)]
         line = " ".join(s.game.narrate([bonus], None, names))
-        assert "(1 extra as a first Challenger)" in line
+        assert "(1 extra for not holding the Champion token in round 1)" in line
     with pytest.raises(OptionError, match="first_challengers_scraps"):
         game(2, first_challengers_scraps="0,4")
     # The default: none at any seat count since 27 Nov 2026 (measured at hard); a record made

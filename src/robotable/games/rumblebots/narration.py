@@ -113,8 +113,11 @@ def _income(e: Event, v: Voice) -> str:
     if e.get("underdog"):
         text += " (1 extra as the underdog, 2 or more crystals behind the leader)"
     if e.get("head_start"):
-        why = "a first Challenger" if e.get("first_challenger") else "the first Champion"
-        text += f" ({e['head_start']} extra as {why})"
+        if e.get("first_challenger"):
+            why = "for not holding the Champion token in round 1"
+        else:
+            why = "as the first Champion"
+        text += f" ({e['head_start']} extra {why})"
     return sentence(text)
 
 
