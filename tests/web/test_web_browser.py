@@ -216,12 +216,13 @@ def test_rumblebots_draws_an_empty_laboratory_slot(live_server, page):
 
     from robotable import load_game
 
-    # Without the first Champion's crystal (RB-2.5) this seed's random game empties a slot
-    # (with rules version 3's cards; seed 7 did with version 2's).
+    # This seed's random game empties a slot with rules version 3's cards and RB-2.5's head
+    # starts of 29 Nov 2026 (seed 7 did with version 2's cards).
     options, seed = {"first_champion_cryo": 0}, 42
     game = load_game("rumblebots", num_players=2, **options)
     state, chooser, actions = game.new_initial_state(seed=seed), random.Random(seed), []
     while not any(c is None for row in state.view(0)["laboratory"]["rows"] for c in row["slots"]):
+        assert not state.is_terminal(), f"seed {seed}'s random game ends with no slot empty"
         action = chooser.choice(state.legal_actions())
         actions.append((state.current_player(), action.to_json()))
         state.apply_action(action)
