@@ -241,8 +241,10 @@ def paired_with(place: int, unbarred: list[GameResult]):
 # read on the importance, its 95% interval against zero, and whether the bar kept the card out.
 def bar_reading(r: dict) -> str:
     figures = r.get("paired") or r  # the paired comparison where the run has one
-    importance = figures["importance"]
-    low, high = figures["importance_ci"]
+    # Rounded: a difference of win rates is a float, and 92/200 - 72/200 lands a hair above 0.10
+    # where 95/200 - 75/200 lands a hair below it; both are 10 points, at the bar, not past it.
+    importance = round(figures["importance"], 9)
+    low, high = (round(x, 9) for x in figures["importance_ci"])
     used = r["card_use"]
     barred, free = used["restricted"], used["unrestricted"]
     if barred["used"] and free["rate"] and barred["rate"] >= free["rate"] / 2:

@@ -146,6 +146,9 @@ def _reading(importance: float, ci: tuple[float, float], barred: int, free: int)
         (0.165, (0.097, 0.227), 0, 378, "past the bar: the card itself is worth"),
         (-0.12, (-0.19, -0.05), 0, 300, "past the bar: the card itself costs"),
         (0.093, (0.030, 0.147), 0, 307, "a real edge under the bar at its point, its interval"),
+        # 10 points exactly, whichever way the float falls, is at the bar, not past it
+        (92 / 200 - 72 / 200, (0.022, 0.176), 0, 360, "a real edge under the bar at its point"),
+        (95 / 200 - 75 / 200, (0.023, 0.175), 0, 352, "a real edge under the bar at its point"),
         (0.048, (-0.018, 0.106), 0, 284, "nothing measurable"),
         (0.13, (-0.01, 0.25), 0, 40, "nothing measurable"),
         (-0.012, (-0.080, 0.051), 92, 198, "the bar did not keep the card out"),
