@@ -745,6 +745,8 @@ def test_rb_7_1_showdown_build_rules():
     s.apply_action(Upgrade())
     s.apply_action(Upgrade())
     assert s.tier[seat] == 3
+    s.scraps[seat] += 20  # enough for any three bots of the Laboratory, whatever their costs
+    touch(s)
     for _ in range(3):
         s.apply_action(next(a for a in s.legal_actions() if a.kind == "build_lab"))
     assert "build_lab" not in kinds(s)
