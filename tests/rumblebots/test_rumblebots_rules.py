@@ -228,6 +228,14 @@ def test_rb_2_5_first_champion_scraps_head_start():
     bad_record = {**s.to_json(), "first_champion": 9}
     with pytest.raises(RecordError, match="field 'first_champion' must be a seat from 0 to 3"):
         s.game.state_from_json(bad_record)
+    # The default: none at any seat count since 27 Nov 2026 (measured at hard); a record made
+    # before holds its resolved head start, 0,1 with four seats, and replays with it.
+    assert [game(n).options["first_champion_scraps"] for n in (2, 3, 4)] == [(), (), ()]
+    earlier = game(4, first_champion_scraps=(0, 1))
+    assert earlier.options["first_champion_scraps"] == (0, 1)
+    for bad in ((4,), (0,) * 7, ("x",)):
+        with pytest.raises(OptionError, match="first_champion_scraps"):
+            game(2, first_champion_scraps=bad)
 
 
 def test_rb_2_5_first_challengers_scraps_head_start():
@@ -252,14 +260,6 @@ def test_rb_2_5_first_challengers_scraps_head_start():
         assert "(1 extra for not holding the Champion token in round 1)" in line
     with pytest.raises(OptionError, match="first_challengers_scraps"):
         game(2, first_challengers_scraps="0,4")
-    # The default: none at any seat count since 27 Nov 2026 (measured at hard); a record made
-    # before holds its resolved head start, 0,1 with four seats, and replays with it.
-    assert [game(n).options["first_champion_scraps"] for n in (2, 3, 4)] == [(), (), ()]
-    earlier = game(4, first_champion_scraps=(0, 1))
-    assert earlier.options["first_champion_scraps"] == (0, 1)
-    for bad in ((4,), (0,) * 7, ("x",)):
-        with pytest.raises(OptionError, match="first_champion_scraps"):
-            game(2, first_champion_scraps=bad)
 
 
 def test_rb_2_4_first_champion_drawn_with_the_seed_or_chosen():
