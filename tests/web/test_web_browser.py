@@ -216,8 +216,8 @@ def test_rumblebots_draws_an_empty_laboratory_slot(live_server, page):
 
     from robotable import load_game
 
-    # This seed's random game empties a slot with rules version 3's cards and RB-2.5's head
-    # starts of 29 Nov 2026 (seed 7 did with version 2's cards).
+    # This seed's random game empties a slot with rules versions 3 and 4's cards and RB-2.5's
+    # head starts of 29 Nov 2026 (seed 7 did with version 2's cards).
     options, seed = {"first_champion_cryo": 0}, 42
     game = load_game("rumblebots", num_players=2, **options)
     state, chooser, actions = game.new_initial_state(seed=seed), random.Random(seed), []
