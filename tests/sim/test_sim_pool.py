@@ -49,6 +49,26 @@ def test_pooled_files_count_every_game_once_with_each_files_seeds(tmp_path):
     }
 
 
+def test_files_of_other_rules_do_not_pool_and_older_rules_are_named(tmp_path):
+    from .test_sim_resume import _with_rules
+
+    a, summary_a = _file(tmp_path, "a.jsonl", seed=7)
+    b, _ = _file(tmp_path, "b.jsonl", seed=8)
+    assert summary_a["rules_version"] == "1"
+    _with_rules(b, lambda h: h["rules"].update(version="0"))
+    with pytest.raises(ResultsFileError, match="b.jsonl: its games were played under other"):
+        pool_results([a, b])
+    # both of an older version: they pool, as that version's games, and the user is told
+    _with_rules(a, lambda h: h["rules"].update(version="0"))
+    pooled = pool_results([a, b])
+    assert pooled.rules["version"] == "0" and len(pooled.outcome.results) == 12
+    assert any("simtiny rules version 0 there, version 1 here" in n for n in pooled.notes)
+    # a file that does not record its rules is taken as the others'
+    _with_rules(a, lambda h: h.pop("rules"))
+    assert pool_results([a, b]).rules["version"] == "0"
+    assert pool_results([a]).rules is None
+
+
 def test_a_stopped_run_pools_with_a_note(tmp_path):
     a, _ = _file(tmp_path, "a.jsonl", seed=7)
     spec = _spec(tmp_path, seed=9)
@@ -87,10 +107,12 @@ def test_cli_pool_prints_one_summary_of_all_files(invoke, tmp_path):
     assert as_json.exit_code == 0, as_json.output
     summary = json.loads(as_json.stdout)
     assert summary["games"] == 12 and [f["seed"] for f in summary["pooled"]] == [7, 8]
+    assert summary["rules_version"] == "1"
     tables = invoke("pool", str(a), str(b))
     assert tables.exit_code == 0, tables.output
     assert "pooled from 2 results files: seed 7 (6 games), seed 8 (6 games)" in tables.stdout
     assert "12 games read from 2 results files" in tables.stdout
+    assert "simtiny: 12 games, 2 seats, rules version 1, agents random, greedy" in tables.stdout
 
 
 def test_cli_pool_bad_files_are_one_line_and_exit_code_2(invoke, tmp_path):

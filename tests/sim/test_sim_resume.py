@@ -123,6 +123,38 @@ def test_a_file_from_another_run_is_refused(tmp_path):
         read_results(tmp_path / "missing.jsonl", spec)
 
 
+def _with_rules(path, change) -> None:
+    """Rewrite a results file's header as another robotable would have written it."""
+    lines = path.read_text().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    change(header)
+    path.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+
+
+def test_a_file_of_other_rules_is_refused_and_one_without_them_resumes_with_a_note(tmp_path):
+    spec = _spec(tmp_path, games=4, variants=make_variants({}), quality=False)
+    path = write_results(tmp_path / "r.jsonl", spec, run(spec, workers=1).results[:2])
+    header = json.loads(path.read_text().splitlines()[0])
+    assert header["rules"]["version"] == "1" and header["rules"]["defaults"]["target"] == 10
+    assert len(read_results(path, spec)[0]) == 2
+
+    _with_rules(path, lambda h: h["rules"].update(version="0"))
+    with pytest.raises(ResultsFileError, match="simtiny rules version 0 there, version 1 here"):
+        read_results(path, spec)
+    _with_rules(path, lambda h: h["rules"].update(version="1"))
+    _with_rules(path, lambda h: h["rules"]["defaults"].update(target=12))
+    with pytest.raises(ResultsFileError, match="option target's default is 12 there, 10 here"):
+        read_results(path, spec)
+    # a file written before robotable recorded its rules: read, and the user is told
+    _with_rules(path, lambda h: h.pop("rules"))
+    previous, notes = read_results(path, spec)
+    assert len(previous) == 2
+    assert any("does not record the rules" in n and "simtiny rules version 1" in n for n in notes)
+    _with_rules(path, lambda h: h.update(rules=["1"]))
+    with pytest.raises(ResultsFileError, match="a malformed run header"):
+        read_results(path, spec)
+
+
 # -- the command -------------------------------------------------------------------------------
 
 
@@ -177,6 +209,12 @@ def test_cli_resume_of_another_run_is_one_line_and_exit_code_2(invoke, tmp_path)
     assert refused.exit_code == 2 and refused.stdout == ""
     assert "written by a different run" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1
+    _with_rules(path, lambda h: h["rules"].update(version="0"))
+    refused = invoke(*args, "--resume", str(path))
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert "played under other rules (simtiny rules version 0 there" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    assert len(path.read_text().splitlines()) == 5  # nothing lost
 
 
 def test_time_budgets_are_warned_about():
@@ -225,5 +263,7 @@ def test_a_run_stopped_before_any_game_still_summarises(tmp_path):
     assert summary["interrupted"] and summary["games"] == 0 and summary["games_planned"] == 10
     console = Console(record=True, width=120)
     print_summary(summary, console)
-    assert "INTERRUPTED" in console.export_text()
+    text = console.export_text()
+    assert "INTERRUPTED" in text and "simtiny: 0 games, 2 seats, rules version 1, agents" in text
     assert "Interrupted: only 0 of 10" in render_html(summary)
+    assert "(rules version 1; agents: random, greedy; seed 7)" in render_html(summary)

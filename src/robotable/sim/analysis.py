@@ -30,6 +30,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from ..core.registry import game_class
 from .impact import stratified_card_impact
 from .quality import quality_summary
 from .runner import GameResult, RunOutcome, RunSpec, Variant
@@ -48,9 +49,14 @@ MIN_CARD_SEAT_GAMES = 10  # rows with fewer seat-games on either side say nothin
 
 
 def summarize(
-    outcome: RunOutcome, card_events: Sequence[str] = (), warnings: Sequence[str] = ()
+    outcome: RunOutcome,
+    card_events: Sequence[str] = (),
+    warnings: Sequence[str] = (),
+    rules_version: str | None = "",
 ) -> dict[str, Any]:
-    """The whole JSON object: the issue-2 keys first, then the lab's detailed numbers."""
+    """The whole JSON object: the issue-2 keys first, then the lab's detailed numbers.
+    `rules_version`: the rules the games were played under, this robotable's unless given (a
+    pool of older files gives theirs, None where the files did not record it)."""
     spec = outcome.spec
     results = outcome.results
     pooled = analyse(spec, results, card_events)
@@ -72,6 +78,9 @@ def summarize(
     # Pooled over every variant, each variant its own stratum (sim/impact.py).
     out["card_impact_stratified"] = stratified_card_impact(spec, results, card_events)
     out["seed"] = spec.seed
+    out["rules_version"] = (
+        str(game_class(spec.game).version) if rules_version == "" else rules_version
+    )
     out["games_planned"] = spec.games * len(spec.variants)
     out["interrupted"] = outcome.interrupted
     out["warnings"] = list(warnings)

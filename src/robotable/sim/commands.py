@@ -472,7 +472,9 @@ def register(app: typer.Typer) -> None:
         for text in pooled.notes:
             err.print(f"note: {text}", markup=False, highlight=False, soft_wrap=True)
         events = tuple(e.strip() for e in card_events.split(",") if e.strip())
-        summary = summarize(pooled.outcome, events)
+        summary = summarize(
+            pooled.outcome, events, rules_version=(pooled.rules or {}).get("version")
+        )
         if events:
             summary["card_events"] = list(events)
         summary["pooled"] = pooled.describe()

@@ -21,7 +21,16 @@ from typing import Any
 
 from ..core.errors import RobotableError
 from ..core.registry import game_class, load_game
-from .results_file import CHECKED, ResultsFileError, read_header, read_results, spec_from_header
+from .results_file import (
+    CHECKED,
+    ResultsFileError,
+    describe_rules,
+    read_header,
+    read_results,
+    rules_difference,
+    rules_of,
+    spec_from_header,
+)
 from .runner import GameResult, RunOutcome, RunSpec
 
 # The run settings that make two files one study: a resumed run's, but the seed and the number of
@@ -42,6 +51,7 @@ class Pool:
     outcome: RunOutcome
     files: list[PooledFile]
     notes: list[str]
+    rules: dict[str, Any] | None  # what the files' games were played under (None: not recorded)
 
     def describe(self) -> list[dict[str, Any]]:
         return [dataclasses.asdict(f) for f in self.files]
@@ -53,6 +63,8 @@ def pool_results(paths: Sequence[str | Path]) -> Pool:
     if not paths:
         raise ResultsFileError("give at least one results file (written by --out-jsonl)")
     first: RunSpec | None = None
+    rules: dict[str, Any] | None = None
+    rules_from = ""
     seeds: dict[int, str] = {}
     results: list[GameResult] = []
     files: list[PooledFile] = []
@@ -70,13 +82,23 @@ def pool_results(paths: Sequence[str | Path]) -> Pool:
             first = spec
         else:
             _check_same_study(first, spec, where, str(paths[0]))
+        # Files that record their rules must agree; one that does not (written before robotable
+        # recorded them) is taken as the others'.
+        if "rules" in header:
+            if rules is None:
+                rules, rules_from = header["rules"], where
+            elif changed := rules_difference(header["rules"], rules, spec.game):
+                raise ResultsFileError(
+                    f"{where}: its games were played under other rules than {rules_from}'s "
+                    f"({changed}); only runs of one study pool"
+                )
         if spec.seed in seeds:
             raise ResultsFileError(
                 f"{where}: seed {spec.seed} again (also in {seeds[spec.seed]}): the same games "
                 "would count twice; pool runs made with different --seed"
             )
         seeds[spec.seed] = where
-        games, file_notes = read_results(path, spec, where=where)
+        games, file_notes = read_results(path, spec, where=where, playing=False)
         notes.extend(file_notes)
         results.extend(dataclasses.replace(r, index=r.index + offset) for r in games)
         planned = spec.games * len(spec.variants)
@@ -85,6 +107,13 @@ def pool_results(paths: Sequence[str | Path]) -> Pool:
             notes.append(f"{where}: {len(games)} of {planned} planned games (a stopped run)")
         offset += spec.games
     assert first is not None
+    if rules is not None and (
+        changed := rules_difference(rules, rules_of(first.game, first.num_players), first.game)
+    ):
+        notes.append(
+            f"the files' games were played under other rules than this robotable's ({changed}); "
+            f"the summary is of {describe_rules(rules, first.game)}"
+        )
     pooled = dataclasses.replace(first, games=offset)
     outcome = RunOutcome(
         spec=pooled,
@@ -94,7 +123,7 @@ def pool_results(paths: Sequence[str | Path]) -> Pool:
         workers=0,
         loaded=len(results),
     )
-    return Pool(outcome, files, notes)
+    return Pool(outcome, files, notes, rules)
 
 
 def _check_same_study(first: RunSpec, spec: RunSpec, where: str, first_path: str) -> None:

@@ -367,9 +367,13 @@ def headline(summary: dict[str, Any]) -> list[str]:
     agents = ", ".join(summary["agents"])
     variants = summary.get("variants", [])
     extra = f" over {len(variants)} variants" if len(variants) > 1 else ""
+    rules = ""
+    if "rules_version" in summary:  # a summary saved before it was recorded has none
+        version = summary["rules_version"]
+        rules = "rules not recorded; " if version is None else f"rules version {version}; "
     lines.append(
         f"{summary['games']} games of {summary['game']} with {summary['num_players']} seats{extra} "
-        f"(agents: {agents}; seed {summary.get('seed', 0)}): {completed} finished, "
+        f"({rules}agents: {agents}; seed {summary.get('seed', 0)}): {completed} finished, "
         f"{summary['errors']} raised an error, {summary['draws']} were draws."
     )
     if summary.get("interrupted"):

@@ -3,8 +3,10 @@
 `simulate --out-jsonl FILE` writes a header line describing the run, then one line per game as
 its result reaches the parent process, flushed at once. `simulate --resume FILE` reads the file
 back, checks that it was written by the same run (same game, seats, agents, seed, variants,
-games, quality settings), plays only the games that are missing, appends them to the file, and
-summarises everything. A game is identified by its variant and index; its seed and seat
+games, quality settings) under the same rules (the game's rules version and its options'
+defaults at that seat count: a card set or a default changed since would mix two games in one
+summary), plays only the games that are missing, appends them to the file, and summarises
+everything. A game is identified by its variant and index; its seed and seat
 arrangement come from the plan, so a resumed run gives exactly the summary of an uninterrupted
 one (apart from timing).
 
@@ -22,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from ..core.registry import load_game
 from .runner import GameResult, RunSpec, Variant, plan_jobs
 
 FORMAT = 1
@@ -52,7 +55,54 @@ def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str))
 
 
+def rules_of(game: str, num_players: int) -> dict[str, Any]:
+    """What a game is at a seat count before any option is given: its rules version (which names
+    its bundled content) and every option's default there. Two runs whose rules differ play two
+    different games, whatever their commands say."""
+    loaded = load_game(game, num_players=num_players)
+    return _plain({"version": str(loaded.version), "defaults": loaded.options})
+
+
+def describe_rules(rules: Any, game: str) -> str:
+    if not isinstance(rules, dict):
+        return "rules not recorded"
+    return f"{game} rules version {rules.get('version')}"
+
+
+def rules_difference(there: Any, here: Any, game: str) -> str:
+    """What differs between two runs' rules (a file's, another file's or this robotable's), in
+    words ('' when nothing does)."""
+    if there == here:
+        return ""
+    if not isinstance(there, dict) or not isinstance(here, dict):
+        return "a malformed record of the rules"
+    if there.get("version") != here.get("version"):
+        return f"{describe_rules(there, game)} there, version {here.get('version')} here"
+    theirs, ours = there.get("defaults"), here.get("defaults")
+    if isinstance(theirs, dict) and isinstance(ours, dict):
+        for name in sorted(set(theirs) | set(ours)):
+            if theirs.get(name) != ours.get(name):
+                return (
+                    f"option {name}'s default is {_words(theirs.get(name))} there, "
+                    f"{_words(ours.get(name))} here"
+                )
+    return "a malformed record of the rules"
+
+
+def _words(value: Any) -> str:
+    if value is None:
+        return "absent"
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value) or "empty"
+    return repr(value)
+
+
 def run_header(spec: RunSpec) -> dict[str, Any]:
+    """The file's first line: the run, and the rules this robotable plays it under."""
+    return {**_run_fields(spec), "rules": rules_of(spec.game, spec.num_players)}
+
+
+def _run_fields(spec: RunSpec) -> dict[str, Any]:
     return _plain(
         {
             "kind": "run",
@@ -149,6 +199,13 @@ def read_header(path: str | Path, where: str) -> tuple[dict[str, Any], list[str]
         raise ResultsFileError(f"{where}: the first line is not a run header")
     if header.get("format") != FORMAT:
         raise ResultsFileError(f"{where}: unknown format {header.get('format')!r}")
+    rules = header.get("rules", {"version": "", "defaults": {}})  # absent: an older file
+    if not (
+        isinstance(rules, dict)
+        and isinstance(rules.get("version"), str)
+        and isinstance(rules.get("defaults"), dict)
+    ):
+        raise ResultsFileError(f"{where}: a malformed run header (its rules)")
     return header, complete[1:], notes
 
 
@@ -189,17 +246,19 @@ def spec_from_header(header: dict[str, Any], where: str) -> RunSpec:
         raise ResultsFileError(f"{where}: the run header has no {exc}") from None
     except (TypeError, ValueError, AttributeError) as exc:
         raise ResultsFileError(f"{where}: a malformed run header ({exc})") from None
-    described = run_header(spec)
+    described = _run_fields(spec)  # the rules are the file's own, checked by read_results
     if described != {k: v for k, v in header.items() if k in described}:
         raise ResultsFileError(f"{where}: the run header does not describe a run")
     return spec
 
 
 def read_results(
-    path: str | Path, spec: RunSpec, where: str | None = None
+    path: str | Path, spec: RunSpec, where: str | None = None, *, playing: bool = True
 ) -> tuple[list[GameResult], list[str]]:
     """The finished games in `path`, checked against `spec`; and notes worth telling the user
-    (a cut-short last line, repeated games). Raises ResultsFileError for another run's file."""
+    (a cut-short last line, repeated games). Raises ResultsFileError for another run's file.
+    `playing`: more games will join these (a resumed run), so the file's rules must be this
+    robotable's; reading alone (pooling) takes a file of any rules."""
     where = where or f"--resume {path}"
     header, lines, notes = read_header(path, where)
     expected = run_header(spec)
@@ -209,6 +268,17 @@ def read_results(
         raise ResultsFileError(
             f"{where}: the file was written by a different run ({shown}); repeat the "
             "original command with --resume"
+        )
+    if playing and "rules" not in header:
+        notes.append(
+            f"{where}: the file does not record the rules its games were played under (written "
+            "before robotable recorded them); they are counted as games of "
+            f"{describe_rules(expected['rules'], spec.game)}"
+        )
+    elif playing and (changed := rules_difference(header["rules"], expected["rules"], spec.game)):
+        raise ResultsFileError(
+            f"{where}: the file's games were played under other rules ({changed}); its games "
+            "and new ones would be two games in one summary: start a new file with --out-jsonl"
         )
     plan = {(j.variant, j.index): j for j in plan_jobs(spec)}
     results: dict[tuple[int, int], GameResult] = {}

@@ -59,9 +59,13 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
     def say(text: str) -> None:
         out.print(text, markup=False, highlight=False, soft_wrap=True)
 
+    rules = ""
+    if "rules_version" in summary:  # a summary saved before it was recorded has none
+        version = summary["rules_version"]
+        rules = "rules not recorded, " if version is None else f"rules version {version}, "
     title = (
         f"{summary['game']}: {summary['games']} games, {summary['num_players']} seats, "
-        f"agents {', '.join(summary['agents'])}"
+        f"{rules}agents {', '.join(summary['agents'])}"
     )
     if summary.get("interrupted"):
         title += f" (INTERRUPTED: {summary['games']} of {summary['games_planned']} games)"
