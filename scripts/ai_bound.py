@@ -22,6 +22,7 @@ it is never a spec the CLI, the web or the lab's workers know (one process, `wor
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from typing import Any
@@ -131,7 +132,8 @@ def main(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
     register_agent("peek", PeekingMCTS, agent_params("mcts"))
-    errors = tempfile.mkdtemp(prefix="robotable-bound-")
+    # made only if a game raises (its record is saved there), so a clean run leaves nothing
+    errors = os.path.join(tempfile.gettempdir(), f"robotable-bound-errors-{os.getpid()}")
     budget = f"iterations={args.iterations}" + (f",{args.search}" if args.search else "")
     print(f"`mcts:{budget}` and the same search peeking, each against `{args.against}`,")
     print(f"{args.games} games each, seats rotated, seed 0.\n")

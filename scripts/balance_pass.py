@@ -44,6 +44,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import itertools
+import os
 import re
 import sys
 import tempfile
@@ -370,7 +371,8 @@ def chosen_tables(args: argparse.Namespace) -> list[tuple[str, int]]:
 
 def pass_tables(args: argparse.Namespace) -> int:
     only = set(args.only.split(",")) if args.only else None
-    errors = tempfile.mkdtemp(prefix="robotable-balance-")
+    # made only if a game raises (its record is saved there), so a clean run leaves nothing
+    errors = os.path.join(tempfile.gettempdir(), f"robotable-balance-errors-{os.getpid()}")
     if args.bar_cards:
         cards = [c.strip() for c in args.bar_cards.split(";") if c.strip()]
         tables = [(g, n) for g, n in chosen_tables(args) if g != "breadwinner"]
