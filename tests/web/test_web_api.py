@@ -33,6 +33,10 @@ def test_games_are_listed_with_seats_options_and_description(client):
     assert (countdown["min_players"], countdown["max_players"]) == (2, 3)
     assert countdown["description"]
     assert countdown["options"][0]["name"] == "pile"
+    rumblebots = next(g for g in data["games"] if g["name"] == "rumblebots")
+    by_seats = {o["name"]: o["default_by_players"] for o in rumblebots["options"]}
+    assert by_seats["first_challengers_scraps"] == {"2": [0, 0, 0, 1]}
+    assert by_seats["cards"] == {}
     assert [level["spec"] for level in data["ai_levels"]] == ["easy", "medium", "hard", "expert"]
 
 

@@ -135,6 +135,29 @@ def test_sb_11_14_drone_mode_from_the_lobby_to_the_end(live_server, page):
     check_end_screen(page, live_server.url)
 
 
+def test_a_seat_counts_own_default_is_shown_in_the_lobby(live_server, page):
+    """An option whose default depends on the seat count (RB-2.5's round-4 scrap at two seats,
+    SB-11.14's Drone alone) shows the default of the chosen count, and a value the person typed
+    stays when the count changes."""
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#game", "rumblebots")
+    scraps = "input[name=option-first_challengers_scraps]"
+    page.select_option("#num-players", "2")
+    assert page.get_attribute(scraps, "placeholder") == "0,0,0,1"
+    page.select_option("#num-players", "3")
+    assert page.get_attribute(scraps, "placeholder") == ""
+    page.fill(scraps, "1")
+    page.dispatch_event(scraps, "change")
+    page.select_option("#num-players", "2")
+    assert page.input_value(scraps) == "1"
+    page.select_option("#game", "stakbots")
+    page.select_option("#num-players", "1")
+    assert page.get_attribute("input[name=option-drones]", "placeholder") == "1"
+    page.select_option("#num-players", "2")
+    assert page.get_attribute("input[name=option-drones]", "placeholder") == "0"
+
+
 def _table_against_ai(base: str, game: str) -> str:
     info = next(g for g in httpx.get(base + "/api/games").json()["games"] if g["name"] == game)
     seats = [{"kind": "human"}] + [{"kind": "ai", "ai": "random"}] * (info["default_players"] - 1)

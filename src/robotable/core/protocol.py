@@ -334,6 +334,8 @@ class Game(ABC):
                     "name": s.name,
                     "type": s.type.__name__,
                     "default": s.default,
+                    # where a seat count has its own default (JSON keys are strings)
+                    "default_by_players": {str(n): v for n, v in s.default_by_players.items()},
                     "help": s.help,
                     "choices": list(s.choices),
                     "content": s.content,

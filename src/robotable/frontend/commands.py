@@ -53,10 +53,18 @@ def games_command(
     table.add_column("what it is")
     table.add_column("options (default)")
     for info in infos:
-        options = "\n".join(f"{o['name']}={o['default']!r}: {o['help']}" for o in info["options"])
+        options = "\n".join(
+            f"{o['name']}={o['default']!r}{_by_seats(o)}: {o['help']}" for o in info["options"]
+        )
         seats = f"{info['min_players']}-{info['max_players']}"
         table.add_row(info["name"], seats, f"{info['title']}\n{info['description']}", options)
     Console().print(table)
+
+
+def _by_seats(option: dict) -> str:
+    """A seat count's own default, as ' (2 seats: (0, 0, 0, 1))'."""
+    by = option["default_by_players"]
+    return "".join(f" ({n} seat{'s' * (n != '1')}: {v!r})" for n, v in by.items())
 
 
 @guard

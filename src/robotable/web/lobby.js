@@ -40,6 +40,35 @@ function onGameChange() {
   renderOptions(g);
 }
 
+// A seat count can have its own default (Rumblebots' head start at two seats, Stak Bots' Drone at
+// one): what an option left alone will be at the chosen count.
+function defaultFor(opt) {
+  const n = document.getElementById("num-players").value;
+  const by = opt.default_by_players || {};
+  return Object.prototype.hasOwnProperty.call(by, n) ? by[n] : opt.default;
+}
+
+function shownDefault(opt) {
+  const value = defaultFor(opt);
+  return Array.isArray(value) ? value.join(",") : String(value ?? "");
+}
+
+// The seat count changed: show each seat-dependent option's default there, without touching a
+// value the person has set.
+function onCountChange() {
+  renderSeats();
+  const g = gameInfo(document.getElementById("game").value);
+  if (!g) return;
+  for (const opt of g.options) {
+    if (!Object.keys(opt.default_by_players || {}).length) continue;
+    const input = document.querySelector(`.option-input[data-option="${opt.name}"]`);
+    if (!input || input.dataset.touched) continue;
+    if (input.type === "checkbox") input.checked = Boolean(defaultFor(opt));
+    else if (input.tagName === "SELECT") input.value = String(defaultFor(opt));
+    else input.placeholder = shownDefault(opt);
+  }
+}
+
 function renderSeats() {
   const n = Number(document.getElementById("num-players").value);
   const list = document.getElementById("seat-list");
@@ -100,16 +129,16 @@ function renderOptions(g) {
       input = contentInput(opt, base);
     } else if (opt.choices && opt.choices.length) {
       input = h("select", base, opt.choices.map((c) => h("option", { value: String(c) }, String(c))));
-      input.value = String(opt.default);
+      input.value = String(defaultFor(opt));
     } else if (opt.type === "bool") {
       input = h("input", { ...base, type: "checkbox" });
-      input.checked = Boolean(opt.default);
+      input.checked = Boolean(defaultFor(opt));
     } else if (opt.type === "int" || opt.type === "float") {
-      input = h("input", { ...base, type: "number", step: opt.type === "int" ? "1" : "any", placeholder: String(opt.default ?? "") });
+      input = h("input", { ...base, type: "number", step: opt.type === "int" ? "1" : "any", placeholder: shownDefault(opt) });
     } else {
-      const shown = Array.isArray(opt.default) ? opt.default.join(",") : (opt.default ?? "");
-      input = h("input", { ...base, type: "text", placeholder: String(shown) });
+      input = h("input", { ...base, type: "text", placeholder: shownDefault(opt) });
     }
+    input.addEventListener("change", () => { input.dataset.touched = "1"; });
     box.appendChild(h("label", { class: "option", title: opt.help }, h("span", {}, opt.name.replace(/_/g, " ")), input,
       h("small", { class: "muted" }, opt.help || "")));
   }
@@ -276,7 +305,7 @@ async function start() {
   }
   renderGames();
   document.getElementById("game").addEventListener("change", onGameChange);
-  document.getElementById("num-players").addEventListener("change", renderSeats);
+  document.getElementById("num-players").addEventListener("change", onCountChange);
   document.getElementById("create").addEventListener("submit", createTable);
   document.body.dataset.ready = "true";
   await refreshTables();
