@@ -138,6 +138,8 @@ def test_cli_pool_bad_files_are_one_line_and_exit_code_2(invoke, tmp_path):
     unknown.write_text(json.dumps(header) + "\n")
     refused = invoke("pool", str(unknown))
     assert refused.exit_code == 2 and "u.jsonl: the run header has no 'agents'" in refused.stderr
+    folder = invoke("pool", str(tmp_path))
+    assert folder.exit_code == 2 and "a folder, not a results file" in folder.stderr
     not_text = tmp_path / "bin.jsonl"
     not_text.write_bytes(b"\xff\xfe\x00")
     binary = invoke("pool", str(not_text))

@@ -179,6 +179,8 @@ def read_header(path: str | Path, where: str) -> tuple[dict[str, Any], list[str]
     """The run header of a results file, its complete game lines and notes (a cut-short last
     line); `where` starts every message. Raises ResultsFileError for a file that is not one."""
     path = Path(path)
+    if path.is_dir():
+        raise ResultsFileError(f"{where}: a folder, not a results file (name the files in it)")
     if not path.is_file():
         raise ResultsFileError(f"{where}: no such file (write one with --out-jsonl)")
     try:
