@@ -24,7 +24,6 @@ from ..core.registry import game_class, load_game
 from .results_file import (
     CHECKED,
     ResultsFileError,
-    describe_rules,
     read_header,
     read_results,
     rules_difference,
@@ -112,7 +111,7 @@ def pool_results(paths: Sequence[str | Path]) -> Pool:
     ):
         notes.append(
             f"the files' games were played under other rules than this robotable's ({changed}); "
-            f"the summary is of {describe_rules(rules, first.game)}"
+            "the summary is of their games, nothing was played"
         )
     pooled = dataclasses.replace(first, games=offset)
     outcome = RunOutcome(
