@@ -30,7 +30,8 @@ importance, the points its player loses without it, and what that reading says. 
 is read beside the same game unbarred: the unbarred games are played once per table, watching
 the seat every bar would sit in, and a card's run plays only the deals its bar could touch (the
 others are the unbarred games, move for move). `--bar-cards "A;B"` bars the cards named instead
-of the flagged ones, in the tables `--only` and `--seats` choose.
+of the flagged ones, in the tables `--only` and `--seats` choose. The unbarred games are self-play
+on the bars' deals, so a third table gives their row as the first table would (this seed's).
 
     .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --out-dir runs --only rumblebots --bar
     .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --out-dir runs --only rumblebots \
@@ -176,14 +177,10 @@ def bar_stem(game: str, seats: int, card: str, agent: str) -> str:
     return f"{game}-{seats}p-bar-{file_word(f'{card};{agent}')}"
 
 
-def unbarred_games(
+def unbarred_spec(
     game: str, seats: int, cards: list[str], args: argparse.Namespace, errors: str
-) -> list[GameResult]:
-    """This seed's games of the agent against itself in the barred runs' seat orders, watching
-    the seat each bar would sit in: which of `cards` it was ever offered beside another move.
-    Every barred run of the table pairs with these games (runner.play_paired does the same for
-    one card), so a game no bar can touch is played once for all the cards."""
-    spec = RunSpec(
+) -> RunSpec:
+    return RunSpec(
         game,
         seats,
         tuple(args.agent for _ in range(seats)),
@@ -192,6 +189,16 @@ def unbarred_games(
         error_dir=errors,
         watch=tuple(((card,), ()) for card in cards),
     )
+
+
+def unbarred_games(
+    game: str, seats: int, cards: list[str], args: argparse.Namespace, errors: str
+) -> list[GameResult]:
+    """This seed's games of the agent against itself in the barred runs' seat orders, watching
+    the seat each bar would sit in: which of `cards` it was ever offered beside another move.
+    Every barred run of the table pairs with these games (runner.play_paired does the same for
+    one card), so a game no bar can touch is played once for all the cards."""
+    spec = unbarred_spec(game, seats, cards, args, errors)
     digest = hashlib.sha256("\n".join(cards).encode()).hexdigest()[:8]
     return play_seed(spec, f"{game}-{seats}p-unbarred-{file_word(args.agent)}-{digest}", args)
 
@@ -316,6 +323,38 @@ def print_bars(
             f"| {bar_reading(r)} |",
             flush=True,
         )
+    if unbarred:
+        # The unbarred games are self-play on the bars' deals: their table row comes for free.
+        print(f"\nThe unbarred games, `{args.agent}` against itself on the same deals:\n")
+        print_table_head()
+        for (game, seats), (cards, games) in unbarred.items():
+            spec = unbarred_spec(game, seats, cards, args, errors)
+            outcome = RunOutcome(spec, games, sum(g.seconds for g in games), "pooled", 0)
+            print_table_row(game, seats, summarize(outcome), len(games))
+
+
+def print_table_head() -> None:
+    print(
+        "| game | seats | games | first mover wins | 95% interval | fair share "
+        "| ends by the rules | turn cap | median length | cards past +/-10 points |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+
+
+def print_table_row(game: str, seats: int, s: dict, played: int) -> list[tuple[str, float]]:
+    """A table's row of the fairness pass; returns the cards past the bar."""
+    first, ends = s["first_mover"], s["quality"]["end_reason"]["rates"]
+    low, high = first["ci"]
+    length = s["quality"]["length"]
+    flagged = flagged_cards(s)
+    cards = ", ".join(f"{card} (odds ratio {ratio:.2f})" for card, ratio in flagged) or "none"
+    print(
+        f"| {game} | {seats} | {played} | {pct(first['win_rate'])} | [{pct(low)}, {pct(high)}] "
+        f"| {pct(first['fair_share'])} | {pct(ends['win'])} | {pct(ends['turn_cap'])} "
+        f"| {length['median']:g} {length['unit']} | {cards} |",
+        flush=True,
+    )
+    return flagged
 
 
 def main(argv: list[str]) -> int:
@@ -385,27 +424,13 @@ def pass_tables(args: argparse.Namespace) -> int:
         else f"{args.games} games per table, master seed {args.seed}"
     )
     print(f"Self-play with `{args.agent}`, {pieces}.\n")
-    print(
-        "| game | seats | games | first mover wins | 95% interval | fair share "
-        "| ends by the rules | turn cap | median length | cards past +/-10 points |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print_table_head()
     flags = []
     for game, seats in chosen_tables(args):
         s, played = self_play(game, seats, args, errors)
-        first, ends = s["first_mover"], s["quality"]["end_reason"]["rates"]
-        low, high = first["ci"]
-        length = s["quality"]["length"]
-        flagged = flagged_cards(s)
+        flagged = print_table_row(game, seats, s, played)
         if game != "breadwinner":  # its rows are bot types, not cards
             flags += [(game, seats, card, ratio) for card, ratio in flagged]
-        cards = ", ".join(f"{card} (odds ratio {ratio:.2f})" for card, ratio in flagged) or "none"
-        print(
-            f"| {game} | {seats} | {played} | {pct(first['win_rate'])} | [{pct(low)}, {pct(high)}] "
-            f"| {pct(first['fair_share'])} | {pct(ends['win'])} | {pct(ends['turn_cap'])} "
-            f"| {length['median']:g} {length['unit']} | {cards} |",
-            flush=True,
-        )
     if args.bar:
         print_bars(flags, args, errors)
 

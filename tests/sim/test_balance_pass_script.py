@@ -129,6 +129,24 @@ def test_barred_runs_sharing_one_unbarred_table_are_simulate_restrict_pair_for_p
     assert any(not c for row in could for c in row)  # some games were not played again
 
 
+def test_barred_runs_print_their_unbarred_games_as_the_tables_row(
+    balance_pass, invoke, tmp_path, capsys
+):
+    """The unbarred games of a barred pass are self-play on the bars' deals: the pass prints
+    their row (first mover, endings, flagged cards), the row `simulate` gives for those games."""
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    args = _bar_args(runs, games=6)
+    balance_pass.print_bars([("stakbots", 2, "Core Bot", None)], args, str(tmp_path))
+    out = capsys.readouterr().out
+    assert "The unbarred games, `greedy` against itself on the same deals" in out
+    [row] = [line for line in out.splitlines() if line.startswith("| stakbots | 2 | 6 |")]
+    [unbarred] = runs.glob("stakbots-2p-unbarred-*-seed0.jsonl")
+    pooled = invoke("pool", str(unbarred), "--json")
+    first = json.loads(pooled.stdout)["first_mover"]
+    assert f"| {100 * first['win_rate']:.1f}% |" in row
+
+
 def _reading(importance: float, ci: tuple[float, float], barred: int, free: int) -> dict:
     return {
         "importance": importance,
@@ -192,6 +210,9 @@ def test_bar_cards_bars_the_named_cards_in_the_chosen_tables_only(balance_pass, 
         ["stakbots", "2", "Spike Bot"],
         ["stakbots", "3", "Core Bot"],
         ["stakbots", "3", "Spike Bot"],
+        # then each table's unbarred games, 3 of them
+        ["stakbots", "2", "3"],
+        ["stakbots", "3", "3"],
     ]
     assert "Self-play" not in out and "Iotabots decks" not in out
     # One table of unbarred games per seat count, one barred file per card and seat count.
