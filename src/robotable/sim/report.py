@@ -360,6 +360,15 @@ def _p(p: float | None) -> str:
     return "n/a" if p is None or (isinstance(p, float) and math.isnan(p)) else f"{p:.3g}"
 
 
+def rules_phrase(summary: dict[str, Any]) -> str:
+    """Which rules the games were played under, for a title ('' for a summary saved before it
+    was recorded)."""
+    if "rules_version" not in summary:
+        return ""
+    version = summary["rules_version"]
+    return "rules not recorded" if version is None else f"rules version {version}"
+
+
 def headline(summary: dict[str, Any]) -> list[str]:
     """The minute-long read: a few sentences, each with its number and interval."""
     lines = []
@@ -367,10 +376,7 @@ def headline(summary: dict[str, Any]) -> list[str]:
     agents = ", ".join(summary["agents"])
     variants = summary.get("variants", [])
     extra = f" over {len(variants)} variants" if len(variants) > 1 else ""
-    rules = ""
-    if "rules_version" in summary:  # a summary saved before it was recorded has none
-        version = summary["rules_version"]
-        rules = "rules not recorded; " if version is None else f"rules version {version}; "
+    rules = f"{rules_phrase(summary)}; " if rules_phrase(summary) else ""
     lines.append(
         f"{summary['games']} games of {summary['game']} with {summary['num_players']} seats{extra} "
         f"({rules}agents: {agents}; seed {summary.get('seed', 0)}): {completed} finished, "

@@ -54,15 +54,19 @@ def _adv(row: dict[str, Any]) -> str:
 def print_summary(summary: dict[str, Any], out: Console) -> None:
     """The text summary: the first mover and game quality first, then seats, agents, variants,
     cards and the headline sentences."""
-    from .report import QUALITY_EXPLAINED, headline, quality_cells, timing_line, who_moved_first
+    from .report import (
+        QUALITY_EXPLAINED,
+        headline,
+        quality_cells,
+        rules_phrase,
+        timing_line,
+        who_moved_first,
+    )
 
     def say(text: str) -> None:
         out.print(text, markup=False, highlight=False, soft_wrap=True)
 
-    rules = ""
-    if "rules_version" in summary:  # a summary saved before it was recorded has none
-        version = summary["rules_version"]
-        rules = "rules not recorded, " if version is None else f"rules version {version}, "
+    rules = f"{rules_phrase(summary)}, " if rules_phrase(summary) else ""
     title = (
         f"{summary['game']}: {summary['games']} games, {summary['num_players']} seats, "
         f"{rules}agents {', '.join(summary['agents'])}"
