@@ -65,7 +65,7 @@ def battle(
     s.phase = rules.BATTLE
     s.battle_no += 1
     s.log = None
-    s.add_log("battle", s.round, champion)
+    s.add_log(("battle", s.round, champion))
     for p in range(n):
         s.bdeck[p] = list(decks_ids[p])
         s.discard[p] = []

@@ -169,7 +169,7 @@ def reveal_effect(
     elif effect is EF_BOOST_BARRIERS:
         s.bar_mod += amount
     elif effect is EF_CREATE_CRYSTALS:
-        s.add_log("ability", seat, source, card.text)
+        s.add_log(("ability", seat, source, card.text))
         create_crystals(s, seat, amount, ev, card.name)
         if s.phase == OVER:  # a Dominance Victory ended the game
             return
@@ -183,7 +183,7 @@ def reveal_effect(
         if names:
             resolve_target(s, effect, seat, source, names[0], ev)
         else:
-            s.add_log("fizzle", seat, source, "no bot to target")
+            s.add_log(("fizzle", seat, source, "no bot to target"))
             if not s.quiet:
                 ev.append(
                     {
@@ -197,7 +197,7 @@ def reveal_effect(
         EF_DEFEAT_DEFENDER,
         EF_REVIVE,
     ):
-        s.add_log("ability", seat, source, card.text)
+        s.add_log(("ability", seat, source, card.text))
         if not s.quiet:
             ev.append(
                 {
@@ -232,7 +232,7 @@ def resolve_target(
         target = first_named(s.defense, s.game.tables[1], name)
         s.defense.remove(target)
         s.discard[s.champion].append(target)
-        s.add_log("defeat", seat, source, target)
+        s.add_log(("defeat", seat, source, target))
         if not s.quiet:
             ev.append(
                 {
@@ -251,7 +251,7 @@ def resolve_target(
         pile.remove(target)
         s.bdeck[seat].append(target)
         s.known_top[seat] += 1
-        s.add_log("revive", seat, source, target)
+        s.add_log(("revive", seat, source, target))
         if not s.quiet:
             ev.append({"type": "bot_revived", "seat": seat, "card": src, "target": name})
 
@@ -264,7 +264,7 @@ def reboot(s: RumbleState, seat: int, source: int, ev: list) -> None:
     s.bdeck[seat].insert(0, source)
     s.known_bottom[seat] += 1
     s.reboots += 1
-    s.add_log("reboot", seat, source)
+    s.add_log(("reboot", seat, source))
     if not s.quiet:
         ev.append({"type": "rebooted", "seat": seat, "card": s.game.cards[source].name})
 
@@ -278,7 +278,7 @@ def refill_defense(s: RumbleState, ev: list) -> None:
         cid = s.draw_top(champ)
         d = s.game.cards[cid]
         s.defense = [cid]
-        s.add_log("defense", champ, cid)
+        s.add_log(("defense", champ, cid))
         if not s.quiet:
             ev.append(
                 {
@@ -291,7 +291,7 @@ def refill_defense(s: RumbleState, ev: list) -> None:
             )
     else:
         s.forced = True
-        s.add_log("undefended", champ)
+        s.add_log(("undefended", champ))
         if not s.quiet:
             ev.append({"type": "undefended", "seat": champ})
 
@@ -303,7 +303,7 @@ def create_crystals(s: RumbleState, seat: int, amount: int, ev: list, card: str)
     if take:
         s.supply -= take
         s.storage[seat] += take
-        s.add_log("crystals", seat, take)
+        s.add_log(("crystals", seat, take))
         if not s.quiet:
             ev.append(
                 {
@@ -356,7 +356,7 @@ def finish(s: RumbleState, winner: int, reason: str, ev: list) -> None:
     s.winner = winner
     s.end_reason = reason
     s.pending = []
-    s.add_log("game_won", winner, reason)
+    s.add_log(("game_won", winner, reason))
     n = s.game.num_players
     if not s.quiet:
         ev.append(

@@ -508,7 +508,7 @@ def start_battle(s: RumbleState, ev: list) -> None:
     cards = s.game.cards
     s.battle_no += 1
     s.log = None
-    s.add_log("battle", s.round, s.champion)
+    s.add_log(("battle", s.round, s.champion))
     for p in range(n):
         deck = [c for c in s.collection[p] if not cards[c].contraption]
         s.rng.shuffle(deck)
@@ -550,7 +550,7 @@ def _surrender(
     defense), "no_bots" (an empty deck when called to challenge), "lost_title" (a fallen
     Champion with an empty deck); `discarded`: the attacking bots a failed Challenger loses."""
     s.active[seat] = False
-    s.add_log("surrender", seat)
+    s.add_log(("surrender", seat))
     if not s.quiet:
         ev.append({"type": "surrendered", "seat": seat, "why": why, "discarded": discarded or []})
 
@@ -585,7 +585,7 @@ def advance_battle(s: RumbleState, ev: list) -> None:
             s.forced = False
             s.offered = False
             s.clashes += 1
-            s.add_log("clash", ch, s.champion)
+            s.add_log(("clash", ch, s.champion))
             if not s.quiet:
                 ev.append({"type": "clash_started", "challenger": ch, "champion": s.champion})
             if not s.bdeck[ch]:
@@ -602,7 +602,7 @@ def advance_battle(s: RumbleState, ev: list) -> None:
             deck = s.bdeck[ch]
             if s.reveals >= s.game.options["battle_reveal_cap"]:
                 # ruling RB-5.11: the battle stops; the current Champion wins it
-                s.add_log("cap", s.champion)
+                s.add_log(("cap", s.champion))
                 if not s.quiet:
                     ev.append({"type": "battle_capped", "champion": s.champion})
                 end_battle(s, ev)
@@ -612,7 +612,7 @@ def advance_battle(s: RumbleState, ev: list) -> None:
                 lost = [cards[c].name for c in s.attack]
                 s.discard[ch].extend(s.attack)
                 s.attack = []
-                s.add_log("failed", ch)
+                s.add_log(("failed", ch))
                 _surrender(s, ch, "failed", ev, lost)
                 s.last_challenger = ch
                 s.challenger = -1
@@ -639,17 +639,17 @@ def advance_battle(s: RumbleState, ev: list) -> None:
                 )
             if d.keyword is KW_REBOOT:
                 # RB-8.3: it goes under the deck at once (adding nothing), then its effect
-                s.add_log("reveal", ch, cid)
+                s.add_log(("reveal", ch, cid))
                 reboot(s, ch, cid, ev)
                 reveal_effect(s, ch, cid, d.effect, d.amount, SRC_REBOOT, ev)
             else:
                 s.attack.append(cid)
-                s.add_log("reveal", ch, cid)
+                s.add_log(("reveal", ch, cid))
                 if d.keyword is KW_ENTER:
                     reveal_effect(s, ch, cid, d.effect, d.amount, SRC_BOT, ev)
         elif step == BS_CHECK:
             atk, crit, dfn, bar, thr = clash_numbers(s)
-            s.add_log("totals", atk, crit, dfn, bar, thr)
+            s.add_log(("totals", atk, crit, dfn, bar, thr))
             wins = beats(s, atk, crit, dfn, thr)
             # the totals after a reveal or a Contraption, for the people watching; "breaks":
             # "" (not yet), "attack", "crits" or "undefended" (nothing was defending)
@@ -715,13 +715,13 @@ def challenger_wins(s: RumbleState, ev: list) -> None:
     old = s.champion
     s.discard[old].extend(s.defense)
     s.defense = []
-    s.add_log("won", ch, old)
+    s.add_log(("won", ch, old))
     if not s.quiet:
         ev.append({"type": "clash_won", "seat": ch, "against": old, "undefended": s.forced})
     for cid in list(s.attack):
         d = cards[cid]
         if d.keyword is KW_CRYSTALS:
-            s.add_log("ability", ch, cid, d.text)
+            s.add_log(("ability", ch, cid, d.text))
             create_crystals(s, ch, d.amount, ev, d.name)
             if s.phase == OVER:
                 return
@@ -755,7 +755,7 @@ def transform(s: RumbleState, seat: int, cid: int, ev: list) -> None:
     owned = s.collection[seat]
     owned[owned.index(cid)] = new
     s.recycled.append(cid)
-    s.add_log("transform", seat, cid, new)
+    s.add_log(("transform", seat, cid, new))
     if not s.quiet:
         ev.append(
             {"type": "transformed", "seat": seat, "card": cards[cid].name, "into": cards[new].name}
@@ -776,7 +776,7 @@ def form_gang(s: RumbleState, faction: str, ev: list) -> None:
     s.discard[ch].extend(rest)
     s.attack = []
     s.champion = ch
-    s.add_log("gang", ch, faction)
+    s.add_log(("gang", ch, faction))
     if not s.quiet:
         ev.append(
             {
@@ -798,7 +798,7 @@ def form_gang(s: RumbleState, faction: str, ev: list) -> None:
 def end_battle(s: RumbleState, ev: list) -> None:
     """RB-5.10 / RB-6.2 / RB-6.3: the Champion wins the round and its crystals; end of round."""
     winner = s.champion
-    s.add_log("battle_won", winner)
+    s.add_log(("battle_won", winner))
     if not s.quiet:
         ev.append({"type": "battle_won", "seat": winner, "round": s.round})
     s.challenger = -1
@@ -809,7 +809,7 @@ def end_battle(s: RumbleState, ev: list) -> None:
         if gain:
             s.spaces[space] = 0
             s.storage[winner] += gain
-            s.add_log("crystals", winner, gain)
+            s.add_log(("crystals", winner, gain))
             if not s.quiet:
                 ev.append(
                     {
@@ -890,7 +890,7 @@ def apply_pending(s: RumbleState, action: Action, ev: list) -> None:
                     break
             used.append(cid)
             d = cards[cid]
-            s.add_log("contraption", seat, cid)
+            s.add_log(("contraption", seat, cid))
             if not s.quiet:
                 ev.append({"type": "contraption_used", "seat": seat, "card": d.name})
             s.bstep = BS_CHECK

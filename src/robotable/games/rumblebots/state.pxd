@@ -85,3 +85,5 @@ cdef class RumbleState(StateBase):
     cpdef object _legal_actions(self)
     cpdef object _apply(self, object action)
     cpdef bint is_terminal(self) except -1
+    # the battle log's cons cell, a C call from the rules (state.py)
+    cpdef add_log(self, tuple entry)
