@@ -18,3 +18,6 @@ cpdef bint meets(list values, tuple require) except -1
 cpdef draw_codes(BetabotzState s, long seat, long count, list events)
 cpdef long remove_code_of_kind(BetabotzState s, long seat, long kind) except? -1
 cpdef bint check_breaches(BetabotzState s, list events) except -1
+cpdef list resolve_code(BetabotzState s, long seat, long kind_id, long target, long attr)
+cpdef resolve_mission(BetabotzState s, list events)
+cpdef _consequences(BetabotzState s, long m, object mission, list events, list pushes)

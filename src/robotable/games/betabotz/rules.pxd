@@ -10,6 +10,7 @@ from robotable.games.betabotz cimport effects as fx
 
 cpdef _bid(long amount)
 cpdef _share(long x)
+cpdef _numbered(dict cache, object cls, long number, object name)
 cpdef long lot_min(BetabotzState s, long slot, long seat) except? -1
 cpdef list bid_amounts(BetabotzState s, long seat, long slot)
 cpdef bint _next_actor(BetabotzState s) except -1
@@ -17,3 +18,13 @@ cpdef list _solo_others(BetabotzState s, long seat)
 cpdef list _pending_actions(BetabotzState s)
 cpdef _apply_pending(BetabotzState s, object action, long seat, list events)
 cpdef _advance(BetabotzState s, list events)
+
+# The flow's steps each action may take (an auction closed, a Code card resolved, a mission
+# closed): C calls from _advance and _apply_pending, where a `def` was a Python call by name.
+cpdef _open_auction(BetabotzState s, long phase, list events)
+cpdef _close_auction(BetabotzState s, list events)
+cpdef _open_mission(BetabotzState s, list events)
+cpdef _start_code(BetabotzState s, long seat, long kind_id, list events)
+cpdef _finish_code(BetabotzState s, list events, object attr=*)
+cpdef _close_mission(BetabotzState s, list events)
+cpdef _end_game(BetabotzState s, list events)

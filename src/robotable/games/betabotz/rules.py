@@ -78,6 +78,11 @@ ACCEPT = Accept()
 REJECT = Reject()
 _BIDS: dict[int, Bid] = {}
 _SHARES: dict[int, SetShare] = {}
+# A lot or a Code card kind offered again is the same action: built once per slot and name, not
+# at every auction or priority decision (a frozen dataclass's Python __init__ was some 6% of a
+# six-seat random game's profile, compiled).
+_LOTS: dict[tuple[int, str], ChooseLot] = {}
+_CODES: dict[tuple[int, str], PlayCode] = {}
 SEATS = tuple(ChooseSeat(i) for i in range(6))
 INVITES = tuple(Invite(i) for i in range(6))
 ATTR_CHOICES = tuple(ChooseAttribute(a) for a in range(4))
@@ -107,6 +112,16 @@ def _share(x: int) -> SetShare:
     a = _SHARES.get(x)
     if a is None:
         a = _SHARES[x] = SetShare(x)
+    return a
+
+
+@cython.locals(number=cython.long)
+def _numbered(cache: dict, cls: type, number: int, name: str) -> Any:
+    """`cls(number, name)`, built once (_LOTS' lots, _CODES' Code card kinds)."""
+    key = (number, name)
+    a = cache.get(key)
+    if a is None:
+        a = cache[key] = cls(number, name)
     return a
 
 
@@ -484,7 +499,7 @@ def legal_actions(s: BetabotzState) -> list:
         out: list = []
         for slot in range(len(s.lots)):
             if s.lot_bidder[slot] != seat and lot_min(s, slot, seat) <= min(s.bitz[seat], MAX_BID):
-                out.append(ChooseLot(slot, lot_name(s, slot)))
+                out.append(_numbered(_LOTS, ChooseLot, slot, lot_name(s, slot)))
         if s.phase == 1:
             out.append(DRAW)
         return out
@@ -501,7 +516,7 @@ def legal_actions(s: BetabotzState) -> list:
         op = g.kind_op[k]
         if op == OP_CANCEL and not s.code_log:
             continue  # nothing in force to undo
-        out.append(PlayCode(k, g.kind_name[k]))
+        out.append(_numbered(_CODES, PlayCode, k, g.kind_name[k]))
     if s.team_of[seat] < 0 and s.proposals_left[seat] > 0 and _solo_others(s, seat):
         out.append(PROPOSE)
     return out
