@@ -9,7 +9,13 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import robotable.envs.openspiel as rospiel
 from robotable.core.registry import bundled_game_names, game_class
-from robotable.envs.openspiel_bench import compare, format_report
+from robotable.envs.openspiel_bench import (
+    ROBOTABLE_GAMES,
+    compare,
+    format_random,
+    format_report,
+    random_vs_cpp,
+)
 
 
 def _min_seats() -> list[tuple[str, int]]:
@@ -102,3 +108,16 @@ def test_compare_reports_both_searchers() -> None:
     assert result["openspiel"]["iterations_per_second"] > 0
     assert 0.0 <= result["robotable_win_rate"] <= 1.0
     assert "iterations/s" in format_report(result)
+
+
+def test_random_speed_beside_cpp_has_a_ratio_per_table_and_round() -> None:
+    # The interleaved bench (`--random-only`): each table's rate over the C++ median of the same
+    # round, one ratio per round, and a line per table in the report.
+    result = random_vs_cpp(0.001, 2)
+    assert len(result["openspiel_median_by_round"]) == 2
+    assert set(result["games"]) == {f"{g}/{n}" for g, n in ROBOTABLE_GAMES}
+    for row in result["games"].values():
+        assert row["random_actions_per_s"] > 0 and len(row["vs_cpp_median_by_round"]) == 2
+        assert row["vs_cpp_median"] > 0
+    report = format_random(result)
+    assert all(key in report for key in result["games"])

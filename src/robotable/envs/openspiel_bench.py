@@ -322,6 +322,84 @@ def engines_vs_cpp(seconds: float, rounds: int, seed: int = 1) -> dict[str, Any]
     }
 
 
+def random_vs_cpp(seconds: float, rounds: int, seed: int = 1) -> dict[str, Any]:
+    """The random-move rate of every robotable game on this process's engine beside OpenSpiel's
+    C++ games, interleaved: each round runs every robotable table and every C++ game for
+    `seconds` each, in this one process, so that a table's rate and the C++ median it is divided
+    by are taken seconds apart. `engines_vs_cpp` runs the whole bench of each table (both engines,
+    MCTS, clones) between them, a round of minutes, and this machine's speed drifts by a third
+    within that; here a round is a few tens of seconds. Reports each table's ratio per round and
+    their median."""
+    import statistics
+
+    from .. import _engine
+    from ..core.registry import load_game
+    from ..frontend.bench import random_playouts
+
+    tables = {f"{g}/{n}": load_game(g, num_players=n) for g, n in ROBOTABLE_GAMES}
+    ratios: dict[str, list[float]] = {key: [] for key in tables}
+    rates: dict[str, list[float]] = {key: [] for key in tables}
+    references: list[float] = []
+    # A short unrecorded run of each first: the first games of a process pay for imports and
+    # the first calls' caches.
+    for game in tables.values():
+        random_playouts(game, min(seconds, 0.1), seed)
+    for name in CPP_GAMES:
+        cpp_random_playouts(name, min(seconds, 0.1), seed)
+    for number in range(rounds):
+        # The C++ games run first in even rounds and last in odd ones, as the engines alternate
+        # in `engines_vs_cpp`: a drift within a round leans neither way over the run.
+        cpp_first = number % 2 == 0
+        cpp_rates: list[float] = []
+        mine: dict[str, float] = {}
+        for part in ("cpp", "robotable") if cpp_first else ("robotable", "cpp"):
+            if part == "cpp":
+                cpp_rates = [
+                    cpp_random_playouts(name, seconds, seed + number)["random_actions_per_s"]
+                    for name in CPP_GAMES
+                ]
+            else:
+                for key, game in tables.items():
+                    run = random_playouts(game, seconds, seed + number)
+                    mine[key] = run["random_actions_per_s"]
+        reference = statistics.median(cpp_rates)
+        references.append(reference)
+        for key, rate in mine.items():
+            rates[key].append(rate)
+            ratios[key].append(rate / reference)
+    return {
+        "seconds": seconds,
+        "rounds": rounds,
+        "engine": _engine.describe(),
+        "clock": "process CPU time, one core",
+        "openspiel_median_by_round": references,
+        "games": {
+            key: {
+                "random_actions_per_s": statistics.median(rates[key]),
+                "vs_cpp_median": statistics.median(ratios[key]),
+                "vs_cpp_median_by_round": ratios[key],
+            }
+            for key in tables
+        },
+    }
+
+
+def format_random(result: dict[str, Any]) -> str:
+    lines = [
+        f"{result['rounds']} interleaved rounds of {result['seconds']} s a table or game; "
+        f"engine: {result['engine']}",
+        "OpenSpiel C++ median by round: "
+        + ", ".join(f"{v:,.0f}" for v in result["openspiel_median_by_round"]),
+        f"{'game/seats':<14} {'actions/s':>10} {'vs C++':>7}  by round",
+    ]
+    for key, g in result["games"].items():
+        lines.append(
+            f"{key:<14} {g['random_actions_per_s']:>10,.0f} {g['vs_cpp_median']:>6.2f}x  "
+            + " ".join(f"{r:.2f}" for r in g["vs_cpp_median_by_round"])
+        )
+    return "\n".join(lines)
+
+
 def format_engines(result: dict[str, Any]) -> str:
     lines = [
         f"median of {result['rounds']} alternating runs of {result['seconds']} s; "
@@ -360,7 +438,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--random-only",
+        action="store_true",
+        help="only random moves, this process's engine and the C++ games interleaved round by "
+        "round (the ratio to C++ with the least drift; no MCTS, clones or pure engine)",
+    )
     args = parser.parse_args(argv)
+    if args.random_only:
+        result = random_vs_cpp(args.seconds, args.rounds)
+        print(json.dumps(result) if args.json else format_random(result))
+        return
     result = engines_vs_cpp(args.seconds, args.rounds)
     print(json.dumps(result) if args.json else format_engines(result))
 
