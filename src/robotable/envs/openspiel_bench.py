@@ -435,8 +435,11 @@ def main(argv: list[str] | None = None) -> None:
         prog="python -m robotable.envs.openspiel_bench",
         description="Both engines of every game beside OpenSpiel's C++ games, in one run.",
     )
-    parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--rounds", type=int, default=3)
+    # Defaults by mode: the whole bench's rounds are long (every part of both engines), the
+    # random-only rounds short and many (a tenth of a second a table or game, so that a round
+    # takes two seconds and the machine's drift within it is small).
+    parser.add_argument("--seconds", type=float, help="per part and round (2; random-only 0.1)")
+    parser.add_argument("--rounds", type=int, help="rounds (3; random-only 40)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--random-only",
@@ -446,10 +449,10 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     if args.random_only:
-        result = random_vs_cpp(args.seconds, args.rounds)
+        result = random_vs_cpp(args.seconds or 0.1, args.rounds or 40)
         print(json.dumps(result) if args.json else format_random(result))
         return
-    result = engines_vs_cpp(args.seconds, args.rounds)
+    result = engines_vs_cpp(args.seconds or 2.0, args.rounds or 3)
     print(json.dumps(result) if args.json else format_engines(result))
 
 
