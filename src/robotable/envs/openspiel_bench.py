@@ -328,8 +328,8 @@ def random_vs_cpp(seconds: float, rounds: int, seed: int = 1) -> dict[str, Any]:
     `seconds` each, in this one process, so that a table's rate and the C++ median it is divided
     by are taken seconds apart. `engines_vs_cpp` runs the whole bench of each table (both engines,
     MCTS, clones) between them, a round of minutes, and this machine's speed drifts by a third
-    within that; here a round is a few tens of seconds. Reports each table's ratio per round and
-    their median."""
+    within that; here a round is 20 x `seconds` (two seconds at the command's default). Reports
+    each table's ratio per round and their median."""
     import statistics
 
     from .. import _engine
