@@ -14,6 +14,7 @@ from robotable.envs.openspiel_bench import (
     compare,
     format_random,
     format_report,
+    main,
     random_vs_cpp,
 )
 
@@ -121,3 +122,12 @@ def test_random_speed_beside_cpp_has_a_ratio_per_table_and_round() -> None:
         assert row["vs_cpp_median"] > 0
     report = format_random(result)
     assert all(key in report for key in result["games"])
+
+
+@pytest.mark.parametrize("argv", [["--rounds", "0"], ["--random-only", "--seconds", "-1"]])
+def test_bench_refuses_a_count_that_measures_nothing(argv: list[str], capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert ("--rounds" in error or "--seconds" in error) and "Traceback" not in error

@@ -448,6 +448,10 @@ def main(argv: list[str] | None = None) -> None:
         "round (the ratio to C++ with the least drift; no MCTS, clones or pure engine)",
     )
     args = parser.parse_args(argv)
+    if args.seconds is not None and not args.seconds > 0:
+        parser.error(f"--seconds must be above 0, got {args.seconds}")
+    if args.rounds is not None and args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, got {args.rounds}")
     if args.random_only:
         result = random_vs_cpp(args.seconds or 0.1, args.rounds or 40)
         print(json.dumps(result) if args.json else format_random(result))
