@@ -337,9 +337,21 @@ def random_vs_cpp(seconds: float, rounds: int, seed: int = 1) -> dict[str, Any]:
     from ..frontend.bench import random_playouts
 
     tables = {f"{g}/{n}": load_game(g, num_players=n) for g, n in ROBOTABLE_GAMES}
-    ratios: dict[str, list[float]] = {key: [] for key in tables}
     rates: dict[str, list[float]] = {key: [] for key in tables}
     references: list[float] = []
+
+    def cpp_round(number: int) -> None:
+        references.append(
+            statistics.median(
+                cpp_random_playouts(name, seconds, seed + number)["random_actions_per_s"]
+                for name in CPP_GAMES
+            )
+        )
+
+    def robotable_round(number: int) -> None:
+        for key, game in tables.items():
+            rates[key].append(random_playouts(game, seconds, seed + number)["random_actions_per_s"])
+
     # A short unrecorded run of each first: the first games of a process pay for imports and
     # the first calls' caches.
     for game in tables.values():
@@ -349,24 +361,12 @@ def random_vs_cpp(seconds: float, rounds: int, seed: int = 1) -> dict[str, Any]:
     for number in range(rounds):
         # The C++ games run first in even rounds and last in odd ones, as the engines alternate
         # in `engines_vs_cpp`: a drift within a round leans neither way over the run.
-        cpp_first = number % 2 == 0
-        cpp_rates: list[float] = []
-        mine: dict[str, float] = {}
-        for part in ("cpp", "robotable") if cpp_first else ("robotable", "cpp"):
-            if part == "cpp":
-                cpp_rates = [
-                    cpp_random_playouts(name, seconds, seed + number)["random_actions_per_s"]
-                    for name in CPP_GAMES
-                ]
-            else:
-                for key, game in tables.items():
-                    run = random_playouts(game, seconds, seed + number)
-                    mine[key] = run["random_actions_per_s"]
-        reference = statistics.median(cpp_rates)
-        references.append(reference)
-        for key, rate in mine.items():
-            rates[key].append(rate)
-            ratios[key].append(rate / reference)
+        first, second = (
+            (cpp_round, robotable_round) if number % 2 == 0 else (robotable_round, cpp_round)
+        )
+        first(number)
+        second(number)
+    ratios = {key: [r / ref for r, ref in zip(rs, references)] for key, rs in rates.items()}
     return {
         "seconds": seconds,
         "rounds": rounds,
