@@ -18,6 +18,9 @@ Definitions (also in docs/balancing.md):
   Its p-value is a pooled two-proportion z-test, Holm-adjusted across the rows shown;
 - **stratified card impact** (`card_impact_stratified`, sim/impact.py): the same comparison
   within strata of (variant, deck, agent, seat), combined with the Mantel-Haenszel odds ratio;
+- **card impact by standing** (`card_impact_by_standing`, with `simulate --standing`): each
+  game read at the moment a card was first taken, the taker against the seats that never used
+  it, within strata that add each seat's standing then (its rank by the game's evaluation);
 - **variant comparisons** (several variants): first-mover win rate, draw rate and turn-cap rate
   (Newcombe intervals, two-proportion tests) and mean length in turns (Welch normal interval) of
   each variant against the first, Holm-adjusted across all the comparisons.
@@ -31,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.registry import game_class
-from .impact import stratified_card_impact
+from .impact import standing_card_impact, stratified_card_impact
 from .quality import quality_summary
 from .runner import GameResult, RunOutcome, RunSpec, Variant
 from .stats import (
@@ -77,6 +80,10 @@ def summarize(
         out.setdefault(key, value)
     # Pooled over every variant, each variant its own stratum (sim/impact.py).
     out["card_impact_stratified"] = stratified_card_impact(spec, results, card_events)
+    # The same within each seat's standing when a card was taken (`simulate --standing`).
+    by_standing = standing_card_impact(spec, results, card_events)
+    if by_standing is not None:
+        out["card_impact_by_standing"] = by_standing
     out["seed"] = spec.seed
     out["rules_version"] = (
         str(game_class(spec.game).version) if rules_version == "" else rules_version

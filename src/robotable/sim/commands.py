@@ -111,6 +111,7 @@ def _prepare(
     min_agents: int = 1,
     quality: bool = False,
     quality_every: int = 1,
+    standing: bool = False,
 ) -> RunSpec:
     if games < 1:
         raise UsageProblem(f"--games must be at least 1, got {games}")
@@ -140,6 +141,7 @@ def _prepare(
         error_dir=errors_dir,
         quality=quality,
         quality_every=quality_every,
+        standing=standing,
     )
     spec.arrangements()  # fixed seats with too many agents is an error
     return spec
@@ -281,6 +283,15 @@ def register(app: typer.Typer) -> None:
                 help="With --quality: evaluate every this many decisions (1: every decision).",
             ),
         ] = 1,
+        standing: Annotated[
+            bool,
+            typer.Option(
+                "--standing",
+                help="Also rank the cards by standing: each card read at the moment it was first "
+                "taken, its taker against the seats that stood alike then and never used it; "
+                "calls the game's heuristic before every action (slower).",
+            ),
+        ] = False,
         out_jsonl: Annotated[
             Path | None,
             typer.Option(
@@ -370,6 +381,7 @@ def register(app: typer.Typer) -> None:
                 errors_dir,
                 quality=quality,
                 quality_every=quality_every,
+                standing=standing,
             )
             if experiment is not None and experiment["kind"] == "restrict":
                 # Each barred game beside the same game unbarred (runner.play_paired).

@@ -31,7 +31,9 @@ Holm-adjusted p below 0.05: the bar of the fairness pass (docs/balancing.md).
 
 What it still cannot remove: anything that varies *within* a stratum and goes with using the
 card, above all how the game went (a card played only when ahead, or only in long games, still
-looks good). `simulate --restrict CARD` is the experiment that removes that too.
+looks good). `standing_card_impact` (`simulate --standing`) holds the standing fixed as well: it
+compares the seats at the moment the card was taken, each at its rank then. `simulate
+--restrict CARD` is the experiment that removes the rest.
 """
 
 from __future__ import annotations
@@ -97,21 +99,114 @@ def stratified_card_impact(
                 entry = with_card[card][stratum]
                 entry[0] += 1
                 entry[1] += won
+    counts = {
+        card: {
+            stratum: (n_with, k_with, cells[stratum][0] - n_with, cells[stratum][1] - k_with)
+            for stratum, (n_with, k_with) in by_stratum.items()
+        }
+        for card, by_stratum in with_card.items()
+    }
+    return {
+        "method": "Mantel-Haenszel odds ratio over strata (variant, deck, agent, seat); "
+        "Robins-Breslow-Greenland 95% interval; MH chi-square test; Holm across ranked cards",
+        "strata_by": ["variant", "deck" if decks_known else "deck (not recorded)", "agent", "seat"],
+        "events": sorted(wanted) if wanted else "any",
+        "strata": len(cells),
+        **_ranked(counts),
+    }
+
+
+def standing_card_impact(
+    spec: RunSpec, results: Sequence[GameResult], events: Sequence[str] = ()
+) -> dict[str, Any] | None:
+    """The `card_impact_by_standing` object of `simulate --standing --json`, or None when no
+    game recorded its moments.
+
+    The stratified table cannot tell a card from the lead of the seat that takes it: a card that
+    goes to whoever is ahead (a Betabotz breach goes to the first seat to reach 13) wins with
+    its taker whatever it does. Here each game that saw the card is compared at the moment the
+    card was first taken (the first event of the chosen types naming a seat and the card;
+    `GameResult.moments`), and every seat enters at its standing just before that action, its
+    rank by the game's evaluation: the taker is the seat-game "with" the card, the seats that
+    never used it in that game are "without" (a seat that used it later is neither). Within
+    strata of (variant, deck, agent, seat, standing when taken) the Mantel-Haenszel odds ratio
+    then asks: of seats standing alike when the card came, did the one that took it win more
+    often? Games the card never entered say nothing about it and are not counted.
+    """
+    done = [r for r in results if r.returns is not None and r.moments]
+    if not done:
+        return None
+    wanted = set(events)
+    counts = standing_cells(spec, done, wanted)
+    strata = {stratum for by_stratum in counts.values() for stratum in by_stratum}
+    decks_known = any(stratum[1] is not None for stratum in strata)
+    return {
+        "method": "Mantel-Haenszel odds ratio over strata (variant, deck, agent, seat, standing "
+        "when the card was first taken); seats compared at that moment, the taker against "
+        "those that never used the card; Robins-Breslow-Greenland 95% interval; MH chi-square "
+        "test; Holm across ranked cards",
+        "strata_by": [
+            "variant",
+            "deck" if decks_known else "deck (not recorded)",
+            "agent",
+            "seat",
+            "standing when taken",
+        ],
+        "events": sorted(wanted) if wanted else "any",
+        "strata": len(strata),
+        "games_with_moments": len(done),
+        **_ranked(counts),
+    }
+
+
+def standing_cells(
+    spec: RunSpec, results: Sequence[GameResult], wanted: set[str]
+) -> dict[str, dict[tuple, list[int]]]:
+    """Per card and stratum (variant, deck, agent, seat, standing when taken): [seat-games
+    with, wins with, seat-games without, wins without], read at each game's moment of the card
+    (`standing_card_impact`)."""
+    labels = {v.index: v.label for v in spec.variants}
+    counts: dict[str, dict[tuple, list[int]]] = defaultdict(
+        lambda: defaultdict(lambda: [0, 0, 0, 0])
+    )
+    for r in results:
+        if r.returns is None:
+            continue
+        used = [
+            {card for event, card in pairs if not wanted or event in wanted} for pairs in r.cards
+        ]
+        taken: set[str] = set()
+        for kind, card, taker, ranks in r.moments:  # in the order they happened
+            if (wanted and kind not in wanted) or card in taken:
+                continue
+            taken.add(card)
+            for seat in range(spec.num_players):
+                if seat != taker and seat < len(used) and card in used[seat]:
+                    continue  # took it later: neither the taker nor a seat without it
+                cell = counts[card][(*stratum_of(spec, labels, r, seat), ranks[seat])]
+                side = 0 if seat == taker else 2
+                cell[side] += 1
+                cell[side + 1] += int(r.won(seat))
+    return counts
+
+
+def _ranked(counts: dict[str, dict[tuple, Sequence[int]]]) -> dict[str, Any]:
+    """Per card, its strata's (seat-games with, wins with, seat-games without, wins without)
+    combined into one odds ratio; the cards ranked, Holm-adjusted, and the ones past the bar."""
     rows = []
-    for card, by_stratum in with_card.items():
-        tables = []
-        games_with = sum(e[0] for e in by_stratum.values())
-        for stratum, (n_with, k_with) in by_stratum.items():
-            n_all, k_all = cells[stratum]
-            n_without, k_without = n_all - n_with, k_all - k_with
-            tables.append((k_with, n_with - k_with, k_without, n_without - k_without))
+    for card, by_stratum in counts.items():
+        tables = [
+            (k_with, n_with - k_with, k_without, n_without - k_without)
+            for n_with, k_with, n_without, k_without in by_stratum.values()
+        ]
+        games_with = sum(cell[0] for cell in by_stratum.values())
         mh = mantel_haenszel(tables)
         ranked = mh.strata >= MIN_STRATA and mh.total >= MIN_GAMES
         rows.append(
             {
                 "card": card,
                 "seat_games_with": games_with,
-                "strata_with_card": len(by_stratum),
+                "strata_with_card": sum(1 for cell in by_stratum.values() if cell[0]),
                 "informative_strata": mh.strata,
                 "games": mh.total,
                 "odds_ratio": mh.odds_ratio if ranked else None,
@@ -139,11 +234,6 @@ def stratified_card_impact(
         and not low <= r["odds_ratio"] <= high
     ]
     return {
-        "method": "Mantel-Haenszel odds ratio over strata (variant, deck, agent, seat); "
-        "Robins-Breslow-Greenland 95% interval; MH chi-square test; Holm across ranked cards",
-        "strata_by": ["variant", "deck" if decks_known else "deck (not recorded)", "agent", "seat"],
-        "events": sorted(wanted) if wanted else "any",
-        "strata": len(cells),
         "min_strata": MIN_STRATA,
         "min_games": MIN_GAMES,
         "rows": ranked_rows + flagged,

@@ -439,9 +439,10 @@ def headline(summary: dict[str, Any]) -> list[str]:
             f"lowest: {bottom['card']} ({bottom['event']}) {_points(bottom['difference'])} "
             f"{_ci(bottom['difference_ci'])}. Association, not cause: see the note below the table."
         )
-    stratified_line = stratified_sentence(summary.get("card_impact_stratified"))
-    if stratified_line:
-        lines.append(stratified_line)
+    for key in ("card_impact_stratified", "card_impact_by_standing"):
+        stratified_line = stratified_sentence(summary.get(key))
+        if stratified_line:
+            lines.append(stratified_line)
     if len(variants) > 1:
         longest = max(variants, key=lambda v: v["mean_turns"])
         shortest = min(variants, key=lambda v: v["mean_turns"])
@@ -845,6 +846,7 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
     cards = summary.get("cards", [])
     parts.append("<h2>Card impact</h2>")
     parts.extend(_stratified_section(summary.get("card_impact_stratified")))
+    parts.extend(_stratified_section(summary.get("card_impact_by_standing")))
     if cards:
         parts.append("<h3>Card association (raw)</h3>")
         parts.append(card_figure(cards))
@@ -1118,6 +1120,9 @@ def _stratified_section(impact: dict[str, Any] | None) -> list[str]:
         )
     events = impact["events"]
     used = "any event" if events == "any" else "an event of type " + ", ".join(events)
+    if "standing when taken" in impact["strata_by"]:
+        parts.append(_standing_note(used))
+        return parts
     parts.append(
         "<p class='note'>Seat-games are split into strata that hold the variant, the seat's deck "
         "(when the game records it), the seat's agent and the seat fixed. Within each stratum the "
@@ -1131,6 +1136,20 @@ def _stratified_section(impact: dict[str, Any] | None) -> list[str]:
         "still looks good. <code>simulate --restrict CARD</code> is the experiment for that.</p>"
     )
     return parts
+
+
+def _standing_note(used: str) -> str:
+    return (
+        "<p class='note'>Each game is read at the moment a card was first taken (the first "
+        f"{_esc(used)} naming a seat and the card), and every seat enters at its standing just "
+        "before that move: its rank by the game's evaluation (1: no seat valued higher). The "
+        "seat that took the card is compared with the seats that never used it in that game, "
+        "within strata that hold the variant, the deck, the agent, the seat and that standing "
+        "fixed, combined with the Mantel-Haenszel odds ratio of winning. A card that only goes "
+        "to a seat already ahead therefore meets seats that were as far ahead without it. Games "
+        "the card never entered are not counted. What remains is what the card, or the choice "
+        "to take it, brought; <code>simulate --restrict CARD</code> separates those two.</p>"
+    )
 
 
 def timing_line(summary: dict[str, Any]) -> str:

@@ -41,6 +41,7 @@ CHECKED = (
     "track_cards",
     "quality",
     "quality_every",
+    "standing",
     "paired",
     "watch",
 )
@@ -121,7 +122,8 @@ def _run_fields(spec: RunSpec) -> dict[str, Any]:
             "track_cards": spec.track_cards,
             "quality": spec.quality,
             "quality_every": spec.quality_every if spec.quality else None,
-            # Only when set, so that files written before pairing existed still resume.
+            # Only when set, so that files written before these existed still resume.
+            **({"standing": True} if spec.standing else {}),
             **({"paired": True} if spec.paired else {}),
             **({"watch": [[list(c), list(k)] for c, k in spec.watch]} if spec.watch else {}),
         }
@@ -238,6 +240,7 @@ def spec_from_header(header: dict[str, Any], where: str) -> RunSpec:
             track_cards=bool(header["track_cards"]),
             quality=bool(header["quality"]),
             quality_every=int(header["quality_every"] or 1),
+            standing=bool(header.get("standing", False)),
             paired=bool(header.get("paired", False)),
             watch=tuple(
                 (tuple(str(c) for c in cards), tuple(str(k) for k in kinds))

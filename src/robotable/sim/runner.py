@@ -68,6 +68,9 @@ class RunSpec:
     # by default because it calls game.evaluate_all every `quality_every` decisions.
     quality: bool = False
     quality_every: int = 1
+    # Each card's standing moment (GameResult.moments): off by default because it calls
+    # game.evaluate_all before every action.
+    standing: bool = False
     # A restricted agent 0 (`simulate --restrict`) also plays each game unbarred: see
     # `play_paired`.
     paired: bool = False
@@ -95,6 +98,7 @@ class GameJob:
     error_dir: str
     track_cards: bool
     quality_every: int = 0  # evaluate every this many decisions; 0: no quality measures
+    standing: bool = False  # record each card's moment (GameResult.moments)
     paired: bool = False  # play it as `play_paired` does
     # Bars (cards, kinds) watched at agent 0's seat: which of them could have changed a choice.
     watch: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
@@ -139,6 +143,11 @@ class GameResult:
     bar_could_act: tuple[bool, ...] = ()
     paired: bool = False
     placebo_returns: tuple[float, ...] | None = None
+    # With RunSpec.standing, per (event type, card) the first event of that type naming a seat
+    # and the card: (type, card, that seat, every seat's standing just before the action that
+    # caused it), the standing a seat's rank by the game's evaluation (1: no seat valued
+    # higher). sim/impact.py compares the seat that took a card with the seats that stood alike.
+    moments: tuple[tuple[str, str, int, tuple[int, ...]], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """One line of a results file (`simulate --out-jsonl`); `from_json` reads it back."""
@@ -163,6 +172,11 @@ class GameResult:
             "bar_could_act": list(self.bar_could_act),
             "paired": self.paired,
             "placebo_returns": None if self.placebo_returns is None else list(self.placebo_returns),
+            **(
+                {"moments": [[k, c, s, list(r)] for k, c, s, r in self.moments]}
+                if self.moments
+                else {}
+            ),
         }
 
     @classmethod
@@ -193,6 +207,10 @@ class GameResult:
             placebo_returns=None
             if data.get("placebo_returns") is None
             else tuple(float(r) for r in data["placebo_returns"]),
+            moments=tuple(
+                (str(k), str(c), int(s), tuple(int(x) for x in r))
+                for k, c, s, r in data.get("moments") or ()
+            ),
         )
 
     def winners(self) -> list[int]:
@@ -303,6 +321,7 @@ def plan_jobs(spec: RunSpec) -> list[GameJob]:
                     error_dir=error_dir,
                     track_cards=spec.track_cards,
                     quality_every=max(1, spec.quality_every) if spec.quality else 0,
+                    standing=spec.standing,
                     paired=spec.paired,
                     watch=spec.watch,
                 )
@@ -356,6 +375,8 @@ def play_game(job: GameJob) -> GameResult:
     last_values: list[float] | None = None
     bars, watched_seat = _watched_bars(job)
     could_act = [False] * len(bars)
+    moments: dict[tuple[str, str], tuple[str, str, int, tuple[int, ...]]] = {}
+    ranks: tuple[int, ...] = ()
     try:
         game = _cached_game(job.game, n, job.options)
         state = game.new_initial_state(seed=job.seed)
@@ -364,6 +385,7 @@ def play_game(job: GameJob) -> GameResult:
             for s, spec in enumerate(job.seat_agents)
         ]
         track = job.track_cards
+        standing = track and job.standing
         limit = job.max_actions
         while not state.is_terminal():
             if len(actions) >= limit:
@@ -383,6 +405,10 @@ def play_game(job: GameJob) -> GameResult:
                     could_act[k] = could_act[k] or bar.can_act(legal)
             phase = "act"
             action = agents[seat].act(state)
+            if standing:
+                # Before the action: the rank a card's taker held, not the one the card gave.
+                phase = "evaluate"
+                ranks = standing_ranks(game.evaluate_all(state))
             phase = "apply"
             actions.append(action)
             events = state.apply_action(action)
@@ -391,7 +417,10 @@ def play_game(job: GameJob) -> GameResult:
                     who = event.get("seat")
                     card = event.get("card")
                     if type(who) is int and 0 <= who < n and isinstance(card, str):
-                        used[who].add((str(event.get("type", "")), card))
+                        pair = (str(event.get("type", "")), card)
+                        used[who].add(pair)
+                        if standing and pair not in moments:
+                            moments[pair] = (*pair, who, ranks)
         phase = "result"
         returns = tuple(float(r) for r in state.returns())
         extras = state.stats() or {}
@@ -438,7 +467,14 @@ def play_game(job: GameJob) -> GameResult:
         quality=quality,
         teams=tuple(game.teams() or ()),
         bar_could_act=tuple(could_act),
+        moments=tuple(moments.values()),
     )
+
+
+def standing_ranks(values: Sequence[float]) -> tuple[int, ...]:
+    """Each seat's rank by the game's evaluation: 1 + how many seats are valued higher (seats
+    valued alike share a rank)."""
+    return tuple(1 + sum(other > mine for other in values) for mine in values)
 
 
 def _watched_bars(job: GameJob) -> tuple[list, int]:

@@ -215,6 +215,7 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
             table.add_row(row["card"], row["event"], *cells_)
         out.print(table)
     print_stratified(summary.get("card_impact_stratified"), out)
+    print_stratified(summary.get("card_impact_by_standing"), out)
     print_causal_next_step(summary, out)
     cards = summary["cards"]
     if cards:
