@@ -37,6 +37,12 @@ on the bars' deals, so a third table gives their row as the first table would (t
     .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --out-dir runs --only rumblebots \
         --seats 4 --bar-cards "Fridge Fortress;War Walker"
 
+`--standing` plays the self-play tables as `simulate --standing` does (the game's evaluation
+before every action) and adds each row's cards past the bar by standing: read at the moment a
+card was first taken, its taker against the seats that stood alike then (docs/balancing.md,
+"Card impact by standing"). With it, `--bar` bars those cards: the suspects left once the lead is held fixed.
+Its tables' files are named apart (`-standing`), since their games carry the moments.
+
 The guard in tests/sim/test_balance_guard.py holds the greedy figures inside loose bounds.
 """
 
@@ -98,7 +104,8 @@ def file_word(text: str) -> str:
 
 def table_stem(spec: RunSpec, table: str) -> str:
     """A table's results file name without its seed: game, seats, table kind and agent."""
-    return f"{spec.game}-{spec.num_players}p-{table}-{file_word(';'.join(spec.agents))}"
+    stem = f"{spec.game}-{spec.num_players}p-{table}-{file_word(';'.join(spec.agents))}"
+    return stem + "-standing" if spec.standing else stem
 
 
 def play_seed(
@@ -160,14 +167,23 @@ def pooled(stem: str, args: argparse.Namespace) -> RunOutcome:
 
 
 def self_play(game: str, seats: int, args: argparse.Namespace, errors: str) -> tuple[dict, int]:
-    spec = RunSpec(game, seats, (args.agent,), games=args.games, seed=args.seed, error_dir=errors)
+    spec = RunSpec(
+        game,
+        seats,
+        (args.agent,),
+        games=args.games,
+        seed=args.seed,
+        error_dir=errors,
+        standing=args.standing,
+    )
     outcome = play_table(spec, table_stem(spec, "self"), args)
     return summarize(outcome), len(outcome.results)
 
 
-def flagged_cards(summary: dict) -> list[tuple[str, float]]:
-    """The cards past the fairness pass's bar in the stratified test, with their odds ratios."""
-    impact = summary.get("card_impact_stratified", {})
+def flagged_cards(summary: dict, key: str = "card_impact_stratified") -> list[tuple[str, float]]:
+    """The cards past the fairness pass's bar in the stratified test (or, with `key`
+    "card_impact_by_standing", the test by standing), with their odds ratios."""
+    impact = summary.get(key) or {}
     ratios = {r["card"]: r["odds_ratio"] for r in impact.get("rows", [])}
     return [(card, ratios[card]) for card in impact.get("past_10_points", [])]
 
@@ -342,12 +358,16 @@ def print_table_head() -> None:
 
 
 def print_table_row(game: str, seats: int, s: dict, played: int) -> list[tuple[str, float]]:
-    """A table's row of the fairness pass; returns the cards past the bar."""
+    """A table's row of the fairness pass; returns the cards past the bar (by standing, when the
+    games recorded it)."""
     first, ends = s["first_mover"], s["quality"]["end_reason"]["rates"]
     low, high = first["ci"]
     length = s["quality"]["length"]
     flagged = flagged_cards(s)
-    cards = ", ".join(f"{card} (odds ratio {ratio:.2f})" for card, ratio in flagged) or "none"
+    cards = _card_list(flagged)
+    if "card_impact_by_standing" in s:
+        flagged = flagged_cards(s, "card_impact_by_standing")
+        cards += f"; by standing: {_card_list(flagged)}"
     print(
         f"| {game} | {seats} | {played} | {pct(first['win_rate'])} | [{pct(low)}, {pct(high)}] "
         f"| {pct(first['fair_share'])} | {pct(ends['win'])} | {pct(ends['turn_cap'])} "
@@ -355,6 +375,10 @@ def print_table_row(game: str, seats: int, s: dict, played: int) -> list[tuple[s
         flush=True,
     )
     return flagged
+
+
+def _card_list(flagged: list[tuple[str, float]]) -> str:
+    return ", ".join(f"{card} (odds ratio {ratio:.2f})" for card, ratio in flagged) or "none"
 
 
 def main(argv: list[str]) -> int:
@@ -380,6 +404,11 @@ def main(argv: list[str]) -> int:
         "in place of the flagged ones, without the self-play and deck tables",
     )
     parser.add_argument("--seats", help="comma-separated seat counts (default: every table's)")
+    parser.add_argument(
+        "--standing",
+        action="store_true",
+        help="also rank the cards by standing when taken; --bar then bars those flags",
+    )
     args = parser.parse_args(argv)
     if args.no_play and args.out_dir is None:
         parser.error("--no-play reads the results files of --out-dir: give --out-dir")

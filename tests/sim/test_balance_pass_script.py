@@ -223,3 +223,20 @@ def test_bar_cards_bars_the_named_cards_in_the_chosen_tables_only(balance_pass, 
         "stakbots-3p-unbarred-greedy",
     ]
     assert len(names) == 2 + 4
+
+
+def test_standing_adds_the_cards_by_standing_and_keeps_its_games_apart(
+    balance_pass, tmp_path, capsys
+):
+    base = ["--only", "rumblebots", "--seats", "2", "--games", "6", "--out-dir", str(tmp_path)]
+    assert balance_pass.main([*base, "--standing"]) == 0
+    [row] = [line for line in capsys.readouterr().out.splitlines() if "| rumblebots |" in line]
+    assert "; by standing: " in row.split("|")[-2]
+    [path] = tmp_path.iterdir()
+    assert path.name == "rumblebots-2p-self-greedy-standing-seed0.jsonl"
+    assert all("moments" in json.loads(line) for line in path.read_text().splitlines()[1:])
+    # Without it, the same table's games go to a file of their own, with no moments.
+    assert balance_pass.main(base) == 0
+    [row] = [line for line in capsys.readouterr().out.splitlines() if "| rumblebots |" in line]
+    assert "by standing" not in row
+    assert len(list(tmp_path.iterdir())) == 2
