@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from robotable.core.protocol import Game
 from robotable.core.registry import register_game
 from robotable.core.rng import GameRng
 from robotable.sim.analysis import summarize
@@ -20,7 +19,7 @@ from robotable.sim.results_file import ResultsFileError, read_results, write_res
 from robotable.sim.runner import GameResult, RunSpec, run, standing_ranks
 from robotable.sim.text import json_safe
 
-from .test_sim_impact import DeckState, PlayCard
+from .test_sim_impact import DeckGame, DeckState
 
 LEADER_BASE = 3  # the seat ahead adds 3 to its die (0-9): it wins about seven games in ten
 
@@ -68,15 +67,11 @@ class StandingState(DeckState):
         return {"leader": self.leader, "played": list(self.played)}
 
 
-class StandingGame(Game):
+class StandingGame(DeckGame):
     name = "simstanding"
-    action_classes = (PlayCard,)
 
     def new_initial_state(self, seed: int = 0) -> StandingState:
         return StandingState(self, seed)
-
-    def state_from_json(self, data):
-        raise NotImplementedError
 
     def evaluate(self, state: StandingState, seat: int) -> float:
         # The public lead, before any card is seen: who is ahead, not by how much.
