@@ -262,6 +262,35 @@ def test_rb_2_5_first_challengers_scraps_head_start():
         game(2, first_challengers_scraps="0,4")
 
 
+def test_rb_2_5_first_neighbours_scraps_head_start():
+    """The option gives the seats beside the first Champion (the next and the previous in seat
+    order, wrapping round) more scraps in the rounds it names, and nobody else; the income
+    line says why."""
+    for n, first in ((2, 0), (3, 2), (4, 0), (4, 3)):
+        options = {"first_champion": first, "first_neighbours_scraps": "0,2"}
+        s = game(n, **options).new_initial_state(seed=5)
+        beside = {(first + 1) % n, (first - 1) % n}
+        rng = random.Random(n)
+        incomes = [(1, e) for e in s.opening_events() if e["type"] == "income"]
+        while not s.is_terminal() and s.round <= 2:
+            events = s.apply_action(rng.choice(s.legal_actions()))
+            incomes += [(s.round, e) for e in events if e["type"] == "income"]
+        assert [e.get("beside_first_champion", 0) for r, e in incomes if r == 1] == [0] * n
+        second = {e["seat"]: e for r, e in incomes if r == 2}
+        assert sorted(second) == list(range(n))
+        got = {seat: e.get("beside_first_champion", 0) for seat, e in second.items()}
+        assert got == {seat: 2 * (seat in beside) for seat in range(n)}
+        assert all("head_start" not in e for e in second.values())
+        for seat, e in second.items():
+            assert e["scraps"] == 2 + e["underdog"] + got[seat]
+        (seat, *_) = sorted(beside)
+        names = [f"P{i + 1}" for i in range(n)]
+        line = " ".join(s.game.narrate([second[seat]], None, names))
+        assert "(2 extra for sitting beside the first Champion)" in line
+    with pytest.raises(OptionError, match="first_neighbours_scraps"):
+        game(4, first_neighbours_scraps="0,4")
+
+
 def test_rb_2_4_first_champion_drawn_with_the_seed_or_chosen():
     champs = {game(3).new_initial_state(seed=k).champion for k in range(30)}
     assert champs == {0, 1, 2}

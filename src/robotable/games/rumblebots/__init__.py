@@ -118,6 +118,16 @@ class RumblebotsGame(RumbleTables, Game):
             default_by_players={2: (0, 0, 0, 1)},
             recorded_absent=(),
         ),
+        # RB-2.5: a head start for the seats beside the first Champion; none by default.
+        OptionSpec(
+            "first_neighbours_scraps",
+            tuple,
+            (),
+            "extra scraps in the income of the two seats beside the first Champion (the next and "
+            "the previous in seat order), round by round from round 1, e.g. 0,0,1 for one more "
+            "in round 3 (ruling RB-2.5); unset: none",
+            recorded_absent=(),
+        ),
         OptionSpec("crit_threshold", int, 4, "crits that break a gang without barriers", minimum=1),
         OptionSpec(
             "attack_must_exceed",
@@ -158,7 +168,11 @@ class RumblebotsGame(RumbleTables, Game):
             raise OptionError(
                 "game rumblebots, option 'round_crystals': more crystals than 'total_crystals'"
             )
-        for name in ("first_champion_scraps", "first_challengers_scraps"):
+        for name in (
+            "first_champion_scraps",
+            "first_challengers_scraps",
+            "first_neighbours_scraps",
+        ):
             extra = self.options[name]
             if len(extra) > 6 or not all(type(x) is int and 0 <= x <= 3 for x in extra):
                 raise OptionError(

@@ -118,6 +118,9 @@ def _income(e: Event, v: Voice) -> str:
         else:
             why = "as the first Champion"
         text += f" ({e['head_start']} extra {why})"
+    if e.get("beside_first_champion"):
+        extra = e["beside_first_champion"]
+        text += f" ({extra} extra for sitting beside the first Champion)"
     return sentence(text)
 
 

@@ -182,7 +182,16 @@ def crystals_of(s: RumbleState, seat: int) -> int:
     return s.storage[seat] + s.reactor[seat] + s.cryo[seat]
 
 
-@cython.locals(s=RumbleState, seat=cython.long, income=cython.long, top=cython.long, p=cython.long)
+@cython.locals(
+    s=RumbleState,
+    seat=cython.long,
+    income=cython.long,
+    top=cython.long,
+    p=cython.long,
+    beside=cython.long,
+    head_start=cython.long,
+    neighbour=cython.long,
+)
 def begin_turn(s: RumbleState, ev: list) -> None:
     """RB-4.1 income: scraps = the round number (6 in the Showdown), +1 underdog from round 2."""
     seat = s.order[s.turn_pos]
@@ -197,21 +206,29 @@ def begin_turn(s: RumbleState, ev: list) -> None:
         if top - crystals_of(s, seat) >= 2:
             income += 1
             underdog = True
-    # RB-2.5: a head start, round by round, for the first Champion or for the other seats
+    # RB-2.5: a head start, round by round, for the first Champion, for the other seats, and
+    # for the two seats beside the first Champion (the next and the previous in seat order)
     if seat == s.first_champion:
         extra = s.game.options["first_champion_scraps"]
     else:
         extra = s.game.options["first_challengers_scraps"]
     head_start = extra[s.round - 1] if s.round <= len(extra) else 0
-    income += head_start
+    beside = (seat - s.first_champion) % s.game.num_players
+    neighbour = 0
+    if beside == 1 or beside == s.game.num_players - 1:
+        extra = s.game.options["first_neighbours_scraps"]
+        neighbour = extra[s.round - 1] if s.round <= len(extra) else 0
+    income += head_start + neighbour
     s.scraps[seat] = income
     s.builds = s.upgrades = s.energizes = 0
     if not s.quiet:
         ev.append({"type": "income", "seat": seat, "scraps": income, "underdog": underdog})
-    if head_start and not s.quiet:
-        ev[-1]["head_start"] = head_start
-        if seat != s.first_champion:
-            ev[-1]["first_challenger"] = True
+        if head_start:
+            ev[-1]["head_start"] = head_start
+            if seat != s.first_champion:
+                ev[-1]["first_challenger"] = True
+        if neighbour:
+            ev[-1]["beside_first_champion"] = neighbour
 
 
 @cython.locals(s=RumbleState, seat=cython.long, t=cython.long, hand=list, group=list)
