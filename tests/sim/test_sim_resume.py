@@ -12,6 +12,8 @@ from robotable.sim.results_file import (
     ResultsFileError,
     ResultsWriter,
     read_results,
+    rules_difference,
+    rules_of,
     write_results,
 )
 from robotable.sim.runner import GameResult, RunSpec, run
@@ -153,6 +155,33 @@ def test_a_file_of_other_rules_is_refused_and_one_without_them_resumes_with_a_no
     _with_rules(path, lambda h: h.update(rules=["1"]))
     with pytest.raises(ResultsFileError, match="a malformed run header"):
         read_results(path, spec)
+
+
+def test_a_file_written_before_an_option_existed_reads_it_as_the_option_says():
+    """An option with a `recorded_absent` value (added after runs were made, which played as
+    with that value) does not make an older file's rules differ where today's default is that
+    value, and does where it is not: Rumblebots' head starts, at four seats and at two."""
+    for seats in (2, 4):
+        here = rules_of("rumblebots", seats)
+        older = {**here, "defaults": dict(here["defaults"])}
+        del older["defaults"]["first_neighbours_scraps"]
+        assert rules_difference(older, here, "rumblebots") == ""
+        del older["defaults"]["first_challengers_scraps"]
+        changed = rules_difference(older, here, "rumblebots")
+        if seats == 4:
+            assert changed == ""
+        else:
+            assert (
+                changed == "option first_challengers_scraps's default is empty there, 0,0,0,1 here"
+            )
+    # an option without a recorded_absent value still differs when one side does not name it
+    del older["defaults"]["round_crystals"]
+    assert rules_difference(older, here, "rumblebots") == (
+        "option round_crystals's default is absent there, 2,2,3,3,4 here"
+    )
+    assert rules_difference({**here, "extra": 1}, here, "rumblebots") == (
+        "a malformed record of the rules"
+    )
 
 
 # -- the command -------------------------------------------------------------------------------

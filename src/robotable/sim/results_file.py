@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ..core.registry import load_game
+from ..core.errors import OptionError
+from ..core.registry import game_class, load_game
 from .runner import GameResult, RunSpec, Variant, plan_jobs
 
 FORMAT = 1
@@ -81,13 +82,26 @@ def rules_difference(there: Any, here: Any, game: str) -> str:
         return f"{describe_rules(there, game)} there, version {here.get('version')} here"
     theirs, ours = there.get("defaults"), here.get("defaults")
     if isinstance(theirs, dict) and isinstance(ours, dict):
+        absent = _recorded_absent(game)
         for name in sorted(set(theirs) | set(ours)):
-            if theirs.get(name) != ours.get(name):
-                return (
-                    f"option {name}'s default is {_words(theirs.get(name))} there, "
-                    f"{_words(ours.get(name))} here"
-                )
+            their, our = theirs.get(name, absent.get(name)), ours.get(name, absent.get(name))
+            if their != our:
+                return f"option {name}'s default is {_words(their)} there, {_words(our)} here"
+        rest = [{k: v for k, v in rules.items() if k != "defaults"} for rules in (there, here)]
+        if rest[0] == rest[1]:
+            return ""  # the same game: one side was written before an option existed
     return "a malformed record of the rules"
+
+
+def _recorded_absent(game: str) -> dict[str, Any]:
+    """What a record of the rules means by an option it does not name, where the option says:
+    the run was made before the option existed, and its games played as with that value (the
+    option's `recorded_absent`, as a record's replay reads it)."""
+    try:
+        specs = game_class(game).option_specs
+    except OptionError:  # an unknown game: nothing to read its options by
+        return {}
+    return {s.name: _plain(s.recorded_absent) for s in specs if s.recorded_absent is not None}
 
 
 def _words(value: Any) -> str:
