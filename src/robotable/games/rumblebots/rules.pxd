@@ -19,6 +19,7 @@ cpdef list usable_contraptions(RumbleState s, long seat, tuple effects)
 # call several per action): a `def` called within its module is a Python call.
 cpdef list setup(RumbleState s, object seed)
 cpdef start_round(RumbleState s, list ev)
+cpdef long paid_in_round(object extra, long number) except? -1
 cpdef begin_turn(RumbleState s, list ev)
 cpdef end_turn(RumbleState s, list ev)
 cpdef _append_once(list acts, Py_ssize_t given, object act)

@@ -182,6 +182,11 @@ def crystals_of(s: RumbleState, seat: int) -> int:
     return s.storage[seat] + s.reactor[seat] + s.cryo[seat]
 
 
+def paid_in_round(extra: Any, number: int) -> int:
+    """RB-2.5: a head start's scraps in round `number` (from 1); none past the list's end."""
+    return extra[number - 1] if number <= len(extra) else 0
+
+
 @cython.locals(
     s=RumbleState,
     seat=cython.long,
@@ -212,12 +217,11 @@ def begin_turn(s: RumbleState, ev: list) -> None:
         extra = s.game.options["first_champion_scraps"]
     else:
         extra = s.game.options["first_challengers_scraps"]
-    head_start = extra[s.round - 1] if s.round <= len(extra) else 0
+    head_start = paid_in_round(extra, s.round)
     beside = (seat - s.first_champion) % s.game.num_players
     neighbour = 0
     if beside == 1 or beside == s.game.num_players - 1:
-        extra = s.game.options["first_neighbours_scraps"]
-        neighbour = extra[s.round - 1] if s.round <= len(extra) else 0
+        neighbour = paid_in_round(s.game.options["first_neighbours_scraps"], s.round)
     income += head_start + neighbour
     s.scraps[seat] = income
     s.builds = s.upgrades = s.energizes = 0
