@@ -45,6 +45,14 @@ def load_game(name: str, num_players: int | None = None, **options: Any) -> Game
     return game_class(name)(num_players=num_players, **options)
 
 
+def recorded_absent_options(name: str) -> dict[str, Any]:
+    """What a record (or a stored table, or a results file) means by an option it does not name:
+    the options added after records were made, each with its `recorded_absent` value, the value
+    the games played as before it existed."""
+    specs = game_class(name).option_specs
+    return {spec.name: spec.recorded_absent for spec in specs if spec.recorded_absent is not None}
+
+
 def load_recorded_game(
     name: str, version: str, num_players: int | None = None, **options: Any
 ) -> Game:
@@ -55,10 +63,9 @@ def load_recorded_game(
     `recorded_absent` value where it has one. A version this robotable does not know raises
     RecordError."""
     cls = game_class(name)
-    for spec in cls.option_specs:
+    for option, value in recorded_absent_options(name).items():
         # a record made before the option existed played without it, whatever today's default
-        if spec.recorded_absent is not None and spec.name not in options:
-            options[spec.name] = spec.recorded_absent
+        options.setdefault(option, value)
     version = str(version)
     if version == cls.version:
         return cls(num_players=num_players, **options)

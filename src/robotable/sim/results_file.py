@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..core.errors import OptionError
-from ..core.registry import game_class, load_game
+from ..core.registry import load_game, recorded_absent_options
 from .runner import GameResult, RunSpec, Variant, plan_jobs
 
 FORMAT = 1
@@ -98,10 +98,10 @@ def _recorded_absent(game: str) -> dict[str, Any]:
     the run was made before the option existed, and its games played as with that value (the
     option's `recorded_absent`, as a record's replay reads it)."""
     try:
-        specs = game_class(game).option_specs
+        absent = recorded_absent_options(game)
     except OptionError:  # an unknown game: nothing to read its options by
         return {}
-    return {s.name: _plain(s.recorded_absent) for s in specs if s.recorded_absent is not None}
+    return {name: _plain(value) for name, value in absent.items()}
 
 
 def _words(value: Any) -> str:
