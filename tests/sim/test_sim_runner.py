@@ -136,3 +136,20 @@ def test_every_bundled_game_runs_in_the_lab(name, tmp_path):
     summary = summarize(run(spec, workers=1))
     assert summary["errors"] == 0, summary["error_messages"]
     assert summary["mean_actions"] > 0 and summary["extras"]
+
+
+def test_the_agents_table_shows_every_agent_name_whole(tmp_path):
+    """Two listed agents with one long spec differ only by the second's "#2": a narrow terminal
+    folds the name rather than cutting the "#2" off, so the rows can be told apart."""
+    from rich.console import Console
+
+    from robotable.sim.text import json_safe, print_summary
+
+    agent = "greedy:noise=0.25"
+    spec = RunSpec("simtiny", 2, (agent, agent), games=4, seed=1, error_dir=str(tmp_path))
+    summary = json_safe(summarize(run(spec, workers=1)))
+    console = Console(record=True, width=60)
+    print_summary(summary, console)
+    table = console.export_text().split("agents (per seat-game)")[1].split("\n\n")[0]
+    names = "".join(row.split("│")[1].strip() for row in table.splitlines() if "│" in row)
+    assert names == agent + agent + "#2"

@@ -148,8 +148,11 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
     stats = summary["agent_stats"]
     if len(stats) > 1:
         table = Table(title="agents (per seat-game)", title_justify="left")
-        for column in ("agent", "seat-games", "wins", "win rate", "95% interval"):
-            table.add_column(column, justify="left" if column == "agent" else "right")
+        # An agent's name is its spec, often wider than the terminal's share for it, and the
+        # same spec listed twice differs only by its "#2" at the end: fold it, never cut it.
+        table.add_column("agent", overflow="fold")
+        for column in ("seat-games", "wins", "win rate", "95% interval"):
+            table.add_column(column, justify="right")
         for name, a in stats.items():
             table.add_row(
                 name, str(a["seat_games"]), str(a["wins"]), _pct(a["win_rate"]), _ci(a["ci"])
