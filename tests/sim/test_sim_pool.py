@@ -144,3 +144,10 @@ def test_cli_pool_bad_files_are_one_line_and_exit_code_2(invoke, tmp_path):
     not_text.write_bytes(b"\xff\xfe\x00")
     binary = invoke("pool", str(not_text))
     assert binary.exit_code == 2 and "bin.jsonl: not a results file" in binary.stderr
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(lines[0][:40])
+    refused = invoke("pool", str(cut))
+    assert refused.exit_code == 2 and "cut.jsonl: the run header was cut short" in refused.stderr
+    cut.write_text("")
+    refused = invoke("pool", str(cut))
+    assert refused.exit_code == 2 and "cut.jsonl: the file is empty" in refused.stderr

@@ -208,6 +208,8 @@ def read_header(path: str | Path, where: str) -> tuple[dict[str, Any], list[str]
     if last.strip():
         notes.append(f"{where}: the last line was cut short and is ignored")
     if not complete:
+        if last.strip():  # a run stopped while its header was being written, or a copy cut short
+            raise ResultsFileError(f"{where}: the run header was cut short (no complete line)")
         raise ResultsFileError(f"{where}: the file is empty (no run header)")
     try:
         header = json.loads(complete[0])
