@@ -236,6 +236,9 @@ def test_rb_2_5_first_champion_scraps_head_start():
     for bad in ((4,), (0,) * 7, ("x",)):
         with pytest.raises(OptionError, match="first_champion_scraps"):
             game(2, first_champion_scraps=bad)
+    # The message shows the value as typed on a command line, not as a Python tuple.
+    with pytest.raises(OptionError, match=r"first_champion_scraps.*, got '0,4'$"):
+        game(2, first_champion_scraps="0,4")
 
 
 def _incomes_of_rounds_1_and_2(s, rng: random.Random) -> list[tuple[int, dict]]:

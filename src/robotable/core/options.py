@@ -81,21 +81,21 @@ class OptionSpec:
             elif want in (tuple, list) and isinstance(value, list | tuple):
                 value = tuple(value)
         except (TypeError, ValueError):
-            raise OptionError(f"{where}: expected {want.__name__}, got {value!r}") from None
+            raise OptionError(f"{where}: expected {want.__name__}, got {shown(value)}") from None
         if want in (tuple, list):
             if not isinstance(value, tuple):
-                raise OptionError(f"{where}: expected a list, got {value!r}")
+                raise OptionError(f"{where}: expected a list, got {shown(value)}")
         elif not isinstance(value, want) or (want is int and isinstance(value, bool)):
-            raise OptionError(f"{where}: expected {want.__name__}, got {value!r}")
+            raise OptionError(f"{where}: expected {want.__name__}, got {shown(value)}")
         if want is str:
             self._check_text(where, value)
         if self.choices and value not in self.choices:
             allowed = ", ".join(map(str, self.choices))
-            raise OptionError(f"{where}: must be one of {allowed}, got {value!r}")
+            raise OptionError(f"{where}: must be one of {allowed}, got {shown(value)}")
         if self.minimum is not None and value < self.minimum:
-            raise OptionError(f"{where}: must be >= {self.minimum}, got {value!r}")
+            raise OptionError(f"{where}: must be >= {self.minimum}, got {shown(value)}")
         if self.maximum is not None and value > self.maximum:
-            raise OptionError(f"{where}: must be <= {self.maximum}, got {value!r}")
+            raise OptionError(f"{where}: must be <= {self.maximum}, got {shown(value)}")
         return value
 
     def _check_text(self, where: str, value: str) -> None:
@@ -115,6 +115,14 @@ class OptionSpec:
             f"{where}: not a bundled {self.content} (bundled: {names}); here a {self.content} "
             "is chosen by name or sent inline, never read from a file"
         )
+
+
+def shown(value: Any) -> str:
+    """An option's value in an error message, as a user would type it: a list as `0,0,1`
+    (never Python's tuple syntax), anything else quoted as Python shows it."""
+    if isinstance(value, tuple | list):
+        return "'" + ",".join(str(v) for v in value) + "'"
+    return repr(value)
 
 
 def _parse_scalar(text: str) -> Any:

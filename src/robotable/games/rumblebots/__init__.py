@@ -15,7 +15,7 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from robotable.core.errors import OptionError
-from robotable.core.options import OptionSpec
+from robotable.core.options import OptionSpec, shown
 from robotable.core.protocol import Action, Game
 
 from . import encoding, heuristic, narration, render, rules, state
@@ -164,7 +164,8 @@ class RumblebotsGame(RumbleTables, Game):
         spaces = self.options["round_crystals"]
         if len(spaces) != 5 or not all(isinstance(x, int) and x >= 0 for x in spaces):
             raise OptionError(
-                f"game rumblebots, option 'round_crystals': needs 5 integers >= 0, got {spaces!r}"
+                "game rumblebots, option 'round_crystals': needs 5 integers >= 0, "
+                f"got {shown(spaces)}"
             )
         if sum(spaces) > self.options["total_crystals"]:
             raise OptionError(
@@ -179,7 +180,7 @@ class RumblebotsGame(RumbleTables, Game):
             if len(extra) > 6 or not all(type(x) is int and 0 <= x <= 3 for x in extra):
                 raise OptionError(
                     f"game rumblebots, option '{name}': needs at most 6 integers "
-                    f"from 0 to 3 (one per round), got {extra!r}"
+                    f"from 0 to 3 (one per round), got {shown(extra)}"
                 )
         if self.options["first_champion"] >= self.num_players:
             raise OptionError(
