@@ -26,7 +26,7 @@ PINNED = {
     "betabotz": ("1", "ce2dabac811b6454"),
     "breadwinner": ("1", "a5a32f0445fbbcf4"),
     "iotabots": ("1", "56cdfb83aec93f1d"),
-    "rumblebots": ("4", "34882e11e72e6409"),
+    "rumblebots": ("5", "2a0c8cc3235172ff"),
     "stakbots": ("1", "8a96de68a688d18a"),
 }
 
@@ -129,11 +129,21 @@ def test_rb_1_1_a_version_3_record_replays_with_the_former_cards() -> None:
     assert state.to_json() == expected.to_json()
 
 
+def test_rb_1_1_a_version_4_record_replays_with_the_former_cards() -> None:
+    """RB-1.1: a game played with version 4's cards (Piston Pup costs 2) replays, from a record
+    that names only version 4, exactly as it was played."""
+    game, state, expected = _replay_as_former_version("4")
+    assert _design(game, "Steam Sparrow").cost == 3
+    assert _design(game, "Piston Pup").cost == 2
+    assert state.to_json() == expected.to_json()
+
+
 def test_rb_1_1_the_current_version_plays_the_current_cards() -> None:
-    game = load_recorded_game("rumblebots", "4")
+    game = load_recorded_game("rumblebots", "5")
     assert _design(game, "Rust Rooster").cost == 3
     assert (_design(game, "Bolt Beetle").cost, _design(game, "Kettle Knight").cost) == (4, 4)
     assert _design(game, "Steam Sparrow").cost == 3
+    assert _design(game, "Piston Pup").cost == 3
     assert game.options["cards"] == ""
 
 
@@ -179,7 +189,7 @@ def test_an_unknown_version_names_the_versions_this_robotable_replays() -> None:
     record["version"] = "0"
     with pytest.raises(
         RecordError,
-        match=r"rules version 0, this robotable has version 4 and "
-        r"replays 1, 2, 3$",
+        match=r"rules version 0, this robotable has version 5 and "
+        r"replays 1, 2, 3, 4$",
     ):
         robotable.replay_record(record)

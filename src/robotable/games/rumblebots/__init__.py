@@ -37,13 +37,14 @@ class RumblebotsGame(RumbleTables, Game):
         "automatically by shuffled decks, clash after clash, for crystals."
     )
     # Version 2: Rust Rooster costs 3, Kettle Paladin is 3/4; version 3: Bolt Beetle and Kettle
-    # Knight cost 4; version 4: Steam Sparrow costs 3 (RB-1.1). The former versions' sets are
-    # kept.
-    version: ClassVar[str] = "4"
+    # Knight cost 4; version 4: Steam Sparrow costs 3; version 5: Piston Pup costs 3 (RB-1.1).
+    # The former versions' sets are kept.
+    version: ClassVar[str] = "5"
     former_content: ClassVar[dict[str, dict[str, dict[str, str]]]] = {
         "1": {"cards": {"": "data/cards_v1.toml"}},
         "2": {"cards": {"": "data/cards_v2.toml"}},
         "3": {"cards": {"": "data/cards_v3.toml"}},
+        "4": {"cards": {"": "data/cards_v4.toml"}},
     }
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
