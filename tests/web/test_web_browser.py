@@ -239,9 +239,9 @@ def test_rumblebots_draws_an_empty_laboratory_slot(live_server, page):
 
     from robotable import load_game
 
-    # This seed's random game empties a slot with rules versions 3 and 4's cards and RB-2.5's
-    # head starts of 29 Nov 2026 (seed 7 did with version 2's cards).
-    options, seed = {"first_champion_cryo": 0}, 42
+    # This seed's random game empties a slot with rules version 5's cards and RB-2.5's head
+    # starts of 29 Nov 2026 (seed 42 did with versions 3 and 4's, seed 7 with version 2's).
+    options, seed = {"first_champion_cryo": 0}, 5
     game = load_game("rumblebots", num_players=2, **options)
     state, chooser, actions = game.new_initial_state(seed=seed), random.Random(seed), []
     while not any(c is None for row in state.view(0)["laboratory"]["rows"] for c in row["slots"]):
