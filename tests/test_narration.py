@@ -82,6 +82,36 @@ def test_narration_names_no_position_and_says_you_only_to_its_reader(
                         )
 
 
+# A board or a prompt names seats as "Seat N", counted from 1, and shows no data structure: no
+# Python list or dict, no None/True/False, no identifier with an underscore.
+SEAT_NUMBER = re.compile(r"\bseat (\d+)\b", flags=re.IGNORECASE)
+DATA = re.compile(r"\[\d+(, ?\d+)*\]|[{}]|\bNone\b|\bTrue\b|\bFalse\b|\b[a-z]+_[a-z_]+\b")
+
+
+@pytest.mark.parametrize(("name", "num_players"), CONFIGS, ids=[f"{g}-{n}" for g, n in CONFIGS])
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**31))
+def test_boards_and_prompts_count_seats_from_one_and_show_no_data(
+    name: str, num_players: int, seed: int
+) -> None:
+    game = robotable.load_game(name, num_players=num_players)
+    state = game.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    # To the end (a game's last board and prompt say how it ended), within a bound.
+    for _ in range(10_000):
+        seat = None if state.is_terminal() else state.current_player()
+        for reader in {seat, None}:
+            text = game.render(state, reader) + "\n" + state.view(reader)["prompt"]
+            for line in text.splitlines():
+                for number in SEAT_NUMBER.findall(line):
+                    assert 1 <= int(number) <= num_players, f"{name}: a seat out of range: {line!r}"
+                assert not DATA.search(line), f"{name}: raw data in {line!r}"
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.is_terminal(), f"{name}: seed {seed}'s random game did not end in 10,000 moves"
+
+
 @pytest.mark.parametrize("name", bundled_game_names())
 def test_every_game_has_a_guide_with_its_terms(name: str) -> None:
     game = robotable.load_game(name)

@@ -95,7 +95,9 @@ def test_bz_13_2_rule_policy_beats_random():
 def test_bz_14_2_render_all_seat_counts(n):
     s = at_mission(n, seed=n)
     text = game(n).render(s, 0)
-    assert f"seat {n - 1}:" in text and "MISSION" in text and "decision:" in text
+    # Seats count from 1 for people: the last seat is "Seat n", and no seat is "Seat 0".
+    assert f"Seat {n}:" in text and "MISSION" in text and "decision:" in text
+    assert "seat 0" not in text.lower()
     assert "hand:" in text  # own hand shown to its seat
     assert text.count("hand:") == 1
     assert "hand:" not in game(n).render(s, None)

@@ -18,6 +18,17 @@ def _mods(d: dict[str, int]) -> str:
     return " ".join(f"{ATTR_SHORT[ATTRS.index(a)]}{v:+d}" for a, v in d.items())
 
 
+def _seat(i: int) -> str:
+    # Seats count from 1 for people, and say "Seat N" as every prompt does, so a front end that
+    # knows the players' names (the terminal's table, the web) puts them in.
+    return f"Seat {i + 1}"
+
+
+def _seats(seats: list[int]) -> str:
+    names = [_seat(i) for i in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def render(state: BetabotzState, seat: int | None) -> str:
     return render_view(state.view(seat))
 
@@ -25,10 +36,10 @@ def render(state: BetabotzState, seat: int | None) -> str:
 def render_view(v: dict[str, Any]) -> str:
     lines: list[str] = []
     me = v["seat"]
-    who = "spectator" if me is None else f"seat {me}"
+    who = "spectator" if me is None else _seat(me)
     lines.append(
         f"== Betabotz  mission {v['mission_number']}/{v['missions_total']}  "
-        f"phase: {v['phase']}  starter chip: seat {v['starter_chip']}  bank: {v['bank']}  "
+        f"phase: {v['phase']}  starter chip: {_seat(v['starter_chip'])}  bank: {v['bank']}  "
         f"(view of {who}) =="
     )
     stack = " ".join(
@@ -45,19 +56,19 @@ def render_view(v: dict[str, Any]) -> str:
         )
         for u in m.get("units", []):
             ok = all(u["values"][a] >= n for a, n in m["require"].items())
-            kind = "team" if len(u["members"]) > 1 else "solo"
-            members = ",".join(str(x) for x in u["members"])
+            kind = "together" if len(u["members"]) > 1 else "alone"
             lines.append(
-                f"  {kind} [{members}]: {_attrs(u['values'])}  -> {'SUCCEEDS' if ok else 'fails'}"
+                f"  {_seats(u['members'])} {kind}: {_attrs(u['values'])}"
+                f"  -> {'SUCCEEDS' if ok else 'fails'}"
             )
         for ch in m.get("code_changes", []):
             lines.append(
-                f"  in force: {ch['card']} gives seat {ch['player']} {ch['amount']:+d} "
+                f"  in force: {ch['card']} gives {_seat(ch['player'])} {ch['amount']:+d} "
                 f"{ch['attribute']}"
             )
         if "priority" in m:
             lines.append(
-                f"  priority: seat {m['priority']} ({m['passes_in_a_row']} passes in a row)"
+                f"  priority: {_seat(m['priority'])} ({m['passes_in_a_row']} passes in a row)"
             )
     a = v["auction"]
     if a is not None:
@@ -69,9 +80,9 @@ def render_view(v: dict[str, Any]) -> str:
                 [" gold" if card.get("gold") else "", " green" if card.get("green") else ""]
             )
             cost = f" +{card['acquire_cost']} on win" if card.get("acquire_cost") else ""
-            bid = "no bid" if lot["bid"] is None else f"seat {lot['bidder']} bids {lot['bid']}"
+            bid = "no bid" if lot["bid"] is None else f"{_seat(lot['bidder'])} bids {lot['bid']}"
             lines.append(
-                f"  [{lot['slot']}] {card['name']:<18} min {card['min_bid']:>2}{cost}  {stats}"
+                f"  lot {lot['slot'] + 1}: {card['name']:<18} min {card['min_bid']:>2}{cost}  {stats}"
                 f"{tags}  | {bid}"
             )
     lines.append("SEATS:")
@@ -81,18 +92,18 @@ def render_view(v: dict[str, Any]) -> str:
         if s["starter_chip"]:
             flags.append("chip")
         if s["bid"]:
-            flags.append(f"bid {s['bid']['amount']} on [{s['bid']['slot']}]")
+            flags.append(f"bid {s['bid']['amount']} on lot {s['bid']['slot'] + 1}")
         if s["drew"]:
             flags.append("drew a Code")
         if s["team"] is not None:
-            flags.append(f"team of seat {s['team']}, share {s['share']}")
+            flags.append(f"team of {_seat(s['team'])}, share {s['share']}")
         if s["failsafe"]:
             flags.append("failsafe")
         if s["bounty"]:
             flags.append(f"bounty {s['bounty']}")
         mark = ">" if s["seat"] == v["current_player"] else " "
         lines.append(
-            f"{mark}seat {s['seat']}: {bot:<10} {s['bitz']:>4} Bitz  {_attrs(s['attributes'])}"
+            f"{mark}{_seat(s['seat'])}: {bot:<10} {s['bitz']:>4} Bitz  {_attrs(s['attributes'])}"
             f"  codes {s['hand_count']}  {'; '.join(flags)}"
         )
         if s["components"]:
@@ -108,11 +119,11 @@ def render_view(v: dict[str, Any]) -> str:
             lines.append(f"      hand: {hand or '(empty)'}")
     p = v["proposal"]
     if p is not None:
-        keeps = f", proposer keeps {p['keeps']}" if "keeps" in p else ""
-        lines.append(f"PROPOSAL by seat {p['proposer']}: team {p['members']}{keeps}")
+        keeps = f", the proposer keeps {p['keeps']} Bitz of the reward" if "keeps" in p else ""
+        lines.append(f"PROPOSAL by {_seat(p['proposer'])}: a team of {_seats(p['members'])}{keeps}")
     if v["terminal"]:
         won = [i for i, r in enumerate(v["returns"]) if r == 1.0]
-        lines.append(f"GAME OVER: winner(s) seat {', '.join(map(str, won))}")
+        lines.append(f"GAME OVER: {_seats(won)} {'wins' if len(won) == 1 else 'win'}")
     else:
         lines.append(f"decision: {v['prompt']}")
     return "\n".join(lines)

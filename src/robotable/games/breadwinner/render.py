@@ -66,7 +66,8 @@ def render(st: BreadWinnerState, seat: int | None) -> str:
         f"loaves: centre {view['loaves_centre']}, A {view['seats'][0]['loaves']}, "
         f"B {view['seats'][1]['loaves']}",
         f"crop pile {view['crop_pile']} face down   discarded harvest "
-        f"{view['discarded_harvest'] or '-'}   poison chips left {view['poison_supply']}",
+        f"{', '.join(str(v) for v in view['discarded_harvest']) or '-'}   "
+        f"poison chips left {view['poison_supply']}",
         "",
         _factories(view["seats"][1 - bottom]),
     ]

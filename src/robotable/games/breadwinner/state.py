@@ -256,7 +256,7 @@ class BreadWinnerState(StateBase):
     def prompt(self) -> str:
         if self.phase == P_OVER:
             if self.winner < 0:
-                return f"the game is over: a draw ({self.reason})"
+                return "the game is over: a draw at the turn limit"  # BW-R14's only draw
             return f"the game is over: seat {SEAT_LETTERS[self.winner]} is the Bread Winner"
         who = f"seat {SEAT_LETTERS[self.seat]}, turn {self.turn}"
         if self.phase == P_FOLLOW:

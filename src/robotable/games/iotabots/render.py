@@ -53,7 +53,7 @@ def render(state: IotabotsState, seat: int | None) -> str:
             else ""
         )
         lines.append(
-            f"  {who}Seat {s + 1} ({p['deck_name']}): LP {p['life']}  mana {p['mana']}/"
+            f"  {who}Seat {s + 1} ({p['deck_name'].replace('_', ' ')}): LP {p['life']}  mana {p['mana']}/"
             f"{p['mana_max']}  hand {p['hand_count']}  deck {p['deck_count']}  "
             f"junk {len(p['junk'])}" + ("  BOT PROTECT" if p["bot_protect"] else "") + active
         )

@@ -324,20 +324,23 @@ def render(s: RumbleState, seat: int | None) -> str:
                 f"discard {', '.join(c['name'] for c in b['discard']) or '-'}"
             )
     b = v["battle"]
-    if b is not None:
+    if b is not None:  # the web table's battle panel says the same (web/games/rumblebots.js)
         out.append(
             f"Clash: Champion {_seat(b['champion'], seat)} defends with "
-            f"{', '.join(c['name'] for c in b['defense_gang']) or '(nothing)'}"
+            f"{', '.join(c['name'] for c in b['defense_gang']) or 'nothing'}."
         )
         if b["challenger"] is not None:
             out.append(
                 f"       Challenger {_seat(b['challenger'], seat)} attacks with "
-                f"{', '.join(c['name'] for c in b['attack_gang']) or '(nothing yet)'}"
+                f"{', '.join(c['name'] for c in b['attack_gang']) or 'nothing yet'}."
             )
             out.append(
-                f"       attack {b['attack']} vs defense {b['defense']}; "
-                f"crits {b['crits']} of {b['crits_needed']} needed"
+                f"       Attack {b['attack']} vs defense {b['defense']}; "
+                f"crits {b['crits']} of {b['crits_needed']} needed."
             )
+        mods = [f"{k} {v:+d}" for k, v in b["modifiers"].items() if v]
+        if mods:
+            out.append(f"       This clash's modifiers: {', '.join(mods)}.")
     if v["battle_log"]:
         out.append(f"Battle log (battle {v['battle_number']}):")
         out.extend("  " + line for line in v["battle_log"])

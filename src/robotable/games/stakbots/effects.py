@@ -522,17 +522,17 @@ def describe(st: StakBotsState, d: tuple[int, int, int]) -> str:
         what = "choose a player who must discard a hand card"
     elif kind == D_REACT:
         return (
-            f"Seat {chooser + 1}: {_seat_s(st, st.active)} {name} attacks your stak: play a card "
+            f"Seat {chooser + 1}: {seat_s(st, st.active)} {name} attacks your stak: play a card "
             f"onto it to cancel the attack, or let the attack through"
         )
     else:
         k = top_stak(st, c)
-        by = f"{_seat_s(st, st.game.owner[k])} " if k >= 0 else ""
+        by = f"{seat_s(st, st.game.owner[k])} " if k >= 0 else ""
         return f"Seat {chooser + 1}: {by}{name} expelled you: discard a card from your hand"
     return f"Seat {chooser + 1}: your {name} entered: {what}"
 
 
 @cython.locals(st=StakBotsState)
-def _seat_s(st: StakBotsState, seat: int) -> str:
+def seat_s(st: StakBotsState, seat: int) -> str:
     """ "Seat 2's", or "the Drone's" for Drone Mode's automated side (SB-11.14)."""
     return "the Drone's" if seat == st.game.num_players else f"Seat {seat + 1}'s"

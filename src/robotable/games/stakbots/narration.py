@@ -28,7 +28,7 @@ from .board import power, stak_of, top_stak
 from .content import Bot
 from .effects import SHOT_DAMAGE
 from .modes import ORDINAL
-from .rules import MAX_TURN_EFFECTS
+from .rules import MAX_TURN_EFFECTS, game_over_event, winning_seats
 from .state import UP, StakBotsState
 
 if TYPE_CHECKING:
@@ -476,6 +476,13 @@ def table_voice(
     """The table's voice: the seats by their names, and with Drone Mode the Drone."""
     voice = Voice.of(num_players, viewer, names)
     return Voice(viewer, (*voice.names, DRONE)) if drones else voice
+
+
+def ending(st: StakBotsState) -> str:
+    """How a finished game ended, as the log's last line says it to a spectator ("Seat 2 wins:
+    the last player with cards in their stak."): a table that knows the names puts them in."""
+    event = game_over_event(st, winning_seats(st))
+    return _game_over(event, table_voice(st.game.num_players, None, None, st.game.drones))
 
 
 def chooser_voice(st: StakBotsState) -> Voice:

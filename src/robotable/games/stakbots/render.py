@@ -256,7 +256,7 @@ def render(st: StakBotsState, seat: int | None) -> str:
     if v["pending_effects"]:
         lines.append("waiting entry effects: " + ", ".join(c["name"] for c in v["pending_effects"]))
     if v["terminal"]:
-        lines.append(f"game over ({v['end_reason']}): returns {v['returns']}")
+        lines.append(f"game over: {v['prompt']}")
     else:
         lines.append(f"decision: {v['prompt']}")
     return "\n".join(lines)

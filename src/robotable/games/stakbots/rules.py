@@ -218,16 +218,31 @@ def finish(
     st.decision = None
     st.pending = []
     if not st.quiet:
-        event = {
-            "type": "game_over",
-            "reason": reason,
-            "returns": list(st.result),
-            "winners": list(winners),
-            "turn": st.turn,
-        }
-        if st.game.options["teams"] and reason != "wipe_out_draw" and winners:
-            event["team"] = True  # SB-11.10: one team wins, both its seats
-        events.append(event)
+        events.append(game_over_event(st, winners))
+
+
+@cython.locals(st=StakBotsState)
+def game_over_event(st: StakBotsState, winners: list[int]) -> dict:
+    """The event that tells how a finished game ended (the log words it; so does the board)."""
+    event = {
+        "type": "game_over",
+        "reason": st.end_reason,
+        "returns": list(st.result),
+        "winners": list(winners),
+        "turn": st.turn,
+    }
+    if st.game.options["teams"] and st.end_reason != "wipe_out_draw" and winners:
+        event["team"] = True  # SB-11.10: one team wins, both its seats
+    return event
+
+
+@cython.locals(st=StakBotsState)
+def winning_seats(st: StakBotsState) -> list[int]:
+    """The seats that won a finished game; none in Drone Mode's draws, which give the one seat
+    half a point without a winner (SB-11.14)."""
+    if st.game.drones and st.result == [0.5]:
+        return []
+    return [s for s, r in enumerate(st.result) if r > 0]
 
 
 @cython.locals(st=StakBotsState)
@@ -735,15 +750,13 @@ def play_card(st: StakBotsState, seat: int, k: int, c: int, reaction: bool, even
 @cython.locals(st=StakBotsState)
 def prompt(st: StakBotsState) -> str:
     g = st.game
-    if st.result is not None:
-        return f"game over ({st.end_reason.replace('_', ' ')})"
     d = st.decision
     if d is not None:
         return effects.describe(st, d)
     a = st.active
     if st.stomp >= 0:
         name = g.names[st.attacker[st.stomp_from]]
-        whose = f"Seat {g.owner[st.stomp] + 1}'s"
+        whose = effects.seat_s(st, g.owner[st.stomp])
         return f"Seat {a + 1}: your {name} must keep attacking {whose} {g.stak_word[st.stomp]}"
     limit = g.hand_limit
     if limit >= 0 and len(st.hands[a]) > limit:

@@ -161,6 +161,8 @@ class StakBotsState(StateBase):
         return rules_apply(self, action)
 
     def prompt(self) -> str:
+        if self.result is not None:  # how the game ended, in the log's own words
+            return self.game.narration.ending(self)
         return self.game.rules.prompt(self)
 
     def describe_action(self, action: Action) -> str:
