@@ -69,11 +69,25 @@ def page(browser):
     assert errors == [], f"javascript errors on the page: {errors}"
 
 
+# What a player must never read on a bundled game's board: the generic key/value panels, data
+# (a list of numbers, braces, null) or an identifier with an underscore.
+RAW_ON_THE_BOARD = r"""() => {
+  const board = document.getElementById("board");
+  if (board.querySelector(".value-map")) return "a key/value panel";
+  const raw = /\[\d+(, ?\d+)*\]|[{}]|\bnull\b|\bundefined\b|\bNaN\b|\b[a-z]+_[a-z_]+\b/;
+  const line = board.innerText.split("\n").find((text) => raw.test(text));
+  return line === undefined ? null : line;
+}"""
+
+
 def play_by_clicking(page, seed: int) -> int:
-    """Click offered controls (on the board first) until the end screen; returns the clicks."""
+    """Click offered controls (on the board first) until the end screen; returns the clicks.
+    At every decision the board shows words, not data (RAW_ON_THE_BOARD)."""
     rng = random.Random(seed)
     for clicks in range(MAX_CLICKS):
         page.wait_for_function(READY)
+        raw = page.evaluate(RAW_ON_THE_BOARD)
+        assert raw is None, f"raw data on the board: {raw!r}"
         if page.evaluate("document.body.dataset.terminal") == "true":
             return clicks
         step = page.evaluate("document.body.dataset.step")

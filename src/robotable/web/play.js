@@ -131,6 +131,12 @@ function makeContext(view) {
     table: page.table,
     legal,
     seatName,
+    // A seat list in words ("Ada, Bo and Cy") and a game's own line with its seats named.
+    seatNames(seats) {
+      const names = seats.map(seatName);
+      return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names.join("");
+    },
+    named,
     h,
     // Make `el` the control for legal action `index` (a card, a tile, a bid button).
     bind(el, index, label) {

@@ -1,7 +1,7 @@
 // Betabotz: the auction (click a lot to bid on it, bid buttons beside it), the mission track and
 // the current mission, team proposals with reward shares, each player's Betabot with its
 // attributes, components, Limit Breaches and Code cards (click one to play it).
-import { drawValue, h, humanize } from "../ui.js";
+import { h, humanize } from "../ui.js";
 
 const ATTRS = ["agility", "firepower", "structure", "processor"];
 
@@ -71,16 +71,41 @@ function auction(view, ctx) {
   return box;
 }
 
-function missions(view) {
+// The mission being played, in the terminal board's words (render.py): what it needs, pays and
+// costs, each unit's values against it, the Code cards in force and who holds priority.
+function mission(m, ctx) {
+  const needs = Object.entries(m.require || {}).map(([a, n]) => `${a} ${n}`).join(", ");
+  const box = h("div", { class: "bz-mission" },
+    h("p", {}, h("b", {}, m.name), ` (${m.ground}): needs ${needs}; reward ${m.reward} Bitz; on failure: ${m.consequence}`));
+  const rows = (m.units || []).map((u) => {
+    const ok = Object.entries(m.require || {}).every(([a, n]) => u.values[a] >= n);
+    const who = `${ctx.seatNames(u.members)} ${u.members.length > 1 ? "together" : "alone"}`;
+    return [`${who}: ${ok ? "succeeds" : "fails"}`, u.values];
+  });
+  if (rows.length) box.appendChild(attrTable(rows));
+  for (const ch of m.code_changes || []) {
+    box.appendChild(h("p", { class: "muted" }, `In force: ${ch.card} gives ${ctx.seatName(ch.player)} ${ch.amount > 0 ? "+" : ""}${ch.amount} ${ch.attribute}.`));
+  }
+  if (m.priority !== undefined && m.priority !== null) {
+    box.appendChild(h("p", {}, `Priority: ${ctx.seatName(m.priority)} (${m.passes_in_a_row} passes in a row).`));
+  }
+  return box;
+}
+
+function missions(view, ctx) {
   const track = h("div", { class: "bz-track" }, (view.mission_stack || []).map((m) =>
     h("div", { class: `bz-space${m.number === view.mission_number ? " current" : ""}`, title: m.mission || "not flipped" },
       h("b", {}, String(m.number)), h("small", {}, m.ground), h("div", {}, m.mission || "?"))));
   const box = h("section", { class: "zone" }, h("h3", {}, `Mission ${view.mission_number}/${view.missions_total}`,
     h("span", { class: "pill" }, `phase ${view.phase}`), h("span", { class: "pill" }, `stage ${view.stage}`),
     h("span", { class: "pill" }, `bank ${view.bank} Bitz`)), track);
-  if (view.mission) box.appendChild(h("div", { class: "bz-mission" }, drawValue(view.mission, 1)));
-  if (view.proposal) box.appendChild(h("div", { class: "bz-proposal" }, h("h4", {}, "Team proposal"), drawValue(view.proposal, 1)));
-  if (view.pending) box.appendChild(h("div", {}, h("h4", {}, "Waiting on"), drawValue(view.pending, 1)));
+  if (view.mission) box.appendChild(mission(view.mission, ctx));
+  const p = view.proposal;
+  if (p) {
+    const keeps = p.keeps !== undefined && p.keeps !== null ? `, the proposer keeps ${p.keeps} Bitz of the reward` : "";
+    box.appendChild(h("p", { class: "bz-proposal" }, `Proposal by ${ctx.seatName(p.proposer)}: a team of ${ctx.seatNames(p.members)}${keeps}.`));
+  }
+  // The decision pending is the prompt's, shown above the board.
   return box;
 }
 
@@ -90,7 +115,7 @@ function seatPanel(view, s, ctx) {
     h("h3", {}, ctx.seatName(s.seat), h("span", { class: "pill big" }, `${s.bitz} Bitz`),
       s.betabot ? h("span", { class: "pill" }, s.betabot.name) : h("span", { class: "pill" }, "no Betabot yet"),
       s.starter_chip ? h("span", { class: "pill" }, "starter chip") : null,
-      s.team !== null && s.team !== undefined ? h("span", { class: "pill" }, `team ${JSON.stringify(s.team)}`) : null,
+      s.team !== null && s.team !== undefined ? h("span", { class: "pill" }, `team of ${ctx.seatName(s.team)}`) : null,
       s.share !== null && s.share !== undefined ? h("span", { class: "pill" }, `share ${s.share}`) : null,
       h("span", { class: "pill" }, `code cards ${s.hand_count}`)));
   for (const kind of ["invite", "choose_seat"]) {
@@ -123,7 +148,7 @@ function seatPanel(view, s, ctx) {
 
 export default {
   render(root, view, ctx) {
-    root.appendChild(missions(view));
+    root.appendChild(missions(view, ctx));
     const au = auction(view, ctx);
     if (au) root.appendChild(au);
     const order = [...view.seats].sort((a, b) => (a.seat === ctx.you) - (b.seat === ctx.you));

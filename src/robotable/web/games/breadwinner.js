@@ -129,7 +129,8 @@ function draw(root, view, ctx) {
   board.appendChild(map);
   board.appendChild(info);
   root.appendChild(board);
-  if (view.end_reason) root.appendChild(h("p", { class: "sb-end" }, `Game over: ${view.end_reason}`));
+  // How it ended, in the prompt's words ("the game is over: a draw at the turn limit").
+  if (view.terminal && view.prompt) root.appendChild(h("p", { class: "sb-end" }, ctx.named(view.prompt.charAt(0).toUpperCase() + view.prompt.slice(1))));
 }
 
 export default {

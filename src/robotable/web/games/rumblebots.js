@@ -1,7 +1,7 @@
 // Rumblebots: the Laboratory rows (click a bot to build it, a row's deck to scan it), each
 // player's Workshop with crystals, scraps and Contraptions (click a bot to recycle it, a
 // Contraption to use it), and the battle's clashes as they are fought.
-import { drawValue, h } from "../ui.js";
+import { h } from "../ui.js";
 
 function bot(c, opts = {}) {
   const classes = ["card", "rb-card", `rb-tier-${c.tier}`];
@@ -95,6 +95,24 @@ function workshop(view, s, ctx) {
   return zone;
 }
 
+// The clash being fought, in the terminal board's words: who defends and attacks with what,
+// and the numbers that decide it.
+function clash(b, ctx) {
+  const gang = (label, cards) => h("div", {}, h("div", { class: "sb-label" }, label),
+    h("div", { class: "card-row" }, cards.length ? cards.map((c) => bot(c, { small: true })) : h("span", { class: "muted" }, "none")));
+  const names = (cards, none) => cards.map((c) => c.name).join(", ") || none;
+  const lines = [`Clash: Champion ${ctx.seatName(b.champion)} defends with ${names(b.defense_gang, "nothing")}.`];
+  const gangs = [gang("Defense gang", b.defense_gang)];
+  if (b.challenger !== null && b.challenger !== undefined) {
+    lines.push(`Challenger ${ctx.seatName(b.challenger)} attacks with ${names(b.attack_gang, "nothing yet")}.`);
+    lines.push(`Attack ${b.attack} vs defense ${b.defense}; crits ${b.crits} of ${b.crits_needed} needed.`);
+    gangs.push(gang("Attack gang", b.attack_gang));
+  }
+  const mods = Object.entries(b.modifiers || {}).filter(([, v]) => v).map(([k, v]) => `${k} ${v > 0 ? "+" : ""}${v}`);
+  if (mods.length) lines.push(`This clash's modifiers: ${mods.join(", ")}.`);
+  return h("div", {}, h("div", { class: "rb-gangs" }, gangs), lines.map((line) => h("p", { class: "rb-clash-line" }, line)));
+}
+
 export default {
   render(root, view, ctx) {
     root.appendChild(h("section", { class: "zone" }, h("h3", {}, `Round ${view.round}`,
@@ -111,22 +129,9 @@ export default {
     root.appendChild(columns);
     if (view.battle || (view.battle_log && view.battle_log.length)) {
       const battle = h("section", { class: "zone rb-battle" }, h("h3", {}, `Battle ${view.battle_number ?? ""}`));
-      if (view.battle) {
-        const rest = {};
-        const gangs = h("div", { class: "rb-gangs" });
-        for (const [key, value] of Object.entries(view.battle)) {
-          if (/gang$/.test(key) && Array.isArray(value)) {
-            gangs.appendChild(h("div", {}, h("div", { class: "sb-label" }, key.replace(/_/g, " ")),
-              h("div", { class: "card-row" }, value.length ? value.map((b) => bot(b, { small: true })) : h("span", { class: "muted" }, "none"))));
-          } else {
-            rest[key] = value;
-          }
-        }
-        battle.appendChild(gangs);
-        battle.appendChild(drawValue(rest, 1));
-      }
-      if (view.pending) battle.appendChild(drawValue(view.pending, 1));
-      battle.appendChild(h("ol", { class: "rb-clashes" }, (view.battle_log || []).map((line) => h("li", { class: line.startsWith(" ") ? "indent" : "" }, line.trim()))));
+      if (view.battle) battle.appendChild(clash(view.battle, ctx));
+      // The decision pending in the battle is the prompt's, shown above the board.
+      battle.appendChild(h("ol", { class: "rb-clashes" }, (view.battle_log || []).map((line) => h("li", { class: line.startsWith(" ") ? "indent" : "" }, ctx.named(line.trim())))));
       root.appendChild(battle);
     }
   },

@@ -145,7 +145,8 @@ function middle(view, ctx) {
   const end = ctx.find({ type: "end_turn" })[0];
   if (end) row.appendChild(ctx.bind(h("button", { type: "button", class: "big-button" }, "End the turn"), end.index, end.label));
   box.appendChild(row);
-  if (view.end_reason) box.appendChild(h("p", { class: "sb-end" }, `Game over: ${view.end_reason}`));
+  // How it ended, as the log's last line says it ("Bo wins: the last player with ...").
+  if (view.terminal && view.prompt) box.appendChild(h("p", { class: "sb-end" }, `Game over: ${ctx.named(view.prompt)}`));
   return box;
 }
 
