@@ -10,6 +10,17 @@ from .rules import view
 if TYPE_CHECKING:
     from .state import IotabotsState
 
+# The view's phase names in the rulebook's words (the web table's drawing says the same).
+PHASE_WORDS = {
+    "order": "choosing who goes first",
+    "mulligan": "mulligans",
+    "main1": "Main Phase 1",
+    "battle": "Battle Phase",
+    "main2": "Main Phase 2",
+    "end": "End Phase",
+    "over": "the match is over",
+}
+
 
 def _bot_line(b: dict) -> str:
     flags = []
@@ -40,7 +51,7 @@ def render(state: IotabotsState, seat: int | None) -> str:
     m = v["match"]
     lines = [
         f"IOTABOTS  duel {v['duel']}  turn {v['duel_turn']}/{v['max_turns']}  "
-        f"phase {v['phase']}  match wins {m['wins'][0]}-{m['wins'][1]}"
+        f"{PHASE_WORDS[v['phase']]}  match wins {m['wins'][0]}-{m['wins'][1]}"
         + (f" (draws {m['draws']})" if m["draws"] else "")
     ]
     order = [1 - seat, seat] if seat in (0, 1) else [1, 0]

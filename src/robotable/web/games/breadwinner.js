@@ -60,7 +60,8 @@ function die(bot, view, ctx, actions, rerender) {
 function tileBox(tile, view, ctx, actions, rerender) {
   const owner = tile.owner === null || tile.owner === undefined ? "" : ` owner-${tile.owner}`;
   const box = h("div", { class: `bw-tile ${tile.kind}${owner}${tile.poisoned ? " poisoned" : ""}`, dataset: { tile: tile.id } },
-    h("div", { class: "bw-tile-name" }, tile.id, tile.kind === "delivery" ? " (delivery)" : ""),
+    // A Delivery tile by its owner, as the log names it ("Bo's Delivery tile"); Land by its map name.
+    h("div", { class: "bw-tile-name" }, tile.kind === "delivery" && owner ? (tile.owner === ctx.you ? "Your Delivery" : `${ctx.seatName(tile.owner)}'s Delivery`) : tile.id),
     tile.crop !== null && tile.crop !== undefined
       ? h("div", { class: "bw-crop", title: "crop chip" }, typeof tile.crop === "object" ? `crop ${tile.crop.value ?? "?"}` : `crop ${tile.crop}`)
       : null,
@@ -121,8 +122,7 @@ function draw(root, view, ctx) {
     const zone = h("div", { class: `zone seat-color-${seat.seat}${seat.seat === ctx.you ? " mine" : ""}` },
       h("h3", {}, `${ctx.seatName(seat.seat)} (${seat.letter})`,
         h("span", { class: "pill big" }, `${seat.loaves} loaves`),
-        h("span", { class: "pill" }, `pile ${seat.pile}`),
-        h("span", { class: "pill" }, `home ${seat.delivery}`)),
+        h("span", { class: "pill" }, `${seat.pile} ${seat.pile === 1 ? "die" : "dice"} in the pile`)),
       factories(seat, view, ctx, actions, rerender));
     info.appendChild(zone);
   }

@@ -5,6 +5,12 @@ import { h, pressable } from "../ui.js";
 
 let attacker = null; // the slot of the selected attacking bot, kept between frames
 
+// The view's phase names in the rulebook's words, as the terminal board says them (render.py).
+const PHASE_WORDS = {
+  order: "choosing who goes first", mulligan: "mulligans", main1: "Main Phase 1", battle: "Battle Phase",
+  main2: "Main Phase 2", end: "End Phase", over: "the match is over",
+};
+
 function card(c, opts = {}) {
   if (!c) return h("div", { class: "card face-down small" }, h("div", { class: "card-back" }, "IB"));
   const classes = ["card", "ib-card", `ib-${c.type || "bot"}`];
@@ -101,7 +107,7 @@ function draw(root, view, ctx) {
   const rerender = () => { root.textContent = ""; draw(root, view, ctx); };
   const m = view.match || {};
   root.appendChild(h("div", { class: "zone" }, h("h3", {}, `Duel ${view.duel}, turn ${view.duel_turn}`,
-    h("span", { class: "pill" }, `phase ${view.phase}`),
+    h("span", { class: "pill" }, PHASE_WORDS[view.phase] || view.phase),
     h("span", { class: "pill" }, `match wins ${(m.wins || []).join(" - ")}`))));
   const order = [...view.players].sort((a, b) => (a.seat === ctx.you) - (b.seat === ctx.you));
   for (const p of order) root.appendChild(playerZone(view, p, ctx, rerender));
