@@ -523,3 +523,38 @@ def test_a_betabotz_bid_is_typed_as_a_number(live_server, page):
     field.press("Enter")
     page.wait_for_function("(s) => document.body.dataset.step !== s", arg=step)
     assert "bid" in page.inner_text("#log").lower()
+
+
+# Elements of the lobby's form that stick out of its panel, and option rows whose control and
+# help text are drawn over each other.
+LOBBY_LAYOUT = """() => {
+  const panel = document.querySelector('#create').closest('.panel').getBoundingClientRect();
+  const out = [...document.querySelectorAll('#create *')]
+    .filter((el) => el.offsetParent !== null)
+    .filter((el) => el.getBoundingClientRect().right > panel.right + 1)
+    .map((el) => `${el.tagName}.${el.className} sticks out`);
+  for (const row of document.querySelectorAll('.option')) {
+    const [, input, help] = row.children;
+    const a = input.getBoundingClientRect();
+    const b = help.getBoundingClientRect();
+    const apart = a.right <= b.left + 1 || b.bottom <= a.top + 1 || a.bottom <= b.top + 1;
+    if (!apart && help.textContent) out.push(`${row.textContent.slice(0, 30)}: help over its control`);
+  }
+  if (document.documentElement.scrollWidth > window.innerWidth + 1) out.push('the page scrolls sideways');
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_lobby_form_fits_phone_and_desktop(live_server, page, size):
+    """Every game's new-table form, at every seat count, fits its panel: no seat row or option
+    sticks out, and no option's help text is drawn over its control."""
+    page.set_viewport_size(SIZES[size])
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    for game in bundled_game_names():
+        page.select_option("#game", game)
+        for count in page.eval_on_selector_all("#num-players option", "os => os.map(o => o.value)"):
+            page.select_option("#num-players", count)
+            problems = page.evaluate(LOBBY_LAYOUT)
+            assert problems == [], f"{game}, {count} seats, {size}: {problems[:4]}"

@@ -139,8 +139,10 @@ function renderOptions(g) {
       input = h("input", { ...base, type: "text", placeholder: shownDefault(opt) });
     }
     input.addEventListener("change", () => { input.dataset.touched = "1"; });
-    box.appendChild(h("label", { class: "option", title: opt.help }, h("span", {}, opt.name.replace(/_/g, " ")), input,
-      h("small", { class: "muted" }, opt.help || "")));
+    // A content option's own help speaks of file paths, which the web table does not open.
+    const help = opt.content ? `A bundled ${opt.content}, or your own ${opt.content} file uploaded from this device.` : opt.help || "";
+    box.appendChild(h("label", { class: "option", title: help }, h("span", {}, opt.name.replace(/_/g, " ")), input,
+      h("small", { class: "muted" }, help)));
   }
 }
 
