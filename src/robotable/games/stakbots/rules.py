@@ -749,6 +749,8 @@ def play_card(st: StakBotsState, seat: int, k: int, c: int, reaction: bool, even
 # -- words ------------------------------------------------------------------------------------
 @cython.locals(st=StakBotsState)
 def prompt(st: StakBotsState) -> str:
+    """Why the deciding seat is deciding, in a game still in play (StakBotsState.prompt words a
+    finished one with the log's own sentence, narration.ending)."""
     g = st.game
     d = st.decision
     if d is not None:
