@@ -228,9 +228,15 @@ def test_rb_2_5_first_champion_scraps_head_start():
     bad_record = {**s.to_json(), "first_champion": 9}
     with pytest.raises(RecordError, match="field 'first_champion' must be a seat from 0 to 3"):
         s.game.state_from_json(bad_record)
-    # The default: none at any seat count since 27 Nov 2026 (measured at hard); a record made
-    # before holds its resolved head start, 0,1 with four seats, and replays with it.
-    assert [game(n).options["first_champion_scraps"] for n in (2, 3, 4)] == [(), (), ()]
+    # The default: one more in round 4 with four seats since 30 Nov 2026, none with two or three
+    # (from 27 Nov 2026 none at any count); a record holds its resolved head start (0,1 with four
+    # seats before 27 Nov 2026, none until 30 Nov 2026) and replays with it.
+    assert [game(n).options["first_champion_scraps"] for n in (2, 3, 4)] == [(), (), (0, 0, 0, 1)]
+    assert [game(n).options["first_neighbours_scraps"] for n in (2, 3, 4)] == [
+        (),
+        (),
+        (0, 0, 0, 1),
+    ]
     earlier = game(4, first_champion_scraps=(0, 1))
     assert earlier.options["first_champion_scraps"] == (0, 1)
     for bad in ((4,), (0,) * 7, ("x",)):
@@ -293,6 +299,27 @@ def test_rb_2_5_first_neighbours_scraps_head_start():
         assert "(2 extra for sitting beside the first Champion)" in line
     with pytest.raises(OptionError, match="first_neighbours_scraps"):
         game(4, first_neighbours_scraps="0,4")
+
+
+def test_rb_2_5_four_seat_default_head_start():
+    """With four seats and default options, every seat but the one opposite the first Champion
+    has one more scrap in round 4, and nobody has any extra before."""
+    for first in range(4):
+        s = game(4, first_champion=first).new_initial_state(seed=first)
+        rng = random.Random(first)
+        incomes = [(1, e) for e in s.opening_events() if e["type"] == "income"]
+        while not s.is_terminal() and s.round <= 4:
+            events = s.apply_action(rng.choice(s.legal_actions()))
+            incomes += [(s.round, e) for e in events if e["type"] == "income"]
+        extra = {
+            (r, e["seat"]): e.get("head_start", 0) + e.get("beside_first_champion", 0)
+            for r, e in incomes
+            if r <= 4
+        }
+        assert sorted(extra) == [(r, seat) for r in (1, 2, 3, 4) for seat in range(4)]
+        opposite = (first + 2) % 4
+        for (r, seat), got in extra.items():
+            assert got == int(r == 4 and seat != opposite), (first, r, seat)
 
 
 def test_rb_2_4_first_champion_drawn_with_the_seed_or_chosen():

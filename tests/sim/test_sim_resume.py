@@ -160,21 +160,19 @@ def test_a_file_of_other_rules_is_refused_and_one_without_them_resumes_with_a_no
 def test_a_file_written_before_an_option_existed_reads_it_as_the_option_says():
     """An option with a `recorded_absent` value (added after runs were made, which played as
     with that value) does not make an older file's rules differ where today's default is that
-    value, and does where it is not: Rumblebots' head starts, at four seats and at two."""
-    for seats in (2, 4):
+    value, and does where it is not: Rumblebots' head starts, at two, three and four seats."""
+    default_where = {"first_challengers_scraps": 2, "first_neighbours_scraps": 4}
+    for seats in (2, 3, 4):
         here = rules_of("rumblebots", seats)
-        older = {**here, "defaults": dict(here["defaults"])}
-        del older["defaults"]["first_neighbours_scraps"]
-        assert rules_difference(older, here, "rumblebots") == ""
-        del older["defaults"]["first_challengers_scraps"]
-        changed = rules_difference(older, here, "rumblebots")
-        if seats == 4:
-            assert changed == ""
-        else:
-            assert (
-                changed == "option first_challengers_scraps's default is empty there, 0,0,0,1 here"
-            )
+        for name, where in default_where.items():
+            older = {**here, "defaults": dict(here["defaults"])}
+            del older["defaults"][name]
+            expected = f"option {name}'s default is empty there, 0,0,0,1 here"
+            assert rules_difference(older, here, "rumblebots") == (
+                expected if seats == where else ""
+            ), (seats, name)
     # an option without a recorded_absent value still differs when one side does not name it
+    older = {**here, "defaults": dict(here["defaults"])}
     del older["defaults"]["round_crystals"]
     assert rules_difference(older, here, "rumblebots") == (
         "option round_crystals's default is absent there, 2,2,3,3,4 here"

@@ -95,15 +95,20 @@ class RumblebotsGame(RumbleTables, Game):
             minimum=-1,
             maximum=3,
         ),
-        # RB-2.5: no head start since 27 Nov 2026, when `hard` became a search that the first
-        # Champion's seat does not hurt (four seats: 28.0% of 200 games without the scrap, 34.0%
-        # of 100 with it); before, 0,1 with four seats, which the records made then hold.
+        # RB-2.5: with two or three seats no head start since 27 Nov 2026, when `hard` became a
+        # search that the first Champion's seat does not hurt; before, 0,1 with four seats, which
+        # the records made then hold. Since 30 Nov 2026 four seats give one more scrap in round 4
+        # to every seat but the one opposite the first Champion (this option and
+        # first_neighbours_scraps): under rules version 5 that seat won 31.7% of 300 `hard`
+        # games without it and 26.0% with it, every position within 2.7 points of a quarter.
         OptionSpec(
             "first_champion_scraps",
             tuple,
             (),
             "extra scraps in the first Champion's income, round by round from round 1, e.g. "
-            "0,1 for one more in round 2 (ruling RB-2.5); unset: none",
+            "0,1 for one more in round 2 (ruling RB-2.5); 0,0,0,1, one more in round 4, the "
+            "four-seat default; unset: none",
+            default_by_players={4: (0, 0, 0, 1)},
         ),
         # RB-2.5: since 29 Nov 2026 one more scrap in round 4 for the second Champion of a
         # two-seat game, where rules version 3's prices had moved the first Champion past the
@@ -119,16 +124,18 @@ class RumblebotsGame(RumbleTables, Game):
             default_by_players={2: (0, 0, 0, 1)},
             recorded_absent=(),
         ),
-        # RB-2.5: a head start for the seats beside the first Champion, none by default: at
-        # four seats one scrap each in round 3 or 4 took the first Champion from 28 to 19 or 14
-        # of 100 games under hard's search and left the opposite seat's edge as it was.
+        # RB-2.5: a head start for the seats beside the first Champion, 0,0,0,1 with four seats
+        # since 30 Nov 2026 (with first_champion_scraps, see above). Alone, under rules version 4,
+        # one scrap each in round 3 or 4 took the first Champion from 28 to 19 or 14 of 100
+        # games under hard's search and left the opposite seat's edge as it was.
         OptionSpec(
             "first_neighbours_scraps",
             tuple,
             (),
             "extra scraps in the income of the two seats beside the first Champion (the next and "
             "the previous in seat order), round by round from round 1, e.g. 0,0,1 for one more "
-            "in round 3 (ruling RB-2.5); unset: none",
+            "in round 3, 0,0,0,1 in round 4, the four-seat default (ruling RB-2.5); unset: none",
+            default_by_players={4: (0, 0, 0, 1)},
             recorded_absent=(),
         ),
         OptionSpec("crit_threshold", int, 4, "crits that break a gang without barriers", minimum=1),
