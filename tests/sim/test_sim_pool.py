@@ -69,6 +69,28 @@ def test_files_of_other_rules_do_not_pool_and_older_rules_are_named(tmp_path):
     assert pool_results([a]).rules is None
 
 
+def test_runs_of_a_candidate_pool_whatever_the_default_was_when_each_was_written(tmp_path):
+    """Files of a candidate (`-o target=12`), one written while the default was 8 and one while
+    it was 12, pool with no note of other rules: their games were all played with 12. A file
+    that played the old default is another game, and says so."""
+    from .test_sim_resume import _with_rules
+
+    twelve = make_variants({"target": [12]})
+    a, _ = _file(tmp_path, "a.jsonl", seed=7, variants=twelve)
+    b, _ = _file(tmp_path, "b.jsonl", seed=8, variants=twelve)
+    _with_rules(a, lambda h: h["rules"]["defaults"].update(target=8))
+    _with_rules(b, lambda h: h["rules"]["defaults"].update(target=12))
+    pooled = pool_results([a, b])
+    assert len(pooled.outcome.results) == 12 and not pooled.notes
+    old, _ = _file(tmp_path, "c.jsonl", seed=9)
+    _with_rules(old, lambda h: h["rules"]["defaults"].update(target=8))
+    assert any(
+        "option target's default is 8 there, 10 here" in n for n in pool_results([old]).notes
+    )
+    with pytest.raises(ResultsFileError, match="c.jsonl: variants is"):
+        pool_results([a, old])
+
+
 def test_a_stopped_run_pools_with_a_note(tmp_path):
     a, _ = _file(tmp_path, "a.jsonl", seed=7)
     spec = _spec(tmp_path, seed=9)

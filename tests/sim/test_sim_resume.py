@@ -157,6 +157,21 @@ def test_a_file_of_other_rules_is_refused_and_one_without_them_resumes_with_a_no
         read_results(path, spec)
 
 
+def test_an_option_every_game_was_given_is_compared_as_given_not_by_its_default(tmp_path):
+    """A candidate run with `-o target=12`, written when the default was another, resumes today:
+    that default never reached its games. A run without the option played the old default and
+    is refused."""
+    spec = _spec(tmp_path, games=4, variants=make_variants({"target": [12]}), quality=False)
+    path = write_results(tmp_path / "r.jsonl", spec, run(spec, workers=1).results[:2])
+    _with_rules(path, lambda h: h["rules"]["defaults"].update(target=8))
+    assert len(read_results(path, spec)[0]) == 2
+    plain = _spec(tmp_path, games=4, variants=make_variants({}), quality=False)
+    path = write_results(tmp_path / "p.jsonl", plain, run(plain, workers=1).results[:2])
+    _with_rules(path, lambda h: h["rules"]["defaults"].update(target=8))
+    with pytest.raises(ResultsFileError, match="option target's default is 8 there, 10 here"):
+        read_results(path, plain)
+
+
 def test_a_file_written_before_an_option_existed_reads_it_as_the_option_says():
     """An option with a `recorded_absent` value (added after runs were made, which played as
     with that value) does not make an older file's rules differ where today's default is that

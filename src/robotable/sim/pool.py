@@ -5,7 +5,8 @@ impact needs several hundred seat-games with and without it. Runs at a strong ag
 take hours, so they are made in pieces (`simulate --seed S --out-jsonl FILE`, one seed per
 piece) and pooled here, without playing a game again. Files pool when they describe the same
 study: the same game, seats, agents, options (as the game resolves them: an option given at its
-default value is no option) and run settings; their seeds must differ, since
+default value is no option), rules (an option every game of a variant was given counts as given,
+whatever its default was then) and run settings; their seeds must differ, since
 two files on one seed hold the same games. Each file's games keep their own seeds and seatings;
 their indices are shifted so that no two games share one (variant comparisons pair games by
 index, and a shifted pair is still the same deal).
@@ -26,8 +27,8 @@ from .results_file import (
     ResultsFileError,
     read_header,
     read_results,
-    rules_difference,
     rules_of,
+    run_rules_difference,
     spec_from_header,
 )
 from .runner import GameResult, RunOutcome, RunSpec
@@ -63,7 +64,7 @@ def pool_results(paths: Sequence[str | Path]) -> Pool:
         raise ResultsFileError("give at least one results file (written by --out-jsonl)")
     first: RunSpec | None = None
     rules: dict[str, Any] | None = None
-    rules_from = ""
+    rules_from, rules_spec = "", None
     seeds: dict[int, str] = {}
     results: list[GameResult] = []
     files: list[PooledFile] = []
@@ -84,9 +85,9 @@ def pool_results(paths: Sequence[str | Path]) -> Pool:
         # Files that record their rules must agree; one that does not (written before robotable
         # recorded them) is taken as the others'.
         if "rules" in header:
-            if rules is None:
-                rules, rules_from = header["rules"], where
-            elif changed := rules_difference(header["rules"], rules, spec.game):
+            if rules is None or rules_spec is None:
+                rules, rules_from, rules_spec = header["rules"], where, spec
+            elif changed := run_rules_difference(header["rules"], rules, spec, rules_spec):
                 raise ResultsFileError(
                     f"{where}: its games were played under other rules than {rules_from}'s "
                     f"({changed}); only runs of one study pool"
@@ -106,8 +107,14 @@ def pool_results(paths: Sequence[str | Path]) -> Pool:
             notes.append(f"{where}: {len(games)} of {planned} planned games (a stopped run)")
         offset += spec.games
     assert first is not None
-    if rules is not None and (
-        changed := rules_difference(rules, rules_of(first.game, first.num_players), first.game)
+    if (
+        rules is not None
+        and rules_spec is not None
+        and (
+            changed := run_rules_difference(
+                rules, rules_of(first.game, first.num_players), rules_spec, rules_spec
+            )
+        )
     ):
         notes.append(
             f"the files' games were played under other rules than this robotable's ({changed}); "

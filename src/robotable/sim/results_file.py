@@ -5,7 +5,8 @@ its result reaches the parent process, flushed at once. `simulate --resume FILE`
 back, checks that it was written by the same run (same game, seats, agents, seed, variants,
 games, quality settings) under the same rules (the game's rules version and its options'
 defaults at that seat count: a card set or a default changed since would mix two games in one
-summary), plays only the games that are missing, appends them to the file, and summarises
+summary; an option that every game of a variant was given is compared as given, not by its
+default), plays only the games that are missing, appends them to the file, and summarises
 everything. A game is identified by its variant and index; its seed and seat
 arrangement come from the plan, so a resumed run gives exactly the summary of an uninterrupted
 one (apart from timing).
@@ -24,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ..core.errors import OptionError
+from ..core.errors import OptionError, RobotableError
 from ..core.registry import load_game, recorded_absent_options
 from .runner import GameResult, RunSpec, Variant, plan_jobs
 
@@ -91,6 +92,33 @@ def rules_difference(there: Any, here: Any, game: str) -> str:
         if rest[0] == rest[1]:
             return ""  # the same game: one side was written before an option existed
     return "a malformed record of the rules"
+
+
+def variant_rules(rules: Any, spec: RunSpec, variant: Variant) -> Any:
+    """The rules a variant's games were played under: `rules` (a run's record of its rules
+    version and option defaults) with each option the variant sets in place of its default,
+    which none of those games used. A candidate run with `-o OPTION=VALUE` is thus the same game
+    as a run without it after VALUE becomes the default."""
+    defaults = rules.get("defaults") if isinstance(rules, dict) else None
+    if not variant.options or not isinstance(defaults, dict):
+        return rules
+    given = variant.options_dict()
+    try:
+        resolved = load_game(spec.game, num_players=spec.num_players, **given).options
+        given = {name: resolved[name] for name in given}
+    except (RobotableError, OSError, KeyError):
+        pass  # a variant that no longer loads (a card file moved away): its options as written
+    return {**rules, "defaults": {**defaults, **_plain(given)}}
+
+
+def run_rules_difference(there: Any, here: Any, spec_there: RunSpec, spec_here: RunSpec) -> str:
+    """What differs between the rules two runs of one study played their games under, variant
+    by variant (their variants pair by index), in words ('' when nothing does)."""
+    for theirs, ours in zip(spec_there.variants, spec_here.variants, strict=True):
+        played = variant_rules(there, spec_there, theirs), variant_rules(here, spec_here, ours)
+        if changed := rules_difference(*played, spec_there.game):
+            return changed
+    return ""
 
 
 def _recorded_absent(game: str) -> dict[str, Any]:
@@ -296,7 +324,9 @@ def read_results(
             "before robotable recorded them); they are counted as games of "
             f"{describe_rules(expected['rules'], spec.game)}"
         )
-    elif playing and (changed := rules_difference(header["rules"], expected["rules"], spec.game)):
+    elif playing and (
+        changed := run_rules_difference(header["rules"], expected["rules"], spec, spec)
+    ):
         raise ResultsFileError(
             f"{where}: the file's games were played under other rules ({changed}); its games "
             "and new ones would be two games in one summary: start a new file with --out-jsonl"
