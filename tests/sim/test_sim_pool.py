@@ -72,7 +72,8 @@ def test_files_of_other_rules_do_not_pool_and_older_rules_are_named(tmp_path):
 def test_runs_of_a_candidate_pool_whatever_the_default_was_when_each_was_written(tmp_path):
     """Files of a candidate (`-o target=12`), one written while the default was 8 and one while
     it was 12, pool with no note of other rules: their games were all played with 12. A file
-    that played the old default is another game, and says so."""
+    that played the old default is another game, and says so; one that played 12 as its day's
+    default pools with them."""
     from .test_sim_resume import _with_rules
 
     twelve = make_variants({"target": [12]})
@@ -89,6 +90,10 @@ def test_runs_of_a_candidate_pool_whatever_the_default_was_when_each_was_written
     )
     with pytest.raises(ResultsFileError, match="c.jsonl: variants is"):
         pool_results([a, old])
+    # the same games written the other way round: a run of the default of its day, 12, and a
+    # later one that asks for 12 by name
+    _with_rules(old, lambda h: h["rules"]["defaults"].update(target=12))
+    assert len(pool_results([old, a]).outcome.results) == 12
 
 
 def test_a_stopped_run_pools_with_a_note(tmp_path):

@@ -65,6 +65,7 @@ def pool_results(paths: Sequence[str | Path]) -> Pool:
     first: RunSpec | None = None
     rules: dict[str, Any] | None = None
     rules_from, rules_spec = "", None
+    first_rules: Any = None
     seeds: dict[int, str] = {}
     results: list[GameResult] = []
     files: list[PooledFile] = []
@@ -79,9 +80,9 @@ def pool_results(paths: Sequence[str | Path]) -> Pool:
         except RobotableError as exc:
             raise ResultsFileError(f"{where}: {exc}") from None
         if first is None:
-            first = spec
+            first, first_rules = spec, header.get("rules")
         else:
-            _check_same_study(first, spec, where, str(paths[0]))
+            _check_same_study(first, spec, where, str(paths[0]), (first_rules, header.get("rules")))
         # Files that record their rules must agree; one that does not (written before robotable
         # recorded them) is taken as the others'.
         if "rules" in header:
@@ -132,18 +133,34 @@ def pool_results(paths: Sequence[str | Path]) -> Pool:
     return Pool(outcome, files, notes, rules)
 
 
-def _check_same_study(first: RunSpec, spec: RunSpec, where: str, first_path: str) -> None:
+def _check_same_study(
+    first: RunSpec, spec: RunSpec, where: str, first_path: str, rules: tuple[Any, Any]
+) -> None:
+    """`rules`: the first file's record of its rules and this one's (None where not recorded)."""
     for name in SAME_STUDY:
         mine, theirs = getattr(spec, name), getattr(first, name)
         if mine == theirs:
             continue
-        # An option given at its default value is the same game as no option.
-        if name == "variants" and _resolved(spec) == _resolved(first):
+        if name == "variants" and _same_games(first, spec, rules):
             continue
         raise ResultsFileError(
             f"{where}: {name} is {_shown(mine)} there but {_shown(theirs)} in {first_path}; "
             "only runs of one study pool"
         )
+
+
+def _same_games(first: RunSpec, spec: RunSpec, rules: tuple[Any, Any]) -> bool:
+    """Whether two runs' variants, written differently, play the same games. An option given at
+    its default value is the same game as no option: at the default of the day each file was
+    written, where both record their rules (a candidate's `-o OPTION=VALUE` and a later run
+    without it, once VALUE is the default), else at this robotable's."""
+    if len(first.variants) != len(spec.variants):
+        return False
+    first_rules, spec_rules = rules
+    recorded = isinstance(first_rules, dict) and isinstance(spec_rules, dict)
+    if recorded and not run_rules_difference(spec_rules, first_rules, spec, first):
+        return True
+    return _resolved(spec) == _resolved(first)
 
 
 def _resolved(spec: RunSpec) -> list[dict[str, Any]] | None:
