@@ -71,7 +71,7 @@ BY_GAME: dict[str, dict[str, str]] = {
     # Since 29 Nov 2026 both search more: hard 3,000 iterations (99 of 100 against greedy,
     # 71.5% of 200 against mcts:1000; its first Champion fair at two, three and four seats) and
     # expert 10,000 (69 of 100 against the 3,000; docs/ai.md, "Rumblebots' bigger searches").
-    # Under rules version 5: 100 of 100, 68.3% of 300 and 65 of 100 (docs/ai.md).
+    # Under rules version 5: 100 of 100, 68.3% of 300 and 62.9% of 221 (docs/ai.md).
     # Each stays inside its second or three on the pure engine at four seats (0.77 s, 2.87 s).
     "rumblebots": {
         "hard": "mcts:iterations=3000,time=1,rollout=0,c=0.2",
