@@ -247,10 +247,11 @@ def test_rb_2_5_first_champion_scraps_head_start():
         game(2, first_champion_scraps="0,4")
 
 
-def _incomes_of_rounds_1_and_2(s, rng: random.Random) -> list[tuple[int, dict]]:
-    """Every income event of rounds 1 and 2 with its round, the moves chosen at random."""
+def _incomes_through_round(s, rng: random.Random, last: int = 2) -> list[tuple[int, dict]]:
+    """Every income event of rounds 1 to `last` with its round (and the next round's, paid as
+    it opens), the moves chosen at random."""
     incomes = [(1, e) for e in s.opening_events() if e["type"] == "income"]
-    while not s.is_terminal() and s.round <= 2:
+    while not s.is_terminal() and s.round <= last:
         events = s.apply_action(rng.choice(s.legal_actions()))
         incomes += [(s.round, e) for e in events if e["type"] == "income"]
     return incomes
@@ -262,7 +263,7 @@ def test_rb_2_5_first_challengers_scraps_head_start():
     for n in (2, 3, 4):
         s = game(n, first_champion=0, first_challengers_scraps="0,1").new_initial_state(seed=5)
         assert s.scraps[0] == 1  # round 1 as dealt
-        incomes = _incomes_of_rounds_1_and_2(s, random.Random(n))
+        incomes = _incomes_through_round(s, random.Random(n))
         assert [e.get("head_start", 0) for r, e in incomes if r == 1] == [0] * n
         second = [e for r, e in incomes if r == 2]
         assert sorted(e["seat"] for e in second) == list(range(n))
@@ -284,7 +285,7 @@ def test_rb_2_5_first_neighbours_scraps_head_start():
         options = {"first_champion": first, "first_neighbours_scraps": "0,2"}
         s = game(n, **options).new_initial_state(seed=5)
         beside = {(first + 1) % n, (first - 1) % n}
-        incomes = _incomes_of_rounds_1_and_2(s, random.Random(n))
+        incomes = _incomes_through_round(s, random.Random(n))
         assert [e.get("beside_first_champion", 0) for r, e in incomes if r == 1] == [0] * n
         second = {e["seat"]: e for r, e in incomes if r == 2}
         assert sorted(second) == list(range(n))
@@ -306,11 +307,7 @@ def test_rb_2_5_four_seat_default_head_start():
     has one more scrap in round 4, and nobody has any extra before."""
     for first in range(4):
         s = game(4, first_champion=first).new_initial_state(seed=first)
-        rng = random.Random(first)
-        incomes = [(1, e) for e in s.opening_events() if e["type"] == "income"]
-        while not s.is_terminal() and s.round <= 4:
-            events = s.apply_action(rng.choice(s.legal_actions()))
-            incomes += [(s.round, e) for e in events if e["type"] == "income"]
+        incomes = _incomes_through_round(s, random.Random(first), last=4)
         extra = {
             (r, e["seat"]): e.get("head_start", 0) + e.get("beside_first_champion", 0)
             for r, e in incomes

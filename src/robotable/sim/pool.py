@@ -21,12 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import RobotableError
-from ..core.registry import game_class, load_game
+from ..core.registry import game_class
 from .results_file import (
     CHECKED,
     ResultsFileError,
     read_header,
     read_results,
+    resolved_options,
     rules_of,
     run_rules_difference,
     spec_from_header,
@@ -86,7 +87,7 @@ def pool_results(paths: Sequence[str | Path]) -> Pool:
         # Files that record their rules must agree; one that does not (written before robotable
         # recorded them) is taken as the others'.
         if "rules" in header:
-            if rules is None or rules_spec is None:
+            if rules_spec is None:
                 rules, rules_from, rules_spec = header["rules"], where, spec
             elif changed := run_rules_difference(header["rules"], rules, spec, rules_spec):
                 raise ResultsFileError(
@@ -108,13 +109,9 @@ def pool_results(paths: Sequence[str | Path]) -> Pool:
             notes.append(f"{where}: {len(games)} of {planned} planned games (a stopped run)")
         offset += spec.games
     assert first is not None
-    if (
-        rules is not None
-        and rules_spec is not None
-        and (
-            changed := run_rules_difference(
-                rules, rules_of(first.game, first.num_players), rules_spec, rules_spec
-            )
+    if rules_spec is not None and (
+        changed := run_rules_difference(
+            rules, rules_of(first.game, first.num_players), rules_spec, rules_spec
         )
     ):
         notes.append(
@@ -164,15 +161,10 @@ def _same_games(first: RunSpec, spec: RunSpec, rules: tuple[Any, Any]) -> bool:
 
 
 def _resolved(spec: RunSpec) -> list[dict[str, Any]] | None:
-    """Each variant's options as the game resolves them (defaults filled in), or None when a
-    variant no longer loads (a card file moved away): then only the headers' words compare."""
-    try:
-        return [
-            load_game(spec.game, num_players=spec.num_players, **v.options_dict()).options
-            for v in spec.variants
-        ]
-    except (RobotableError, OSError):
-        return None
+    """Each variant's options as the game resolves them, or None when a variant no longer
+    loads: then only the headers' words compare."""
+    resolved = [resolved_options(spec, v) for v in spec.variants]
+    return [r for r in resolved if r is not None] if None not in resolved else None
 
 
 def _shown(value: Any) -> str:

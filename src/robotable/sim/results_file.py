@@ -103,12 +103,19 @@ def variant_rules(rules: Any, spec: RunSpec, variant: Variant) -> Any:
     if not variant.options or not isinstance(defaults, dict):
         return rules
     given = variant.options_dict()
-    try:
-        resolved = load_game(spec.game, num_players=spec.num_players, **given).options
+    resolved = resolved_options(spec, variant)
+    if resolved is not None:  # else a variant that no longer loads: its options as written
         given = {name: resolved[name] for name in given}
-    except (RobotableError, OSError, KeyError):
-        pass  # a variant that no longer loads (a card file moved away): its options as written
     return {**rules, "defaults": {**defaults, **_plain(given)}}
+
+
+def resolved_options(spec: RunSpec, variant: Variant) -> dict[str, Any] | None:
+    """A variant's options as the game resolves them today (defaults filled in), or None when
+    it no longer loads (a card file moved away)."""
+    try:
+        return load_game(spec.game, num_players=spec.num_players, **variant.options_dict()).options
+    except (RobotableError, OSError):
+        return None
 
 
 def run_rules_difference(there: Any, here: Any, spec_there: RunSpec, spec_here: RunSpec) -> str:
