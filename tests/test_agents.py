@@ -330,6 +330,31 @@ def test_mcts_press_rescales_only_a_position_all_but_decided() -> None:
         make_agent("mcts:200,press=2")
 
 
+def test_mcts_late_rescales_from_its_turn_of_the_game_on() -> None:
+    """`late=T` searches as `norm=1` from the game's turn T on and as the plain search before
+    it, draw for draw (same visits, same seeds)."""
+    game, state = _breadwinner_with_a_choice()
+    turn = state.turn_number()
+
+    def squeezed(st):  # values all but equal, where rescaling changes the search
+        return [0.98 + 0.015 * v for v in game.evaluate_all(st)]
+
+    def visits(spec):
+        agent = make_agent(spec, seed=0)
+        agent.evaluate_all = squeezed
+        root = agent.search(state)
+        return sorted((e.visits for e in root.children.values()), reverse=True)
+
+    assert make_agent("mcts:200,late=80").name == "mcts:iterations=200,late=80"
+    rescaled = visits("mcts:iterations=300,rollout=0,norm=1")
+    plain = visits("mcts:iterations=300,rollout=0")
+    assert rescaled != plain
+    assert visits(f"mcts:iterations=300,rollout=0,late={turn}") == rescaled
+    assert visits(f"mcts:iterations=300,rollout=0,late={turn + 1}") == plain
+    with pytest.raises(robotable.OptionError, match="'late' must be int"):
+        make_agent("mcts:200,late=1.5")
+
+
 def test_mcts_trees_pool_independent_searches_of_a_share_of_the_budget() -> None:
     """`trees=K` runs K searches of 1/K the iterations one after the other on the agent's own
     random stream and pools their root statistics: the same numbers as K separate searches."""

@@ -42,13 +42,25 @@ _PARAMS: dict[str, dict[str, type]] = {
         "turn": float,
         "norm": int,
         "press": float,
+        "late": int,
         "trees": int,
         "worlds": int,
         "leaf": str,  # a name among the game's `leaf_evaluations()` (check_for_game)
     },
 }
 _POSITIONAL = {"mcts": "iterations"}
-_MAY_BE_ZERO = ("rollout", "noise", "prior", "reuse", "guide", "widen", "norm", "press", "worlds")
+_MAY_BE_ZERO = (
+    "rollout",
+    "noise",
+    "prior",
+    "reuse",
+    "guide",
+    "widen",
+    "norm",
+    "press",
+    "late",
+    "worlds",
+)
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:

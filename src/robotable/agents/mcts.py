@@ -17,7 +17,8 @@ decisions by how many the agent has needed per turn so far. `norm` compares a se
 rescaled to the range they span in the tree, so moves stay ranked when the heuristic's values
 are squeezed together (a game all but decided, or early moves that change the estimate little);
 `press` does so only in a position the heuristic calls all but decided, so that a player far
-ahead keeps pressing for the win while contested positions are searched as before.
+ahead keeps pressing for the win while contested positions are searched as before; `late` does
+so from a given turn of the game on, for games that run far past the length of a finished one.
 
 `trees` splits the budget among independent searches and chooses by their pooled root visits.
 
@@ -87,6 +88,7 @@ class MCTSAgent(Agent):
         turn: float | None = None,
         norm: int = 0,
         press: float = 0.0,
+        late: int = 0,
         trees: int = 1,
         leaf: str = "",
         worlds: int = 0,
@@ -120,6 +122,11 @@ class MCTSAgent(Agent):
         # An option for experiments: it ends Bread Winner games, but it loses some that the
         # plain search wins, so no named strength uses it (docs/ai.md).
         self.press = press
+        # `norm` from the game's turn `late` on (0: never), whatever the values: a game still
+        # unfinished that long after most games have ended is a jam, not a contest, and a search
+        # that ranks its moves plays it out where the plain one waits for the turn cap. Before
+        # that turn the search is the plain one, draw for draw.
+        self.late = late
         # `trees` independent searches share the budget and pool their root visits (root
         # parallelization): each tree is as shallow as one of 1/trees the iterations, but the
         # choice rests on all of them. An option for experiments: in Bread Winner, where a deeper
@@ -162,6 +169,8 @@ class MCTSAgent(Agent):
             parts.append("norm=1")
         if press:
             parts.append(f"press={press}")
+        if late:
+            parts.append(f"late={late}")
         if trees != 1:
             parts.append(f"trees={trees}")
         if leaf:
@@ -292,7 +301,11 @@ class MCTSAgent(Agent):
             if self.prior > 0:
                 self._seed_root(root, state, seat)
         deadline = None if budget is None else time.perf_counter() + budget
-        norm = self.norm or (self.press > 0 and self._decided(state, seat, evaluate_all))
+        norm = (
+            self.norm
+            or (self.late > 0 and state.turn_number() >= self.late)
+            or (self.press > 0 and self._decided(state, seat, evaluate_all))
+        )
         # With `norm`: per seat, the lowest and highest mean value of an edge in this tree.
         low = [1.0] * state.game.num_players
         high = [0.0] * state.game.num_players
