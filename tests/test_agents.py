@@ -276,20 +276,34 @@ def _breadwinner_with_a_choice():
     return game, state
 
 
+def _squeezed(game):
+    """The game's values squeezed into 0.98-0.995: every move all but won, as in a game well won,
+    where rescaling changes the search."""
+    return lambda st: [0.98 + 0.015 * v for v in game.evaluate_all(st)]
+
+
+def _agent_valuing(spec, evaluate_all):
+    """The agent of `spec` (seed 0) valuing its leaves with `evaluate_all` (None: the game's)."""
+    agent = make_agent(spec, seed=0)
+    agent.evaluate_all = evaluate_all
+    return agent
+
+
+def _root_visits(agent, state):
+    """The visits of the root's children after one search, most first."""
+    root = agent.search(state)
+    return sorted((e.visits for e in root.children.values()), reverse=True)
+
+
 def test_mcts_norm_ranks_moves_by_value_whatever_the_values_scale() -> None:
     """`norm=1` compares each seat's values rescaled to the range they span in the tree, so a
     squeezed evaluation (a game well won: every move within a hundredth of 1.0) is searched as
     the full-range one is; without it the squeezed search spreads its visits almost evenly."""
     game, state = _breadwinner_with_a_choice()
-
-    def squeezed(st):
-        return [0.98 + 0.015 * v for v in game.evaluate_all(st)]
+    squeezed = _squeezed(game)
 
     def visits(spec, evaluate_all=None):
-        agent = make_agent(spec, seed=0)
-        agent.evaluate_all = evaluate_all
-        root = agent.search(state)
-        return sorted((e.visits for e in root.children.values()), reverse=True)
+        return _root_visits(_agent_valuing(spec, evaluate_all), state)
 
     full = visits("mcts:iterations=300,rollout=0,norm=1")
     assert visits("mcts:iterations=300,rollout=0,norm=1", squeezed) == full
@@ -302,21 +316,17 @@ def test_mcts_press_rescales_only_a_position_all_but_decided() -> None:
     """`press=P` searches as `norm=1` where the deciding seat's value is at least P or at most
     1 - P, and as the plain search in a contested position (same visits, same seeds)."""
     game, state = _breadwinner_with_a_choice()
-
-    def decided(st):  # the seat to move all but won, whatever it does
-        return [0.98 + 0.015 * v for v in game.evaluate_all(st)]
+    decided = _squeezed(game)  # the seat to move all but won, whatever it does
 
     def contested(st):
         return [0.4 + 0.2 * v for v in game.evaluate_all(st)]
 
     def visits(spec, evaluate_all):
-        agent = make_agent(spec, seed=0)
-        agent.evaluate_all = evaluate_all
+        agent = _agent_valuing(spec, evaluate_all)
         if not agent.press:
             # the same draws as press's one sample of the root, so the searches match seed for seed
             agent._decided(state, state.current_player(), evaluate_all)
-        root = agent.search(state)
-        return sorted((e.visits for e in root.children.values()), reverse=True)
+        return _root_visits(agent, state)
 
     def visits_press(evaluate_all):
         return visits("mcts:iterations=300,rollout=0,press=0.9", evaluate_all)
@@ -336,14 +346,8 @@ def test_mcts_late_rescales_from_its_turn_of_the_game_on() -> None:
     game, state = _breadwinner_with_a_choice()
     turn = state.turn_number()
 
-    def squeezed(st):  # values all but equal, where rescaling changes the search
-        return [0.98 + 0.015 * v for v in game.evaluate_all(st)]
-
     def visits(spec):
-        agent = make_agent(spec, seed=0)
-        agent.evaluate_all = squeezed
-        root = agent.search(state)
-        return sorted((e.visits for e in root.children.values()), reverse=True)
+        return _root_visits(_agent_valuing(spec, _squeezed(game)), state)
 
     assert make_agent("mcts:200,late=80").name == "mcts:iterations=200,late=80"
     rescaled = visits("mcts:iterations=300,rollout=0,norm=1")
