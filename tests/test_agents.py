@@ -359,6 +359,31 @@ def test_mcts_late_rescales_from_its_turn_of_the_game_on() -> None:
         make_agent("mcts:200,late=1.5")
 
 
+def test_mcts_horizon_keeps_the_tree_within_the_turns_it_names() -> None:
+    """`horizon=H` grows no edge for a decision past the root's turn and the H - 1 after it: the
+    positions it values lie at most H turns on (the first position of the next turn, reached by
+    ending the last), where the plain search's tree reaches further."""
+    game, state = _breadwinner_with_a_choice()
+    turn = state.turn_number()
+
+    def valued_turns(spec):
+        seen = set()
+
+        def recording(st):
+            seen.add(st.turn_number())
+            return game.evaluate_all(st)
+
+        _agent_valuing(spec, recording).search(state)
+        return seen
+
+    assert make_agent("mcts:200,horizon=1").name == "mcts:iterations=200,horizon=1"
+    assert max(valued_turns("mcts:iterations=300,rollout=0")) > turn + 1
+    assert max(valued_turns("mcts:iterations=300,rollout=0,horizon=1")) == turn + 1
+    assert max(valued_turns("mcts:iterations=300,rollout=0,horizon=2")) == turn + 2
+    with pytest.raises(robotable.OptionError, match="'horizon' must be int"):
+        make_agent("mcts:200,horizon=1.5")
+
+
 def test_mcts_trees_pool_independent_searches_of_a_share_of_the_budget() -> None:
     """`trees=K` runs K searches of 1/K the iterations one after the other on the agent's own
     random stream and pools their root statistics: the same numbers as K separate searches."""

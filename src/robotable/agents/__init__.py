@@ -43,6 +43,7 @@ _PARAMS: dict[str, dict[str, type]] = {
         "norm": int,
         "press": float,
         "late": int,
+        "horizon": int,
         "trees": int,
         "worlds": int,
         "leaf": str,  # a name among the game's `leaf_evaluations()` (check_for_game)
@@ -59,6 +60,7 @@ _MAY_BE_ZERO = (
     "norm",
     "press",
     "late",
+    "horizon",
     "worlds",
 )
 

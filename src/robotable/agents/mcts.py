@@ -89,6 +89,7 @@ class MCTSAgent(Agent):
         norm: int = 0,
         press: float = 0.0,
         late: int = 0,
+        horizon: int = 0,
         trees: int = 1,
         leaf: str = "",
         worlds: int = 0,
@@ -127,6 +128,13 @@ class MCTSAgent(Agent):
         # that ranks its moves plays it out where the plain one waits for the turn cap. Before
         # that turn the search is the plain one, draw for draw.
         self.late = late
+        # The tree covers the root's turn and `horizon - 1` turns after it (0: no bound); a leaf
+        # past it is valued by the heuristic there. In a game whose turn is many decisions
+        # (Bread Winner's moves, deploys, builds and deactivations), a tree without a bound
+        # reaches the rival's reply below "end the turn" long before it does below the turn's
+        # other moves, whose subtrees stay in the mover's own choices: the end of the turn reads
+        # worse than doing anything more, and the search does things it has no reason to do.
+        self.horizon = horizon
         # `trees` independent searches share the budget and pool their root visits (root
         # parallelization): each tree is as shallow as one of 1/trees the iterations, but the
         # choice rests on all of them. An option for experiments: in Bread Winner, where a deeper
@@ -171,6 +179,8 @@ class MCTSAgent(Agent):
             parts.append(f"press={press}")
         if late:
             parts.append(f"late={late}")
+        if horizon:
+            parts.append(f"horizon={horizon}")
         if trees != 1:
             parts.append(f"trees={trees}")
         if leaf:
@@ -271,6 +281,7 @@ class MCTSAgent(Agent):
         best_score=cython.double,
         c=cython.double,
         done=cython.long,
+        stop=cython.long,
         world_count=cython.long,
         steps=cython.long,
         depth=cython.long,
@@ -312,6 +323,7 @@ class MCTSAgent(Agent):
         # With `worlds`: the determinizations the iterations take in turn, drawn as first needed.
         worlds: list[State] = []
         world_count = self.worlds
+        stop = state.turn_number() + self.horizon if self.horizon else 0
         done = 0
         while (limit is None or done < limit) and (
             deadline is None or done % 16 or time.perf_counter() < deadline
@@ -329,6 +341,8 @@ class MCTSAgent(Agent):
             path: list[tuple[_Edge, int]] = []
             # Selection and expansion.
             while not sample.is_terminal():
+                if stop and sample.turn_number() >= stop:
+                    break
                 legal = sample.legal_actions()
                 mover = sample.current_player()
                 children = node.children
