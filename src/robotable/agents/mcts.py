@@ -128,7 +128,8 @@ class MCTSAgent(Agent):
         # that ranks its moves plays it out where the plain one waits for the turn cap. Before
         # that turn the search is the plain one, draw for draw.
         self.late = late
-        # The tree covers the root's turn and `horizon - 1` turns after it (0: no bound); a leaf
+        # The tree covers the root's turn and `horizon - 1` turns after it (0: no bound), as the
+        # game's `turn_number()` counts turns (a game that counts none is never bounded); a leaf
         # past it is valued by the heuristic there. In a game whose turn is many decisions
         # (Bread Winner's moves, deploys, builds and deactivations), a tree without a bound
         # reaches the rival's reply below "end the turn" long before it does below the turn's

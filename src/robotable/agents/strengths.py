@@ -37,20 +37,17 @@ BY_GAME: dict[str, dict[str, str]] = {
     # `expert` is `hard`'s search, given three seconds to finish it: the search peaks near
     # 1,000 iterations here (against it, 100 games each: 300 took 35.5%, 2,000 45%, 5,000
     # 31%, five pooled trees of 1,000 46%; docs/ai.md), so no bigger budget plays better.
-    # From turn 60 on (30 turns each, past nearly every finished game) hard rescales its values
-    # (late=60): a leader who would sit on its lead until the turn cap presses it home instead.
-    # Its games with itself then end by all loaves 91.5% of the time (183 of 200) where the
-    # plain search's ended 73 of the first 100 of those deals. Head to head it scores within a
-    # point and a half of the plain search on the same deals; against greedy it scores 76 of 100
-    # where the plain search scored 83, leads held to the cap that pressing gave away: a cost
-    # taken for games that end, as the rulebook's game has no cap (docs/ai.md, "Bread Winner's
-    # late press").
-    # Its tree stops at the end of its own turn (horizon=1), the positions there valued by the
-    # heuristic, which discounts a harvest for the rival threats on it: a deeper tree reaches
-    # the rival's reply below "end the turn" long before it does below the turn's other moves,
-    # so it kept doing things it had no reason to do, down to returning a carrying Harvester.
-    # Against mcts:1000 it scores 73 of 100 where the unbounded search scored 55 on the same
-    # deals (docs/ai.md, "Bread Winner's turn as one horizon").
+    # hard's tree stops at the end of its own turn (horizon=1), the positions there valued by
+    # the heuristic, which discounts a harvest for the rival threats on it: an unbounded tree
+    # reaches the rival's reply below "end the turn" long before it does below the turn's other
+    # moves, and kept doing things it had no reason to do, down to returning a carrying
+    # Harvester. Against mcts:1000 it scores 73 of 100 where the unbounded search scored 55 on
+    # the same deals. From turn 60 on (30 turns each, past nearly every finished game) it
+    # rescales its values (late=60), so that a leader presses its lead home instead of sitting
+    # on it until the turn cap: its games with itself end by all loaves 182 times in 200, where
+    # without the press 19 of 25 did; against greedy the press costs four points (76 of 100,
+    # 80 without), taken because the rulebook's game has no cap (docs/ai.md, "Bread Winner's
+    # late press" and "Bread Winner's turn as one horizon").
     "breadwinner": {
         "hard": "mcts:iterations=1000,time=1,rollout=0,horizon=1,late=60",
         # hard's search with leaf values fitted to searched games' results (docs/ai.md)
