@@ -10,6 +10,7 @@ Both agents play in the same run, seats rotated, 95% Wilson intervals.
     .venv/bin/python scripts/ai_bound.py --iterations 1000 --games 100   # every two-seat game
     .venv/bin/python scripts/ai_bound.py --only iotabots --search rollout=0,c=0.2 --peek-only
     .venv/bin/python scripts/ai_bound.py --only betabotz --players 3 --against mcts:1000 --peek-only
+    .venv/bin/python scripts/ai_bound.py --only iotabots --peek hands --peek-only   # hands only
 
 With more than two seats the search plays one seat and the agent it is measured against all the
 others, and the table reads decided pairs as docs/ai.md does for Betabotz: each (search seat,
@@ -30,6 +31,7 @@ from typing import Any
 from robotable.agents import MCTSAgent, agent_params, register_agent
 from robotable.agents.mcts import _Edge
 from robotable.core.protocol import State
+from robotable.core.rng import GameRng
 from robotable.sim.analysis import summarize
 from robotable.sim.runner import RunSpec, run
 from robotable.sim.stats import wilson
@@ -50,7 +52,7 @@ class _Open:
         return getattr(self._state, name)
 
     def clone(self) -> _Open:
-        return _Open(self._state.clone())
+        return type(self)(self._state.clone())
 
     def silence(self) -> _Open:
         self._state.silence()
@@ -60,11 +62,35 @@ class _Open:
         return self._state.clone()
 
 
+class _HandsOpen(_Open):
+    """Iotabots with every hand open and the future hidden: each sample keeps the true hands and
+    field, and shuffles both decks and draws a fresh stream for the dice, so what separates it
+    from the fair search is the rival's hand alone (what reading the rival's play could learn),
+    and what separates it from `_Open` is the draws to come (what nobody can learn)."""
+
+    def determinize(self, seat: int, rng: Any) -> State:
+        sample = self._state.clone()
+        if sample.game.name != "iotabots":
+            raise SystemExit("--peek hands: only Iotabots' hands and decks are known here")
+        sample._legal = None
+        sample.deck = [[c for _, c in sorted((rng.random(), c) for c in d)] for d in sample.deck]
+        sample.rng = GameRng(rng.getrandbits(63))
+        return sample
+
+
 class PeekingMCTS(MCTSAgent):
     """MCTS with the same budget and options whose samples are the true state."""
 
+    view = _Open
+
     def search(self, state: State, root: _Edge | None = None, budget: float | None = None) -> _Edge:
-        return super().search(_Open(state), root, budget)  # type: ignore[arg-type]
+        return super().search(self.view(state), root, budget)  # type: ignore[arg-type]
+
+
+class HandPeekingMCTS(PeekingMCTS):
+    """MCTS whose samples hold the true hands, with the decks' order and the dice unknown."""
+
+    view = _HandsOpen
 
 
 def counter(games: int, what: str):
@@ -130,12 +156,21 @@ def main(argv: list[str]) -> int:
         help="play only the peeking search (the fair one's games are `robotable simulate GAME "
         "-a 'mcts:N;greedy' --seed 0`, the same seeds)",
     )
+    parser.add_argument(
+        "--peek",
+        choices=("all", "hands"),
+        default="all",
+        help="what the peeking search sees: everything, or (Iotabots) the hands but not the draws",
+    )
     args = parser.parse_args(argv)
-    register_agent("peek", PeekingMCTS, agent_params("mcts"))
+    register_agent(
+        "peek", HandPeekingMCTS if args.peek == "hands" else PeekingMCTS, agent_params("mcts")
+    )
     # made only if a game raises (its record is saved there), so a clean run leaves nothing
     errors = os.path.join(tempfile.gettempdir(), f"robotable-bound-errors-{os.getpid()}")
     budget = f"iterations={args.iterations}" + (f",{args.search}" if args.search else "")
-    print(f"`mcts:{budget}` and the same search peeking, each against `{args.against}`,")
+    sight = " (the hands, not the draws)" if args.peek == "hands" else ""
+    print(f"`mcts:{budget}` and the same search peeking{sight}, each against `{args.against}`,")
     print(f"{args.games} games each, seats rotated, seed 0.\n")
     print("| game | fair search wins | 95% interval | peeking search wins | 95% interval |")
     print("|---|---|---|---|---|")

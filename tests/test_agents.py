@@ -567,3 +567,24 @@ def test_the_peeking_search_samples_the_true_state() -> None:
         assert sample.to_json() == state.to_json()
     agent = ai_bound.PeekingMCTS(seed=1, iterations=50)
     assert agent.act(state) in state.legal_actions()
+
+
+def test_the_hand_peeking_search_sees_the_hands_and_not_the_draws() -> None:
+    # The measure of what reading the rival's hand could be worth: each sample must hold the
+    # true hands and field, and the decks' cards in another order with another dice stream.
+    ai_bound = _ai_bound_script()
+    game = robotable.load_game("iotabots")
+    state = mid_game_states(game, 1, 4)[0]
+    seat = state.current_player()
+    opened = ai_bound._HandsOpen(state).clone().silence()
+    truth = state.to_json()
+    orders = set()
+    for sample_seed in range(3):
+        sample = opened.determinize(seat, random.Random(sample_seed)).to_json()
+        assert sample["hand"] == truth["hand"] and sample["field"] == truth["field"]
+        assert [sorted(d) for d in sample["deck"]] == [sorted(d) for d in truth["deck"]]
+        assert sample["rng"] != truth["rng"]
+        orders.add(str(sample["deck"]))
+    assert len(orders) == 3 and str(truth["deck"]) not in orders
+    agent = ai_bound.HandPeekingMCTS(seed=1, iterations=50)
+    assert agent.act(state) in state.legal_actions()
