@@ -70,8 +70,6 @@ class _HandsOpen(_Open):
 
     def determinize(self, seat: int, rng: Any) -> State:
         sample = self._state.clone()
-        if sample.game.name != "iotabots":
-            raise SystemExit("--peek hands: only Iotabots' hands and decks are known here")
         sample._legal = None
         sample.deck = [[c for _, c in sorted((rng.random(), c) for c in d)] for d in sample.deck]
         sample.rng = GameRng(rng.getrandbits(63))
@@ -163,6 +161,10 @@ def main(argv: list[str]) -> int:
         help="what the peeking search sees: everything, or (Iotabots) the hands but not the draws",
     )
     args = parser.parse_args(argv)
+    if args.peek == "hands" and (args.only or TWO_SEAT_GAMES) != ["iotabots"]:
+        parser.error(
+            "--peek hands: only Iotabots' hands and decks are known here (--only iotabots)"
+        )
     register_agent(
         "peek", HandPeekingMCTS if args.peek == "hands" else PeekingMCTS, agent_params("mcts")
     )
