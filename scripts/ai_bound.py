@@ -70,7 +70,7 @@ class _HandsOpen(_Open):
 
     def determinize(self, seat: int, rng: Any) -> State:
         sample = self._state.clone()
-        sample._legal = None
+        sample._legal = None  # as the game's own determinize: the sample lists its own moves
         sample.deck = [[c for _, c in sorted((rng.random(), c) for c in d)] for d in sample.deck]
         sample.rng = GameRng(rng.getrandbits(63))
         return sample
@@ -161,7 +161,7 @@ def main(argv: list[str]) -> int:
         help="what the peeking search sees: everything, or (Iotabots) the hands but not the draws",
     )
     args = parser.parse_args(argv)
-    if args.peek == "hands" and (args.only or TWO_SEAT_GAMES) != ["iotabots"]:
+    if args.peek == "hands" and args.only != ["iotabots"]:
         parser.error(
             "--peek hands: only Iotabots' hands and decks are known here (--only iotabots)"
         )
