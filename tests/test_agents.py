@@ -16,6 +16,7 @@ import robotable
 from robotable.agents import make_agent, parse_agent_spec
 from robotable.agents.mcts import MCTSAgent
 from robotable.frontend.bench import mid_game_states
+from script_modules import load_script
 
 
 def play(game, agents, seed):
@@ -543,19 +544,10 @@ def test_mcts_search_is_pinned_on_both_engines() -> None:
     assert visits == json.loads(SEARCH_GOLDEN.read_text())
 
 
-def _ai_bound_script():
-    """scripts/ai_bound.py as a module (it is a script, not part of the package)."""
-    path = Path(__file__).resolve().parent.parent / "scripts" / "ai_bound.py"
-    spec = importlib.util.spec_from_file_location("ai_bound", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_peeking_search_samples_the_true_state() -> None:
     # The search samples from `state.clone().silence()`: the bound is only a bound if that copy
     # still shows every hidden card and the order of every pile.
-    ai_bound = _ai_bound_script()
+    ai_bound = load_script("ai_bound")
     game = robotable.load_game("stakbots")
     state = mid_game_states(game, 1, 4)[0]
     seat = state.current_player()
@@ -572,7 +564,7 @@ def test_the_peeking_search_samples_the_true_state() -> None:
 def test_the_hand_peeking_search_sees_the_hands_and_not_the_draws() -> None:
     # The measure of what reading the rival's hand could be worth: each sample must hold the
     # true hands and field, and the decks' cards in another order with another dice stream.
-    ai_bound = _ai_bound_script()
+    ai_bound = load_script("ai_bound")
     game = robotable.load_game("iotabots")
     state = mid_game_states(game, 1, 4)[0]
     seat = state.current_player()

@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "balance_pass.py"
+from script_modules import load_script
 
 
 @pytest.fixture(scope="module")
 def balance_pass():
-    spec = importlib.util.spec_from_file_location("balance_pass", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("balance_pass")
 
 
 def _row(output: str) -> list[str]:

@@ -4,30 +4,18 @@ result the fitted numbers are meant to predict."""
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
 from robotable.core.registry import load_game
 from robotable.games.iotabots.state import MULLIGAN, ORDER
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "fit_heuristic.py"
+from script_modules import load_script
 
 
 @pytest.fixture(scope="module")
 def fit_heuristic():
-    spec = importlib.util.spec_from_file_location("fit_heuristic", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    # dataclasses look their module up by name while the script's classes are made
-    sys.modules["fit_heuristic"] = module
-    try:
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        del sys.modules["fit_heuristic"]
+    return load_script("fit_heuristic")
 
 
 @pytest.mark.parametrize("game", ["breadwinner", "iotabots", "rumblebots", "stakbots"])
