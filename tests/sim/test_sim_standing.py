@@ -14,7 +14,7 @@ from robotable.core.registry import register_game
 from robotable.core.rng import GameRng
 from robotable.sim.analysis import summarize
 from robotable.sim.impact import standing_card_impact, standing_cells
-from robotable.sim.report import render_html
+from robotable.sim.report import foresight_sentence, render_html
 from robotable.sim.results_file import ResultsFileError, read_results, write_results
 from robotable.sim.runner import GameResult, RunSpec, run, standing_ranks
 from robotable.sim.text import json_safe
@@ -81,6 +81,20 @@ class StandingGame(DeckGame):
 
 
 register_game(StandingGame)
+
+
+class BlindStandingGame(StandingGame):
+    """The same game with an evaluation that sees nothing: seat 1 always stands first."""
+
+    name = "simstanding_blind"
+
+    def evaluate(self, state: StandingState, seat: int) -> float:
+        if state.is_terminal():
+            return state.returns()[seat]
+        return 0.8 if seat == 1 else 0.2
+
+
+register_game(BlindStandingGame)
 
 
 def _spec(tmp_path, **kw) -> RunSpec:
@@ -208,6 +222,7 @@ def test_the_summary_text_and_report_show_the_table_by_standing(standing_run):
     html = render_html(summary)
     assert "standing when taken)</h3>" in html
     assert "at the moment a card was first taken" in html
+    assert "What the standing foretells" in text and "What the standing foretells" in html
 
 
 def test_simulate_standing_adds_the_table_to_the_json(invoke):
@@ -219,3 +234,25 @@ def test_simulate_standing_adds_the_table_to_the_json(invoke):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["card_impact_by_standing"]["games_with_moments"] == 40
+
+
+def test_the_standing_is_checked_against_who_went_on_to_win(standing_run, tmp_path):
+    # The seat standing first (the leader, +3 on its die) wins about seven games in ten, and the
+    # table by standing says its evaluation sees that.
+    foresight = summarize(standing_run)["card_impact_by_standing"]["foresight"]
+    assert foresight["games"] == 1000 and foresight["fair_share"] == 0.5
+    first, second = foresight["by_rank"]
+    assert (first["rank"], second["rank"]) == (1, 2)
+    assert first["seat_moments"] == second["seat_moments"] == 2000  # two cards a game
+    assert first["ci"][0] > 0.6 and second["ci"][1] < 0.4
+    sentence = foresight_sentence(summarize(standing_run)["card_impact_by_standing"])
+    assert sentence.startswith("What the standing foretells: of the seats standing first when")
+    assert "barely" not in sentence
+    # An evaluation blind to the lead: the seat it puts first wins no more often than the other
+    # (both a little under one half: some games are drawn), and the sentence says the table
+    # holds little fixed.
+    blind = run(_spec(tmp_path, game="simstanding_blind", games=400), workers=1)
+    impact = summarize(blind)["card_impact_by_standing"]
+    first, second = impact["foresight"]["by_rank"]
+    assert first["ci"][0] < second["ci"][1] and second["ci"][0] < first["ci"][1]
+    assert "barely tells who wins" in foresight_sentence(impact)

@@ -14,6 +14,7 @@ from robotable.sim.runner import GameResult, agent_labels, seat_arrangements
 from robotable.sim.stats import (
     binomial_test,
     bradley_terry,
+    clustered_proportion,
     describe,
     elo_from_log_strengths,
     integer_histogram,
@@ -59,6 +60,32 @@ def test_newcombe_difference_matches_published_values(k1, n1, k2, n2, low, high)
     assert diff == pytest.approx(k1 / n1 - k2 / n2)
     assert lo == pytest.approx(low, abs=1e-4)
     assert hi == pytest.approx(high, abs=1e-4)
+
+
+def test_clustered_proportion_of_single_trials_is_walds_interval():
+    # Clusters of one trial each are independent trials: the cluster-robust interval is Wald's,
+    # with the small-sample factor g / (g - 1).
+    clusters = [(1, 1)] * 30 + [(0, 1)] * 70
+    rate, low, high = clustered_proportion(clusters)
+    half = 1.959963984540054 * math.sqrt(100 / 99 * 0.3 * 0.7 / 100)
+    assert rate == pytest.approx(0.3)
+    assert (low, high) == (pytest.approx(0.3 - half), pytest.approx(0.3 + half))
+    # Every cluster at the same rate: the clusters do not vary, nor does the estimate.
+    assert clustered_proportion([(2, 4), (5, 10), (1, 2)]) == (0.5, 0.5, 0.5)
+    assert math.isnan(clustered_proportion([])[0])
+    assert clustered_proportion([(3, 4)]) == (0.75, 0.0, 1.0)
+
+
+@given(st.lists(st.tuples(st.integers(0, 20), st.integers(0, 20)), max_size=30))
+def test_clustered_proportion_holds_its_rate_inside_zero_and_one(pairs):
+    clusters = [(min(k, t), t) for k, t in pairs]
+    rate, low, high = clustered_proportion(clusters)
+    trials = sum(t for _, t in clusters)
+    if trials == 0:
+        assert math.isnan(rate) and (low, high) == (0.0, 1.0)
+        return
+    assert rate == sum(k for k, _ in clusters) / trials
+    assert 0.0 <= low <= rate + 1e-12 and rate - 1e-12 <= high <= 1.0
 
 
 def test_binomial_test_matches_exact_values():

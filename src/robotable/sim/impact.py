@@ -40,11 +40,11 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .runner import GameResult, RunSpec
-from .stats import holm, mantel_haenszel
+from .stats import clustered_proportion, holm, mantel_haenszel
 
 MIN_STRATA = 2
 MIN_GAMES = 20
@@ -156,6 +156,66 @@ def standing_card_impact(
         "strata": len(strata),
         "games_with_moments": len(done),
         **_ranked(counts),
+        "foresight": standing_foresight(spec, done, wanted),
+    }
+
+
+def card_moments(
+    result: GameResult, wanted: set[str]
+) -> Iterator[tuple[str, int, tuple[int, ...]]]:
+    """(card, the seat that took it, every seat's standing then) for each card's first event of
+    the `wanted` types (any, when empty) in `result`, in the order they happened."""
+    taken: set[str] = set()
+    for kind, card, taker, ranks in result.moments:
+        if (wanted and kind not in wanted) or card in taken:
+            continue
+        taken.add(card)
+        yield card, taker, ranks
+
+
+def standing_foresight(
+    spec: RunSpec, results: Sequence[GameResult], wanted: set[str]
+) -> dict[str, Any]:
+    """How well the standing foretells who wins, at the moments the table reads: per rank, the
+    seat-moments at that rank and the share of them whose seat went on to win, its interval
+    counting each game as one cluster (a game's moments share its winner). Where the seat that
+    stands first wins hardly more than its fair share, the game's evaluation does not see who
+    is ahead, and strata by standing hold little more fixed than the seats do."""
+    # rank -> per game, [seat-moments at that rank that won, seat-moments at that rank]
+    by_rank: dict[int, dict[tuple[int, int], list[int]]] = defaultdict(
+        lambda: defaultdict(lambda: [0, 0])
+    )
+    games = 0
+    for r in results:
+        if r.returns is None or not r.moments:
+            continue
+        games += 1
+        won = [r.won(seat) for seat in range(spec.num_players)]
+        for _, _, ranks in card_moments(r, wanted):
+            for seat, rank in enumerate(ranks):
+                cell = by_rank[rank][(r.variant, r.index)]
+                cell[0] += won[seat]
+                cell[1] += 1
+    rows = []
+    for rank in sorted(by_rank):
+        clusters = list(by_rank[rank].values())
+        rate, low, high = clustered_proportion(clusters)
+        rows.append(
+            {
+                "rank": rank,
+                "seat_moments": sum(n for _, n in clusters),
+                "wins": sum(k for k, _ in clusters),
+                "win_rate": rate,
+                "ci": [low, high],
+            }
+        )
+    return {
+        "method": "per standing (rank by the game's evaluation when a card was first taken), "
+        "the share of seat-moments whose seat won the game; 95% interval with each game one "
+        "cluster (cluster-robust standard error of a ratio)",
+        "games": games,
+        "fair_share": 1 / spec.num_players,
+        "by_rank": rows,
     }
 
 
@@ -175,11 +235,7 @@ def standing_cells(
         used = [
             {card for event, card in pairs if not wanted or event in wanted} for pairs in r.cards
         ]
-        taken: set[str] = set()
-        for kind, card, taker, ranks in r.moments:  # in the order they happened
-            if (wanted and kind not in wanted) or card in taken:
-                continue
-            taken.add(card)
+        for card, taker, ranks in card_moments(r, wanted):
             for seat in range(spec.num_players):
                 if seat != taker and seat < len(used) and card in used[seat]:
                     continue  # took it later: neither the taker nor a seat without it

@@ -1122,6 +1122,9 @@ def _stratified_section(impact: dict[str, Any] | None) -> list[str]:
     used = "any event" if events == "any" else "an event of type " + ", ".join(events)
     if "standing when taken" in impact["strata_by"]:
         parts.append(_standing_note(used))
+        foresight = foresight_sentence(impact)
+        if foresight:
+            parts.append(f"<p class='note'>{_esc(foresight)}</p>")
         return parts
     parts.append(
         "<p class='note'>Seat-games are split into strata that hold the variant, the seat's deck "
@@ -1136,6 +1139,35 @@ def _stratified_section(impact: dict[str, Any] | None) -> list[str]:
         "still looks good. <code>simulate --restrict CARD</code> is the experiment for that.</p>"
     )
     return parts
+
+
+def foresight_sentence(impact: dict[str, Any] | None) -> str | None:
+    """What the standing foretells, in words (the terminal's and the report's): how often the
+    seats standing first, and those standing last, went on to win, beside the fair share. The
+    evaluation is said to barely tell the winner when the first rank's interval reaches the last
+    rank's (the fair share, when every seat always stood alike): draws lower every rank's wins,
+    so the ranks are compared with each other rather than with 1/seats."""
+    foresight = (impact or {}).get("foresight")
+    if not foresight or not foresight["by_rank"]:
+        return None
+    first, last = foresight["by_rank"][0], foresight["by_rank"][-1]
+    fair = foresight["fair_share"]
+    text = (
+        "What the standing foretells: of the seats standing first when a card was taken, "
+        f"{_pct(first['win_rate'])} {_ci(first['ci'])} went on to win"
+    )
+    if last is not first:
+        text += (
+            f", of those standing last (rank {last['rank']}) {_pct(last['win_rate'])} "
+            f"{_ci(last['ci'])}"
+        )
+    text += f"; fair share {_pct(fair)}, {foresight['games']} games, each counted as one cluster."
+    if first["ci"][0] <= (last["ci"][1] if last is not first else fair):
+        text += (
+            " The game's evaluation barely tells who wins at these moments, so this table holds "
+            "little more fixed than the seats do."
+        )
+    return text
 
 
 def _standing_note(used: str) -> str:

@@ -146,6 +146,27 @@ def two_proportion_test(k1: int, n1: int, k2: int, n2: int) -> float:
     return normal_two_sided_p(diff / math.sqrt(variance))
 
 
+def clustered_proportion(
+    clusters: Sequence[tuple[int, int]], z: float = Z95
+) -> tuple[float, float, float]:
+    """A proportion whose trials come in clusters that are not independent (every seat of one
+    game, read at many moments, shares that game's winner): the summed successes over the summed
+    trials, with the cluster-robust (linearized) standard error of that ratio and a normal
+    interval clipped to [0, 1]. `clusters` holds (successes, trials) per cluster. Returns (rate,
+    low, high); no trials: (nan, 0, 1); one cluster: its rate and (0, 1), nothing to vary.
+    """
+    trials = sum(t for _, t in clusters)
+    if trials == 0:
+        return (math.nan, 0.0, 1.0)
+    rate = sum(k for k, _ in clusters) / trials
+    count = sum(1 for _, t in clusters if t)
+    if count < 2:
+        return (rate, 0.0, 1.0)
+    spread = sum((k - rate * t) ** 2 for k, t in clusters)
+    half = z * math.sqrt(count / (count - 1) * spread) / trials
+    return (rate, max(0.0, rate - half), min(1.0, rate + half))
+
+
 def mean_difference(
     mean1: float, sd1: float, n1: int, mean2: float, sd2: float, n2: int, z: float = Z95
 ) -> tuple[float, float, float, float]:

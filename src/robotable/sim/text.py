@@ -56,6 +56,7 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
     cards and the headline sentences."""
     from .report import (
         QUALITY_EXPLAINED,
+        foresight_sentence,
         headline,
         quality_cells,
         rules_phrase,
@@ -219,6 +220,9 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
         out.print(table)
     print_stratified(summary.get("card_impact_stratified"), out)
     print_stratified(summary.get("card_impact_by_standing"), out)
+    foresight = foresight_sentence(summary.get("card_impact_by_standing"))
+    if foresight:
+        say(f"  {foresight}")
     print_causal_next_step(summary, out)
     cards = summary["cards"]
     if cards:
