@@ -367,7 +367,11 @@ def print_table_row(game: str, seats: int, s: dict, played: int) -> list[tuple[s
     cards = _card_list(flagged)
     if "card_impact_by_standing" in s:
         flagged = flagged_cards(s, "card_impact_by_standing")
-        cards += f"; by standing: {_card_list(flagged)}"
+        foresight = s["card_impact_by_standing"].get("foresight") or {}
+        blind = (
+            "" if foresight.get("tells_the_winner") else " (the standing barely tells the winner)"
+        )
+        cards += f"; by standing{blind}: {_card_list(flagged)}"
     print(
         f"| {game} | {seats} | {played} | {pct(first['win_rate'])} | [{pct(low)}, {pct(high)}] "
         f"| {pct(first['fair_share'])} | {pct(ends['win'])} | {pct(ends['turn_cap'])} "

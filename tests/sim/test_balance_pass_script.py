@@ -227,7 +227,8 @@ def test_standing_adds_the_cards_by_standing_and_keeps_its_games_apart(
     base = ["--only", "rumblebots", "--seats", "2", "--games", "6", "--out-dir", str(tmp_path)]
     assert balance_pass.main([*base, "--standing"]) == 0
     [row] = [line for line in capsys.readouterr().out.splitlines() if "| rumblebots |" in line]
-    assert "; by standing: " in row.split("|")[-2]
+    # Six games are too few for the standing to show who wins, and the row says so.
+    assert "; by standing (the standing barely tells the winner): " in row.split("|")[-2]
     [path] = tmp_path.iterdir()
     assert path.name == "rumblebots-2p-self-greedy-standing-seed0.jsonl"
     assert all("moments" in json.loads(line) for line in path.read_text().splitlines()[1:])

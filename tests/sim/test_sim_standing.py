@@ -247,7 +247,7 @@ def test_the_standing_is_checked_against_who_went_on_to_win(standing_run, tmp_pa
     assert first["ci"][0] > 0.6 and second["ci"][1] < 0.4
     sentence = foresight_sentence(summarize(standing_run)["card_impact_by_standing"])
     assert sentence.startswith("What the standing foretells: of the seats standing first when")
-    assert "barely" not in sentence
+    assert "barely" not in sentence and foresight["tells_the_winner"]
     # An evaluation blind to the lead: the seat it puts first wins no more often than the other
     # (both a little under one half: some games are drawn), and the sentence says the table
     # holds little fixed.
@@ -256,3 +256,4 @@ def test_the_standing_is_checked_against_who_went_on_to_win(standing_run, tmp_pa
     first, second = impact["foresight"]["by_rank"]
     assert first["ci"][0] < second["ci"][1] and second["ci"][0] < first["ci"][1]
     assert "barely tells who wins" in foresight_sentence(impact)
+    assert not impact["foresight"]["tells_the_winner"]

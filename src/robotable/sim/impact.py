@@ -209,13 +209,19 @@ def standing_foresight(
                 "ci": [low, high],
             }
         )
+    fair = 1 / spec.num_players
+    # Draws lower every rank's wins, so the first rank is compared with the last rather than
+    # with 1/seats (with it only when every seat always stood alike).
+    tells = bool(rows) and rows[0]["ci"][0] > (rows[-1]["ci"][1] if len(rows) > 1 else fair)
     return {
         "method": "per standing (rank by the game's evaluation when a card was first taken), "
         "the share of seat-moments whose seat won the game; 95% interval with each game one "
-        "cluster (cluster-robust standard error of a ratio)",
+        "cluster (cluster-robust standard error of a ratio); the standing tells the winner when "
+        "the first rank's interval lies above the last rank's",
         "games": games,
-        "fair_share": 1 / spec.num_players,
+        "fair_share": fair,
         "by_rank": rows,
+        "tells_the_winner": tells,
     }
 
 

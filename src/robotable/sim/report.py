@@ -1143,10 +1143,7 @@ def _stratified_section(impact: dict[str, Any] | None) -> list[str]:
 
 def foresight_sentence(impact: dict[str, Any] | None) -> str | None:
     """What the standing foretells, in words (the terminal's and the report's): how often the
-    seats standing first, and those standing last, went on to win, beside the fair share. The
-    evaluation is said to barely tell the winner when the first rank's interval reaches the last
-    rank's (the fair share, when every seat always stood alike): draws lower every rank's wins,
-    so the ranks are compared with each other rather than with 1/seats."""
+    seats standing first, and those standing last, went on to win, beside the fair share."""
     foresight = (impact or {}).get("foresight")
     if not foresight or not foresight["by_rank"]:
         return None
@@ -1162,7 +1159,7 @@ def foresight_sentence(impact: dict[str, Any] | None) -> str | None:
             f"{_ci(last['ci'])}"
         )
     text += f"; fair share {_pct(fair)}, {foresight['games']} games, each counted as one cluster."
-    if first["ci"][0] <= (last["ci"][1] if last is not first else fair):
+    if not foresight["tells_the_winner"]:
         text += (
             " The game's evaluation barely tells who wins at these moments, so this table holds "
             "little more fixed than the seats do."
