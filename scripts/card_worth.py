@@ -69,13 +69,56 @@ def same_deals(
     return pairs
 
 
+def alike_until(first: GameResult, second: GameResult) -> int:
+    """How many of the two games' first moments agree (each card's first event of each type,
+    by the same seat, in the same order): how long the second game followed the first. Both
+    games need their moments (`simulate --standing`)."""
+    count = 0
+    for a, b in zip(first.moments, second.moments):
+        if a[:3] != b[:3]:
+            break
+        count += 1
+    return count
+
+
+def taken_at(result: GameResult, card: str, seat: int, events: Sequence[str]) -> int | None:
+    """The index among `result.moments` of `seat` taking `card` (None: not recorded)."""
+    name = card.lower()
+    for index, (kind, named, taker, _) in enumerate(result.moments):
+        if taker == seat and named.lower() == name and (not events or kind in events):
+            return index
+    return None
+
+
+def _reading(cells: dict[str, int]) -> dict[str, Any]:
+    """Seat-games, their wins with and without the card, and the paired worth of the card."""
+    seat_games = sum(cells.values())
+    lost, gained = cells["with_only"], cells["without_only"]
+    worth, low, high = paired_difference(cells["both"], lost, gained, cells["neither"])
+    return {
+        "seat_games": seat_games,
+        "wins_with": cells["both"] + lost,
+        "wins_without": cells["both"] + gained,
+        "changed": {"lost": lost, "gained": gained},
+        "worth": None if not seat_games else worth,
+        "worth_ci": None if not seat_games else [low, high],
+        "p_value": binomial_test(lost, lost + gained, 0.5),
+    }
+
+
 def card_worth(
     pairs: Sequence[tuple[GameResult, GameResult]], card: str, events: Sequence[str]
 ) -> dict[str, Any]:
-    """The card's takers in the first game of each pair, their wins there and in the second."""
+    """The card's takers in the first game of each pair, their wins there and in the second:
+    over all of them, and over those whose second game was still the first one when the card
+    was taken (`alike`: None when the files hold no moments)."""
     cells = {"both": 0, "with_only": 0, "without_only": 0, "neither": 0}
-    taken_second = won_second = first_mover_wins_first = first_mover_wins_second = 0
+    alike = dict.fromkeys(cells, 0)
+    moments = all(a.moments and b.moments for a, b in pairs)
+    taken_second = won_second = same_winner = 0
+    first_mover_wins = [0, 0]
     for a, b in pairs:
+        followed = alike_until(a, b) if moments else 0
         for seat in takers(a, card, events):
             with_card, without = a.won(seat), b.won(seat)
             key = (
@@ -84,30 +127,28 @@ def card_worth(
                 else ("without_only" if without else "neither")
             )
             cells[key] += 1
+            at = taken_at(a, card, seat, events) if moments else None
+            if at is not None and followed >= at:
+                alike[key] += 1
         second_takers = takers(b, card, events)
         taken_second += len(second_takers)
         won_second += sum(b.won(seat) for seat in second_takers)
-        first_mover_wins_first += a.first_mover is not None and a.won(a.first_mover)
-        first_mover_wins_second += b.first_mover is not None and b.won(b.first_mover)
-    seat_games = sum(cells.values())
+        same_winner += a.decisive() and b.decisive() and a.winners() == b.winners()
+        for side, r in enumerate((a, b)):
+            first_mover_wins[side] += r.first_mover is not None and r.won(r.first_mover)
     # The name as the games spell it, when any event names the card.
     spelt = {c for a, b in pairs for r in (a, b) for seat in r.cards for _, c in seat}
     card = next((c for c in sorted(spelt) if c.lower() == card.lower()), card)
-    lost, gained = cells["with_only"], cells["without_only"]
-    worth, low, high = paired_difference(cells["both"], lost, gained, cells["neither"])
     return {
         "card": card,
         "events": list(events) or "any",
         "deals": len(pairs),
-        "seat_games": seat_games,
-        "wins_with": cells["both"] + lost,
-        "wins_without": cells["both"] + gained,
-        "changed": {"lost": lost, "gained": gained},
-        "worth": None if not seat_games else worth,
-        "worth_ci": None if not seat_games else [low, high],
-        "p_value": binomial_test(lost, lost + gained, 0.5),
+        "seats": len(pairs[0][0].returns) if pairs else 0,
+        "same_winner": same_winner,
+        **_reading(cells),
+        "alike": _reading(alike) if moments else None,
         "taken_in_second": {"seat_games": taken_second, "wins": won_second},
-        "first_mover_wins": [first_mover_wins_first, first_mover_wins_second],
+        "first_mover_wins": first_mover_wins,
     }
 
 
@@ -118,25 +159,49 @@ def _rate(wins: int, games: int) -> str:
     return f"{wins} of {games}, {100 * wins / games:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
+def _worth_words(card: str, reading: dict[str, Any], whose: str) -> str:
+    low, high = reading["worth_ci"]
+    changed = reading["changed"]
+    return (
+        f"{card} is worth {100 * reading['worth']:+.1f} points [{100 * low:+.1f}, "
+        f"{100 * high:+.1f}] to {whose} (McNemar p = {reading['p_value']:.2g}: "
+        f"{changed['lost']} of those seat-games won only with it, {changed['gained']} only "
+        "without it)."
+    )
+
+
 def describe(worth: dict[str, Any], names: tuple[str, str]) -> list[str]:
     """The reading in words, a line each."""
     n, card = worth["seat_games"], worth["card"]
     events = worth["events"] if worth["events"] == "any" else ", ".join(worth["events"])
     lines = [
         f"{card} taken in {n} seat-games of {worth['deals']} deals in {names[0]} (events: "
-        f"{events})."
+        f"{events}).",
+        f"The two runs' games had the same winner in {worth['same_winner']} of "
+        f"{worth['deals']} deals (about 1 in {worth['seats']} if they were unrelated games).",
     ]
     if n:
-        low, high = worth["worth_ci"]
-        changed = worth["changed"]
         lines += [
             f"Those seats won {_rate(worth['wins_with'], n)} with the card and "
             f"{_rate(worth['wins_without'], n)} on the same deals in {names[1]}.",
-            f"{card} is worth {100 * worth['worth']:+.1f} points [{100 * low:+.1f}, "
-            f"{100 * high:+.1f}] to the seats that took it (McNemar p = {worth['p_value']:.2g}: "
-            f"{changed['lost']} of those seat-games won only with it, {changed['gained']} only "
-            "without it).",
+            _worth_words(card, worth, "the seats that took it"),
         ]
+    alike = worth["alike"]
+    if alike is None:
+        lines.append(
+            "The files hold no moments (simulate --standing), so it cannot be said which games "
+            "were still alike when the card was taken."
+        )
+    elif n:
+        m = alike["seat_games"]
+        lines.append(
+            f"In {m} of those {n} seat-games the second game was still the first when the card "
+            "was taken (the same cards first taken by the same seats in the same order); in the "
+            "others it had parted before, and its seat's result lacks whatever brought the first "
+            "game's seat the card, so the reading over all takers holds that as well."
+        )
+        if m:
+            lines.append(_worth_words(card, alike, "those seats alone"))
     second = worth["taken_in_second"]
     lines.append(
         f"In {names[1]} it was taken in {second['seat_games']} seat-games, "

@@ -21,7 +21,7 @@ def card_worth():
     return load_script("card_worth")
 
 
-def _game(index: int, winner: int, cards, seed: int | None = None) -> GameResult:
+def _game(index: int, winner: int, cards, seed: int | None = None, moments=()) -> GameResult:
     returns = tuple(1.0 if seat == winner else 0.0 for seat in range(2))
     return GameResult(
         0,
@@ -35,6 +35,7 @@ def _game(index: int, winner: int, cards, seed: int | None = None) -> GameResult
         cards=cards,
         first_mover=0,
         turn_order=(0, 1),
+        moments=moments,
     )
 
 
@@ -64,8 +65,36 @@ def test_each_taker_is_set_beside_its_own_seat_on_the_same_deal(card_worth):
     low, high = worth["worth_ci"]
     assert low < 0.2 < high
     assert worth["taken_in_second"] == {"seat_games": 1, "wins": 1}
+    assert worth["same_winner"] == 2 and worth["alike"] is None  # no moments recorded
     # Every event naming the card counts when no type is given: seat 1's bid in game 2 as well.
     assert card_worth.card_worth(pairs, "Cog", [])["seat_games"] == 6
+
+
+def test_only_games_still_alike_when_the_card_was_taken_count_as_alike(card_worth):
+    pip, cog = ("took", "Pip", 1, (1, 2)), ("took", "Cog", 0, (1, 2))
+    other = ("took", "Pip", 0, (1, 2))  # the second game's first moment differs: it parted
+    took = (("took", "Cog"),)
+    with_card = [
+        _game(0, 0, (took, ()), moments=(pip, cog)),  # followed until Cog: alike, won only with
+        _game(1, 0, (took, ()), moments=(pip, cog)),  # parted before: not alike
+        _game(2, 1, (took, ()), moments=(cog,)),  # taken first: alike, lost both
+    ]
+    without = [
+        _game(0, 1, ((), ()), moments=(pip, ("took", "Dud", 1, (1, 2)))),
+        _game(1, 1, ((), ()), moments=(other, cog)),
+        _game(2, 1, ((), ()), moments=()),
+    ]
+    worth = card_worth.card_worth(card_worth.same_deals(with_card, without, ("a", "b")), "Cog", [])
+    assert worth["alike"] is None  # one game of the second run holds no moments
+    without[2] = _game(2, 1, ((), ()), moments=(("took", "Ace", 0, (1, 2)),))
+    worth = card_worth.card_worth(card_worth.same_deals(with_card, without, ("a", "b")), "Cog", [])
+    assert worth["seat_games"] == 3 and worth["changed"] == {"lost": 2, "gained": 0}
+    alike = worth["alike"]
+    assert alike["seat_games"] == 2 and alike["changed"] == {"lost": 1, "gained": 0}
+    assert (alike["wins_with"], alike["wins_without"]) == (1, 0)
+    text = "\n".join(card_worth.describe(worth, ("a", "b")))
+    assert "In 2 of those 3 seat-games the second game was still the first" in text
+    assert "Cog is worth +50.0 points" in text  # the two alike seat-games: one win lost
 
 
 def test_a_game_that_is_not_the_same_deal_is_refused(card_worth):
