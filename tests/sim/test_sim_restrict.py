@@ -383,3 +383,11 @@ def test_a_paired_run_resumes_and_says_its_pairs_in_words(invoke, tmp_path):
     )
     assert "Paired with the same games unbarred: the barred seat was offered Star" in first.output
     assert "the same games unbarred, game by game" in first.output  # the table above it
+    # The file alone holds the bar: pooled, it reads as the run did, in words and in JSON.
+    pooled = invoke("pool", str(out), "--json")
+    assert pooled.exit_code == 0, pooled.output
+    restriction = json.loads(pooled.stdout)["restriction"]
+    assert restriction["paired"] == json.loads(whole.stdout)["restriction"]["paired"]
+    assert (restriction["card"], restriction["base"]) == ("Star", "greedy")
+    words = invoke("pool", str(out))
+    assert "Paired with the same games unbarred: the barred seat was offered Star" in words.output

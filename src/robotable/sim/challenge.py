@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..agents.restricted import restricted_spec
+from ..agents.restricted import restricted_spec, split_restricted
+from ..core.errors import OptionError
 from .runner import GameResult, RunSpec
 from .stats import binomial_test, paired_difference, wilson
 
@@ -194,6 +195,21 @@ def restriction_summary(
         "share of the decided games (two seats: the unrestricted agent's win rate minus 0.5); "
         "Wilson interval; exact binomial test against the fair share; draws left out",
     }
+
+
+def restriction_of_run(
+    spec: RunSpec, results: Sequence[GameResult], events: Sequence[str] = ()
+) -> dict[str, Any] | None:
+    """The `restriction` object of a `--restrict` run read back from its results files (`pool`,
+    a run stopped early): its agents name the base and the barred card. None for other runs."""
+    try:
+        parts = split_restricted(spec.agents[0]) if spec.agents else None
+    except OptionError:
+        return None
+    if parts is None or any(agent != parts[0] for agent in spec.agents[1:]):
+        return None
+    base, cards, kinds = parts
+    return restriction_summary(spec, results, base, cards, kinds, events)
 
 
 def depth_summary(

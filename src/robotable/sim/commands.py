@@ -32,6 +32,7 @@ from .challenge import (
     depth_agents,
     depth_summary,
     restrict_agents,
+    restriction_of_run,
     restriction_summary,
     restriction_warnings,
 )
@@ -489,6 +490,13 @@ def register(app: typer.Typer) -> None:
         )
         if events:
             summary["card_events"] = list(events)
+        # A --restrict run's files hold its bar: read it again (a stopped run's games too).
+        restriction = restriction_of_run(pooled.outcome.spec, pooled.outcome.results, events)
+        if restriction is not None:
+            summary["restriction"] = restriction
+            for warning in restriction_warnings(restriction):
+                err.print(f"warning: {warning}", markup=False, highlight=False, soft_wrap=True)
+                summary["warnings"].append(warning)
         summary["pooled"] = pooled.describe()
         seeds = ", ".join(f"seed {f.seed} ({f.games} games)" for f in pooled.files)
         line = f"pooled from {len(pooled.files)} results files: {seeds}"
