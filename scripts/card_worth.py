@@ -10,12 +10,21 @@ the same deals without it, with Newcombe's interval for paired proportions and M
 test on the seat-games whose result changed. A seat that wins as often without the card won by
 what brought it the card, not by the card.
 
+The second game is the first only until the card, or a search's thought of it, changes a move;
+after that the two part, and a seat that took the card because it was doing well is set beside
+a seat whose later fortune is its own. Over all takers the reading then holds what brought them
+the card as well as the card. So the script says how many deals had the same winner in both
+runs, and when both runs recorded their moments (`simulate --standing`) it reads apart the
+takers whose second game was still the first when the card was taken (the same cards first
+taken by the same seats in the same order until then): for them the comparison is a bar's.
+
 Both files are `robotable simulate --out-jsonl` runs of one game, seats and seed (so their
 deals, seatings and turn orders are the same game for game), the second with `-o
 content=FILE` or `--cards FILE` for the changed card set:
 
-    robotable simulate betabotz -a mcts:1000 --players 4 --games 100 --seed 0 --out-jsonl A
-    robotable simulate betabotz -a mcts:1000 --players 4 --games 100 --seed 0 \\
+    robotable simulate betabotz -a mcts:1000 --players 4 --games 100 --seed 0 --standing \\
+        --out-jsonl A
+    robotable simulate betabotz -a mcts:1000 --players 4 --games 100 --seed 0 --standing \\
         -o content=NULLED.toml --out-jsonl B
     .venv/bin/python scripts/card_worth.py A B --card Compiler --events breach_taken
 
