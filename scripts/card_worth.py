@@ -244,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{names[0]} {first.spec.game} at {first.spec.num_players}: compare one game"
             )
         pairs = same_deals(first.results, second.results, names)
+        if not pairs:
+            raise ResultsFileError(f"no deal is finished in both {names[0]} and {names[1]}")
     except ResultsFileError as exc:
         print(f"card_worth: {exc}", file=sys.stderr)
         return 2

@@ -154,3 +154,11 @@ def test_runs_of_other_deals_or_games_get_one_line(card_worth, tmp_path, capsys)
     assert "simtiny at 3 seats" in capsys.readouterr().err
     assert card_worth.main([str(tmp_path / "none.jsonl"), str(bundled), "--card", "Cog"]) == 2
     assert "none.jsonl" in capsys.readouterr().err
+    # A run stopped before its first game: nothing to set side by side, said in one line.
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text(bundled.read_text().splitlines()[0] + "\n")
+    assert card_worth.main([str(bundled), str(empty), "--card", "Cog"]) == 2
+    assert (
+        capsys.readouterr().err
+        == f"card_worth: no deal is finished in both {bundled} and {empty}\n"
+    )
