@@ -178,9 +178,9 @@ def standing_foresight(
 ) -> dict[str, Any]:
     """How well the standing foretells who wins, at the moments the table reads: per rank, the
     seat-moments at that rank and the share of them whose seat went on to win, its interval
-    counting each game as one cluster (a game's moments share its winner). Where the seat that
-    stands first wins hardly more than its fair share, the game's evaluation does not see who
-    is ahead, and strata by standing hold little more fixed than the seats do."""
+    counting each game as one cluster (a game's moments share its winner). Where the seats that
+    stand first win hardly more often than those that stand last, the game's evaluation does not
+    see who is ahead, and strata by standing hold little more fixed than the seats do."""
     # rank -> per game, [seat-moments at that rank that won, seat-moments at that rank]
     by_rank: dict[int, dict[tuple[int, int], list[int]]] = defaultdict(
         lambda: defaultdict(lambda: [0, 0])
