@@ -45,7 +45,7 @@ from typing import Any
 from robotable.sim.pool import pool_results
 from robotable.sim.results_file import ResultsFileError
 from robotable.sim.runner import GameResult
-from robotable.sim.stats import binomial_test, paired_difference, wilson
+from robotable.sim.stats import binomial_test, paired_cells, paired_difference, wilson
 
 
 def takers(result: GameResult, card: str, events: Sequence[str]) -> list[int]:
@@ -99,15 +99,15 @@ def taken_at(result: GameResult, card: str, seat: int, events: Sequence[str]) ->
     return None
 
 
-def _reading(cells: dict[str, int]) -> dict[str, Any]:
+def _reading(outcomes: list[tuple[bool, bool]]) -> dict[str, Any]:
     """Seat-games, their wins with and without the card, and the paired worth of the card."""
-    seat_games = sum(cells.values())
-    lost, gained = cells["with_only"], cells["without_only"]
-    worth, low, high = paired_difference(cells["both"], lost, gained, cells["neither"])
+    seat_games = len(outcomes)
+    both, lost, gained, neither = paired_cells(outcomes)
+    worth, low, high = paired_difference(both, lost, gained, neither)
     return {
         "seat_games": seat_games,
-        "wins_with": cells["both"] + lost,
-        "wins_without": cells["both"] + gained,
+        "wins_with": both + lost,
+        "wins_without": both + gained,
         "changed": {"lost": lost, "gained": gained},
         "worth": None if not seat_games else worth,
         "worth_ci": None if not seat_games else [low, high],
@@ -121,24 +121,20 @@ def card_worth(
     """The card's takers in the first game of each pair, their wins there and in the second:
     over all of them, and over those whose second game was still the first one when the card
     was taken (`alike`: None when the files hold no moments)."""
-    cells = {"both": 0, "with_only": 0, "without_only": 0, "neither": 0}
-    alike = dict.fromkeys(cells, 0)
+    # (won with the card, won without it) per taker; the takers still alike when they took it
+    outcomes: list[tuple[bool, bool]] = []
+    alike: list[tuple[bool, bool]] = []
     moments = all(a.moments and b.moments for a, b in pairs)
     taken_second = won_second = same_winner = 0
     first_mover_wins = [0, 0]
     for a, b in pairs:
         followed = alike_until(a, b) if moments else 0
         for seat in takers(a, card, events):
-            with_card, without = a.won(seat), b.won(seat)
-            key = (
-                ("both" if without else "with_only")
-                if with_card
-                else ("without_only" if without else "neither")
-            )
-            cells[key] += 1
+            outcome = (a.won(seat), b.won(seat))
+            outcomes.append(outcome)
             at = taken_at(a, card, seat, events) if moments else None
             if at is not None and followed >= at:
-                alike[key] += 1
+                alike.append(outcome)
         second_takers = takers(b, card, events)
         taken_second += len(second_takers)
         won_second += sum(b.won(seat) for seat in second_takers)
@@ -154,7 +150,7 @@ def card_worth(
         "deals": len(pairs),
         "seats": len(pairs[0][0].returns) if pairs else 0,
         "same_winner": same_winner,
-        **_reading(cells),
+        **_reading(outcomes),
         "alike": _reading(alike) if moments else None,
         "taken_in_second": {"seat_games": taken_second, "wins": won_second},
         "first_mover_wins": first_mover_wins,

@@ -27,7 +27,7 @@ from typing import Any
 from ..agents.restricted import restricted_spec, split_restricted
 from ..core.errors import OptionError
 from .runner import GameResult, RunSpec
-from .stats import binomial_test, paired_difference, wilson
+from .stats import binomial_test, paired_cells, paired_difference, wilson
 
 DEFAULT_DEPTH_ITERATIONS = 200
 
@@ -81,33 +81,27 @@ def paired_comparison(results: Sequence[GameResult]) -> dict[str, Any] | None:
     pairs = [r for r in results if r.paired and r.placebo_returns is not None]
     if not pairs:
         return None
-    cells = {"both": 0, "unbarred_only": 0, "barred_only": 0, "neither": 0}
+    outcomes = []
     could_act = changed = 0
     for r in pairs:
         seat = r.arrangement.index(0)
-        barred = r.won(seat)
         unbarred = replace(r, returns=r.placebo_returns).won(seat)
+        outcomes.append((unbarred, r.won(seat)))
         could_act += bool(r.bar_could_act and r.bar_could_act[0])
         changed += r.returns != r.placebo_returns
-        key = (
-            ("both" if barred else "unbarred_only")
-            if unbarred
-            else ("barred_only" if barred else "neither")
-        )
-        cells[key] += 1
-    lost, gained = cells["unbarred_only"], cells["barred_only"]
+    both, lost, gained, neither = paired_cells(outcomes)
     games = len(pairs)
-    diff, low, high = paired_difference(cells["both"], lost, gained, cells["neither"])
+    diff, low, high = paired_difference(both, lost, gained, neither)
     return {
         "games": games,
         "bar_could_act": could_act,
         "changed": changed,
         "wins_lost": lost,
         "wins_gained": gained,
-        "unbarred_wins": cells["both"] + lost,
-        "barred_wins": cells["both"] + gained,
-        "unbarred_win_rate": (cells["both"] + lost) / games,
-        "barred_win_rate": (cells["both"] + gained) / games,
+        "unbarred_wins": both + lost,
+        "barred_wins": both + gained,
+        "unbarred_win_rate": (both + lost) / games,
+        "barred_win_rate": (both + gained) / games,
         "importance": diff,
         "importance_ci": [low, high],
         "p_value": binomial_test(lost, lost + gained, 0.5),

@@ -7,7 +7,7 @@ values and cheap to run on thousands of games. Intervals are two-sided at 95% un
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 # The two-sided 95% normal quantile, written out so no dependency is needed to get it.
@@ -59,6 +59,15 @@ def newcombe_difference(
     low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
     high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
     return (d, max(-1.0, low), min(1.0, high))
+
+
+def paired_cells(outcomes: Iterable[tuple[bool, bool]]) -> tuple[int, int, int, int]:
+    """The four cells of paired yes/no outcomes, in `paired_difference`'s order: yes in both,
+    in the first only, in the second only, in neither."""
+    cells = [0, 0, 0, 0]
+    for first, second in outcomes:
+        cells[(0 if second else 1) if first else (2 if second else 3)] += 1
+    return cells[0], cells[1], cells[2], cells[3]
 
 
 def paired_difference(
