@@ -30,7 +30,8 @@ importance, the points its player loses without it, and what that reading says. 
 is read beside the same game unbarred: the unbarred games are played once per table, watching
 the seat every bar would sit in, and a card's run plays only the deals its bar could touch (the
 others are the unbarred games, move for move). `--bar-cards "A;B"` bars the cards named instead
-of the flagged ones, in the tables `--only` and `--seats` choose. The unbarred games are self-play
+of the flagged ones, in the tables `--only` and `--seats` choose; `--bar-cards "A+B;C"` bars A and
+B together in one run (a group's importance bounds each of its cards), and C alone. The unbarred games are self-play
 on the bars' deals, so a third table gives their row as the first table would (this seed's).
 
     .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --out-dir runs --only rumblebots --bar
@@ -188,6 +189,11 @@ def flagged_cards(summary: dict, key: str = "card_impact_stratified") -> list[tu
     return [(card, ratios[card]) for card in impact.get("past_10_points", [])]
 
 
+def bar_group(card: str) -> tuple[str, ...]:
+    """The cards one bar holds: a card's name, or several joined by '+' (barred together)."""
+    return tuple(c.strip() for c in card.split("+"))
+
+
 def bar_stem(game: str, seats: int, card: str, agent: str) -> str:
     """A barred run's results file name without its seed."""
     return f"{game}-{seats}p-bar-{file_word(f'{card};{agent}')}"
@@ -203,7 +209,7 @@ def unbarred_spec(
         games=args.bar_games,
         seed=args.seed,
         error_dir=errors,
-        watch=tuple(((card,), ()) for card in cards),
+        watch=tuple((bar_group(card), ()) for card in cards),
     )
 
 
@@ -231,7 +237,8 @@ def bar_card(
     barred from it in one seat, the agent itself in the others (the same games, paired, as that
     command with this seed). With `unbarred` (the card's place among the watched bars and the
     unbarred games) only the games its bar could touch are played."""
-    agents = tuple(restrict_agents(args.agent, [card], (), seats))
+    cards = bar_group(card)
+    agents = tuple(restrict_agents(args.agent, cards, (), seats))
     spec = RunSpec(
         game, seats, agents, games=args.bar_games, seed=args.seed, error_dir=errors, paired=True
     )
@@ -242,7 +249,7 @@ def bar_card(
         results = play_seed(spec, stem, args, *paired_with(*unbarred))
         if args.out_dir is not None:
             results = pooled(stem, args).results
-    return restriction_summary(spec, results, args.agent, [card], events=FIELDED.get(game, ()))
+    return restriction_summary(spec, results, args.agent, cards, events=FIELDED.get(game, ()))
 
 
 def paired_with(place: int, unbarred: list[GameResult]):
@@ -276,6 +283,11 @@ def bar_reading(r: dict) -> str:
         return "the bar did not keep the card out: read the card that brings it into play"
     if not free["used"]:
         return "never played by the free seats: nothing to read"
+    if len(r.get("cards", ())) > 1:
+        # A group bounds each of its cards (docs/balancing.md, "Several cards barred together").
+        if high <= 0.10:
+            return f"cleared together: none of them is worth more than {100 * high:.1f} points"
+        return "the group may be worth more than 10 points: bar its cards one at a time"
     if (low > 0 or high < 0) and abs(importance) > 0.10:
         worth = "is worth" if importance > 0 else "costs"
         return f"past the bar: the card itself {worth} its player more than 10 points"
@@ -404,8 +416,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--bar-games", type=int, default=200, help="games of each barred run")
     parser.add_argument(
         "--bar-cards",
-        help="bar these cards (';' between names) in each table chosen by --only and --seats, "
-        "in place of the flagged ones, without the self-play and deck tables",
+        help="bar these cards (';' between bars, '+' between the cards of one bar) in each table "
+        "chosen by --only and --seats, in place of the flagged ones, without the self-play and "
+        "deck tables",
     )
     parser.add_argument("--seats", help="comma-separated seat counts (default: every table's)")
     parser.add_argument(

@@ -98,9 +98,10 @@ def _paired_games(path: Path) -> list[tuple]:
 def test_barred_runs_sharing_one_unbarred_table_are_simulate_restrict_pair_for_pair(
     balance_pass, invoke, tmp_path
 ):
-    """Two cards barred through one shared table of unbarred games (each played once, watching
-    both bars) hold the same pairs as `simulate --restrict` run for each card on its own."""
-    cards = ["Spike Bot", "Core Bot"]
+    """Two bars, one of a card and one of two cards together, through one shared table of
+    unbarred games (each played once, watching both bars) hold the same pairs as `simulate
+    --restrict` run for each bar on its own."""
+    cards = ["Spike Bot", "Core Bot+Trip Bot"]  # the second barred together (two cards)
     runs = tmp_path / "runs"
     runs.mkdir()
     args = _bar_args(runs, games=6)
@@ -112,7 +113,8 @@ def test_barred_runs_sharing_one_unbarred_table_are_simulate_restrict_pair_for_p
         mine = balance_pass.bar_card("stakbots", 2, card, args, str(tmp_path), (place, shared))
         cli_file = tmp_path / f"cli-{place}.jsonl"
         result = invoke(
-            "simulate", "stakbots", "--restrict", card, "--agents", "mcts:20", "--games", "6",
+            "simulate", "stakbots", "--restrict", card.replace("+", ";"), "--agents", "mcts:20",
+            "--games", "6",
             "--workers", "1", "--errors-dir", str(tmp_path), "--out-jsonl", str(cli_file),
             "--json",
         )  # fmt: skip
@@ -152,6 +154,21 @@ def _reading(importance: float, ci: tuple[float, float], barred: int, free: int)
             "unrestricted": {"seat_games": 400, "used": free, "rate": free / 400},
         },
     }
+
+
+@pytest.mark.parametrize(
+    ("ci", "reading"),
+    [
+        ((-0.04, 0.071), "cleared together: none of them is worth more than 7.1 points"),
+        ((-0.02, 0.10), "cleared together: none of them is worth more than 10.0 points"),
+        ((-0.01, 0.13), "the group may be worth more than 10 points: bar its cards one at a time"),
+        ((0.12, 0.25), "the group may be worth more than 10 points: bar its cards one at a time"),
+    ],
+)
+def test_a_group_bar_reads_as_a_bound_on_each_of_its_cards(balance_pass, ci, reading):
+    group = {**_reading(sum(ci) / 2, ci, 0, 300), "cards": ["Golden Mainframe", "Neural Mesh"]}
+    assert balance_pass.bar_reading(group) == reading
+    assert balance_pass.bar_group("Golden Mainframe + Neural Mesh") == tuple(group["cards"])
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,9 @@ plus 3 for a Star; the higher total wins, equal totals draw. A Star against a Pi
 36 die pairs, draws 3 and loses 3: the seat barred from the Star wins 3 of the 33 decided games
 it would otherwise win 30 of, so the card's importance is 30/33 - 1/2 = 0.409. The `mislead`
 option turns the heuristic around (it then prefers the Pip), which a one-ply greedy agent follows
-and a search that plays the game out does not.
+and a search that plays the game out does not. The `moon` option adds a Moon, worth 3 like the
+Star: barred from one of the two, a seat plays the other and loses nothing; barred from both, it
+loses what a seat barred from the Star alone loses without the Moon.
 """
 
 from __future__ import annotations
@@ -55,7 +57,8 @@ class StrongState(State):
 
     def _legal_actions(self) -> list[Action]:
         if len(self.played) < 2:
-            return [Play("Pip"), Play("Star")]
+            moon = [Play("Moon")] if self.game.options["moon"] else []
+            return [Play("Pip"), Play("Star"), *moon]
         return [Reveal()]  # a last forced step, so both choices are judged by the heuristic
 
     def _apply(self, action: Action) -> list[dict]:
@@ -75,7 +78,7 @@ class StrongState(State):
         return self.revealed
 
     def totals(self) -> list[int]:
-        return [roll + (3 if card == "Star" else 0) for roll, card in zip(self.rolls, self.played)]
+        return [roll + (0 if card == "Pip" else 3) for roll, card in zip(self.rolls, self.played)]
 
     def returns(self) -> list[float]:
         if not self.revealed:
@@ -106,7 +109,10 @@ class StrongState(State):
 
 class StrongGame(Game):
     name = "simstrong"
-    option_specs = (OptionSpec("mislead", bool, False, "the heuristic prefers the Pip"),)
+    option_specs = (
+        OptionSpec("mislead", bool, False, "the heuristic prefers the Pip"),
+        OptionSpec("moon", bool, False, "a third card, the Moon, as strong as the Star"),
+    )
     action_classes = (Play, Reveal)
 
     def new_initial_state(self, seed: int = 0) -> StrongState:
@@ -121,7 +127,7 @@ class StrongGame(Game):
         played = state.played  # type: ignore[attr-defined]
         if seat >= len(played):
             return 0.5
-        star = played[seat] == "Star"
+        star = played[seat] != "Pip"
         return 0.5 + (0.1 if star != self.options["mislead"] else -0.1)
 
 
@@ -221,6 +227,65 @@ def test_restricting_a_card_the_agent_never_plays_changes_nothing(invoke, tmp_pa
     assert any("no event named Pip for greedy" in w for w in data["warnings"])
 
 
+def test_cards_barred_together_bound_each_one_and_catch_what_substitutes_hide(invoke, tmp_path):
+    """The Moon is as strong as the Star: barred from either alone a seat plays the other and
+    loses nothing, so each looks unimportant; barred from both it loses the Star's importance.
+    The group's importance is at least each card's, and the words say so."""
+    moon = ("--option", "moon=true", "--agents", "greedy", "--games", "60")
+    alone = _json(invoke, tmp_path, "--restrict", "Star", *moon)["restriction"]["paired"]
+    assert alone["bar_could_act"] == 60 and alone["wins_lost"] == alone["wins_gained"] == 0
+    out = tmp_path / "group.jsonl"
+    both = _json(invoke, tmp_path, "--restrict", "Star; Moon", *moon, "--out-jsonl", str(out))
+    r = both["restriction"]
+    assert r["cards"] == ["Star", "Moon"] and r["card"] == "Star, Moon"
+    assert both["agents"] == ["restricted:greedy,card=Star,card=Moon", "greedy"]
+    assert r["card_use"]["restricted"]["used"] == 0
+    p = r["paired"]
+    assert p["wins_gained"] == 0 and p["importance_ci"][0] > 0.1 > alone["importance_ci"][1]
+    words = invoke("pool", str(out))
+    assert words.exit_code == 0, words.output
+    text = " ".join(words.stdout.split())
+    assert "Importance of Star and Moon, barred together: greedy wins" in text
+    assert "against itself barred from playing any of them" in text
+    assert "the barred seat was offered Star or Moon beside another move in 60 of 60" in text
+    top = f"{100 * p['importance_ci'][1]:.1f}"
+    assert f"none of these cards is worth more than {top} points to this agent" in text
+    assert "past the 10 points of the fairness pass, so bar them one at a time" in text
+
+
+@pytest.mark.parametrize(
+    ("top", "needle"),
+    [
+        (0.08, "worth more than 8.0 points to this agent (the top of the group's 95% interval), "
+         "inside the 10 points"),
+        (0.10, "worth more than 10.0 points to this agent (the top of the group's 95% interval), "
+         "inside the 10 points"),
+        (0.121, "worth more than 12.1 points to this agent (the top of the group's 95% interval), "
+         "past the 10 points"),
+        (-0.02, "the seat did no worse without the group"),
+    ],
+)  # fmt: skip
+def test_a_group_bar_says_how_far_it_clears_each_card(top, needle):
+    from robotable.sim.report import challenge_sentences
+
+    paired = {
+        "games": 50, "bar_could_act": 20, "changed": 3, "wins_lost": 2, "wins_gained": 1,
+        "unbarred_wins": 14, "barred_wins": 13, "unbarred_win_rate": 0.28,
+        "barred_win_rate": 0.26, "importance": 0.02, "importance_ci": [-0.05, top],
+        "p_value": 1.0,
+    }  # fmt: skip
+    restriction = {
+        "card": "A, B", "cards": ["A", "B"], "base": "greedy", "seats": 4, "decided": 50,
+        "restricted_win_rate": 0.26, "restricted_ci": [0.16, 0.4], "fair_share": 0.25,
+        "importance": -0.01, "importance_ci": [-0.15, 0.09], "p_value": 1.0, "draws": 0,
+        "paired": paired,
+        "card_use": {"restricted": {"used": 0, "rate": 0.0}, "unrestricted": {"used": 9, "rate": 0.1}},
+    }  # fmt: skip
+    lines = challenge_sentences({"restriction": restriction})
+    bound = [line for line in lines if line.startswith("Barred together")]
+    assert len(bound) == 1 and needle in bound[0]
+
+
 def test_depth_is_zero_when_the_heuristic_already_knows_and_large_when_it_misleads(
     invoke, tmp_path
 ):
@@ -269,6 +334,8 @@ def test_the_text_summary_leads_with_the_experiment(invoke, tmp_path):
         (("--restrict", "Star", "--fixed-seats"), "drop --fixed-seats"),
         (("--restrict-kind", "play"), "needs --restrict"),
         (("--depth", "--depth-iterations", "0"), "--depth-iterations"),
+        (("--restrict", "Star;;Moon"), "no empty names"),
+        (("--restrict", "Star;star"), "a card is named twice"),
     ],
 )
 def test_bad_experiment_input_is_one_line(invoke, args, message):

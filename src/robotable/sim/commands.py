@@ -317,7 +317,8 @@ def register(app: typer.Typer) -> None:
                 help="A card's importance: play the --agents agent (BASE, default greedy) "
                 "barred from playing this card against BASE itself, seats rotated, and report "
                 "how much the unrestricted agent wins more (win rate minus 0.5 with two seats); "
-                "each barred game is also compared with the same game unbarred.",
+                "each barred game is also compared with the same game unbarred. Several cards "
+                "with ';' between them are barred together (a screen of a group of suspects).",
             ),
         ] = None,
         restrict_kind: Annotated[
@@ -802,11 +803,9 @@ def _experiment_agents(
     check_agents([base], game)
     seats = default_players(game, 2, players)
     if restrict is not None:
-        card = restrict.strip()
-        if not card or "," in card or ";" in card:
-            raise UsageProblem(f"--restrict {restrict!r}: give one card name (no ',' or ';')")
-        chosen = restrict_agents(base, [card], kinds, seats)
-        experiment = {"kind": "restrict", "base": base, "cards": [card], "kinds": list(kinds)}
+        cards = restricted_cards(restrict)
+        chosen = restrict_agents(base, cards, kinds, seats)
+        experiment = {"kind": "restrict", "base": base, "cards": cards, "kinds": list(kinds)}
     else:
         if kinds:
             raise UsageProblem("--restrict-kind needs --restrict CARD")
@@ -815,6 +814,19 @@ def _experiment_agents(
         chosen = depth_agents(iterations, base, seats)
         experiment = {"kind": "depth", "base": base, "iterations": iterations}
     return ";".join(chosen), seats, experiment
+
+
+def restricted_cards(text: str) -> list[str]:
+    """The cards of `--restrict`: one name, or several with ';' between them, barred together."""
+    cards = [c.strip() for c in text.split(";")]
+    if not all(cards) or any("," in c for c in cards):
+        raise UsageProblem(
+            f"--restrict {text!r}: give a card name, or several with ';' between them "
+            "(no empty names, no ',')"
+        )
+    if len(set(c.lower() for c in cards)) < len(cards):
+        raise UsageProblem(f"--restrict {text!r}: a card is named twice")
+    return cards
 
 
 def resume_command(argv: list[str], path: Path) -> str:

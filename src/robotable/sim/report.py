@@ -921,18 +921,27 @@ def _signed_ci(ci) -> str:
     return f"[{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]" if ci else ""
 
 
-def _paired_sentence(card: str, p: dict[str, Any]) -> str:
+def _named(cards: list[str], last: str = "and") -> str:
+    """Card names in a sentence: "A", "A and B", "A, B and C" (or "A, B or C")."""
+    return cards[0] if len(cards) == 1 else f"{', '.join(cards[:-1])} {last} {cards[-1]}"
+
+
+def _paired_sentence(cards: list[str], p: dict[str, Any]) -> str:
     """The barred games beside the same games unbarred (challenge.paired_comparison)."""
     games = p["games"]
     lost, gained = p["wins_lost"], p["wins_gained"]
+    group = len(cards) > 1
     if lost + gained == 0:
         verdict = "the bar changed no win"
     elif p["p_value"] < 0.05:
-        verdict = "the card matters to this agent" if lost > gained else "barring it helps"
+        matter = "the cards matter" if group else "the card matters"
+        helps = "barring them helps" if group else "barring it helps"
+        verdict = f"{matter} to this agent" if lost > gained else helps
     else:
         verdict = "no evidence that the bar changes the seat's wins"
+    offered = _named(cards, "or")
     return (
-        f"Paired with the same games unbarred: the barred seat was offered {card} beside "
+        f"Paired with the same games unbarred: the barred seat was offered {offered} beside "
         f"another move in {p['bar_could_act']} of {games} games (the others are the unbarred "
         f"games, move for move) and {p['changed']} ended differently; it won "
         f"{p['unbarred_wins']} ({_pct(p['unbarred_win_rate'])}) unbarred and "
@@ -942,30 +951,64 @@ def _paired_sentence(card: str, p: dict[str, Any]) -> str:
     )
 
 
+def _group_bound_sentence(figures: dict[str, Any]) -> str:
+    """What a bar on a group says of each of its cards (docs/balancing.md, "Several cards barred
+    together"): with one more choice a player who chooses well never does worse, so barring one
+    card costs its seat no more than barring the whole group does."""
+    top = figures["importance_ci"][1] if figures.get("importance_ci") else None
+    if top is None:
+        return "Barred together: no decided game yet, so nothing is bounded."
+    head = (
+        "Barred together, the group bounds each of its cards, if one more choice never makes "
+        "this agent worse (barring one card alone then costs its seat at most what barring the "
+        "group does)"
+    )
+    top = round(top, 9)
+    if top <= 0:
+        return (
+            f"{head}, and the seat did no worse without the group (the top of its 95% interval "
+            f"is {_points(top)}): none of these cards is worth anything measurable to this agent."
+        )
+    verdict = (
+        "inside the 10 points of the fairness pass"
+        if top <= 0.10
+        else "past the 10 points of the fairness pass, so bar them one at a time to find which"
+    )
+    return (
+        f"{head}: none of these cards is worth more than {100 * top:.1f} points to this agent "
+        f"(the top of the group's 95% interval), {verdict}."
+    )
+
+
 def challenge_sentences(summary: dict[str, Any]) -> list[str]:
     """What `--restrict` or `--depth` found, in words, with the interval and the test."""
     lines = []
     r = summary.get("restriction")
     if r:
         decided = r["decided"]
+        cards = r.get("cards") or [r["card"]]
+        group = len(cards) > 1
+        named = f"{_named(cards)}, barred together" if group else cards[0]
+        it = "any of them" if group else "it"
         if r["seats"] == 2:
             head = (
-                f"Importance of {r['card']}: {r['base']} wins {_pct(r['unrestricted_win_rate'])} "
+                f"Importance of {named}: {r['base']} wins {_pct(r['unrestricted_win_rate'])} "
                 f"{_ci(r['unrestricted_ci'])} of {decided} decided games against itself barred "
-                f"from playing it"
+                f"from playing {it}"
             )
         else:
             head = (
-                f"Importance of {r['card']}: barred from playing it, {r['base']} wins "
+                f"Importance of {named}: barred from playing {it}, {r['base']} wins "
                 f"{_pct(r['restricted_win_rate'])} {_ci(r['restricted_ci'])} of {decided} decided "
                 f"games against a fair share of {_pct(r['fair_share'])}"
             )
+        matter = "the cards matter" if group else "the card matters"
         verdict = (
-            "the card matters to this agent"
+            f"{matter} to this agent"
             if r["p_value"] is not None and r["p_value"] < 0.05 and (r["importance"] or 0) > 0
-            else "barring it helps this agent"
+            else f"barring {'them' if group else 'it'} helps this agent"
             if r["p_value"] is not None and r["p_value"] < 0.05
-            else "no evidence that the card matters to this agent"
+            else f"no evidence that {matter} to this agent"
         )
         lines.append(
             f"{head}: importance {_points(r['importance'])} {_signed_ci(r['importance_ci'])} "
@@ -973,13 +1016,15 @@ def challenge_sentences(summary: dict[str, Any]) -> list[str]:
         )
         paired = r.get("paired")
         if paired:
-            lines.append(_paired_sentence(r["card"], paired))
+            lines.append(_paired_sentence(cards, paired))
+        if group:
+            lines.append(_group_bound_sentence(paired or r))
         use = r["card_use"]
         free, barred = use["unrestricted"], use["restricted"]
         kinds = r.get("card_use_events", "any")
         event = "an event" if kinds == "any" else f"an event of type {', '.join(kinds)}"
         lines.append(
-            f"Card use: {event} named {r['card']} for the unrestricted seats in "
+            f"Card use: {event} named {_named(cards, 'or')} for the unrestricted seats in "
             f"{_pct(free['rate'])} of their seat-games, for the restricted seat in "
             f"{_pct(barred['rate'])} (it may still appear when forced, or by events the seat "
             "did not choose)."
