@@ -74,6 +74,8 @@ TABLES = [
     ("iotabots", 2),
     ("betabotz", 3),
     ("betabotz", 4),
+    ("betabotz", 5),
+    ("betabotz", 6),
     ("rumblebots", 2),
     ("rumblebots", 3),
     ("rumblebots", 4),

@@ -16,6 +16,19 @@ def balance_pass():
     return load_script("balance_pass")
 
 
+def test_the_pass_covers_every_seat_count_of_every_bundled_game(balance_pass):
+    """Every table a player can sit at is in the pass (a solo Stak Bots game has no rival, so no
+    first mover and no card race, and is left out)."""
+    from robotable.core.registry import bundled_game_names, game_class
+
+    wanted = {
+        (name, seats)
+        for name in bundled_game_names()
+        for seats in range(max(2, game_class(name).min_players), game_class(name).max_players + 1)
+    }
+    assert set(balance_pass.TABLES) == wanted
+
+
 def _row(output: str) -> list[str]:
     [row] = [line for line in output.splitlines() if line.startswith("| breadwinner |")]
     return [cell.strip() for cell in row.strip("|").split("|")]
