@@ -232,14 +232,24 @@ def test_cards_barred_together_bound_each_one_and_catch_what_substitutes_hide(in
     loses nothing, so each looks unimportant; barred from both it loses the Star's importance.
     The group's importance is at least each card's, and the words say so."""
     moon = ("--option", "moon=true", "--agents", "greedy", "--games", "60")
-    alone = _json(invoke, tmp_path, "--restrict", "Star", *moon)["restriction"]["paired"]
+    star_alone = _json(invoke, tmp_path, "--restrict", "Star", *moon)["restriction"]
+    alone = star_alone["paired"]
     assert alone["bar_could_act"] == 60 and alone["wins_lost"] == alone["wins_gained"] == 0
+    assert "by_card" not in star_alone["card_use"]  # one card: its use is the whole count
     out = tmp_path / "group.jsonl"
     both = _json(invoke, tmp_path, "--restrict", "Star; Moon", *moon, "--out-jsonl", str(out))
     r = both["restriction"]
     assert r["cards"] == ["Star", "Moon"] and r["card"] == "Star, Moon"
     assert both["agents"] == ["restricted:greedy,card=Star,card=Moon", "greedy"]
     assert r["card_use"]["restricted"]["used"] == 0
+    by_card = r["card_use"]["by_card"]
+    assert [by_card[c]["restricted"]["used"] for c in ("Star", "Moon")] == [0, 0]
+    assert (
+        by_card["Star"]["unrestricted"]["used"] + by_card["Moon"]["unrestricted"]["used"]
+        == (
+            r["card_use"]["unrestricted"]["used"]  # a seat plays one card a game
+        )
+    )
     p = r["paired"]
     assert p["wins_gained"] == 0 and p["importance_ci"][0] > 0.1 > alone["importance_ci"][1]
     words = invoke("pool", str(out))
@@ -251,6 +261,8 @@ def test_cards_barred_together_bound_each_one_and_catch_what_substitutes_hide(in
     top = f"{100 * p['importance_ci'][1]:.1f}"
     assert f"none of these cards is worth more than {top} points to this agent" in text
     assert "past the 10 points of the fairness pass, so bar them one at a time" in text
+    star = 100 * by_card["Star"]["unrestricted"]["rate"]
+    assert f"restricted seat's: Star {star:.1f}%, 0.0%; Moon" in text
 
 
 @pytest.mark.parametrize(

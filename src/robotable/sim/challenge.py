@@ -117,23 +117,38 @@ def _card_use(
     spec: RunSpec, results: Sequence[GameResult], cards: Sequence[str], events: Sequence[str]
 ) -> dict[str, Any]:
     """Seat-games in which an event named the seat and one of `cards`, for the restricted seat
-    and for the others: the check that the restriction bit (and that BASE plays the card)."""
-    names = {c.strip().lower() for c in cards}
+    and for the others: the check that the restriction bit (and that BASE plays the card). With
+    several cards barred together, `by_card` also counts each card's own seat-games."""
+    names = [c.strip() for c in cards]
     wanted = set(events)
-    counts = {"restricted": [0, 0], "unrestricted": [0, 0]}
+    sides = ("restricted", "unrestricted")
+    counts = {side: [0, 0] for side in sides}
+    each = {name: {side: 0 for side in sides} for name in names}
     for r in results:
         if r.returns is None:
             continue
         for seat, agent in enumerate(r.arrangement):
-            side = counts["restricted" if agent == 0 else "unrestricted"]
-            side[0] += 1
+            side = "restricted" if agent == 0 else "unrestricted"
+            counts[side][0] += 1
             pairs = r.cards[seat] if seat < len(r.cards) else ()
-            if any(c.lower() in names and (not wanted or e in wanted) for e, c in pairs):
-                side[1] += 1
-    return {
+            fielded = {c.lower() for e, c in pairs if not wanted or e in wanted}
+            hits = [name for name in names if name.lower() in fielded]
+            counts[side][1] += bool(hits)
+            for name in hits:
+                each[name][side] += 1
+    use: dict[str, Any] = {
         side: {"seat_games": n, "used": k, "rate": k / n if n else None}
         for side, (n, k) in counts.items()
     }
+    if len(names) > 1:
+        use["by_card"] = {
+            name: {
+                side: {"used": k, "rate": k / counts[side][0] if counts[side][0] else None}
+                for side, k in used.items()
+            }
+            for name, used in each.items()
+        }
+    return use
 
 
 def _by_variant(spec: RunSpec, results: Sequence[GameResult], build) -> list[dict[str, Any]]:

@@ -1029,6 +1029,15 @@ def challenge_sentences(summary: dict[str, Any]) -> list[str]:
             f"{_pct(barred['rate'])} (it may still appear when forced, or by events the seat "
             "did not choose)."
         )
+        if use.get("by_card"):
+            lines.append(
+                "Card by card, the unrestricted seats' seat-games and the restricted seat's: "
+                + "; ".join(
+                    f"{name} {_pct(u['unrestricted']['rate'])}, {_pct(u['restricted']['rate'])}"
+                    for name, u in use["by_card"].items()
+                )
+                + "."
+            )
     d = summary.get("depth")
     if d:
         lines.append(
