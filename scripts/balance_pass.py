@@ -31,8 +31,11 @@ is read beside the same game unbarred: the unbarred games are played once per ta
 the seat every bar would sit in, and a card's run plays only the deals its bar could touch (the
 others are the unbarred games, move for move). `--bar-cards "A;B"` bars the cards named instead
 of the flagged ones, in the tables `--only` and `--seats` choose; `--bar-cards "A+B;C"` bars A and
-B together in one run (a group's importance bounds each of its cards), and C alone. The unbarred games are self-play
-on the bars' deals, so a third table gives their row as the first table would (this seed's).
+B together in one run (a group's importance bounds each of its cards), and C alone. With `--bar`,
+`--screen` bars each table's cards flagged above the bar together first, and each of them alone
+only if that group is not cleared (a table with a dozen flags costs one run when they are
+cleared); cards flagged below are barred alone. The unbarred games are self-play on the bars'
+deals, so a third table gives their row as the first table would (this seed's).
 
     .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --out-dir runs --only rumblebots --bar
     .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --out-dir runs --only rumblebots \
@@ -304,9 +307,38 @@ def bar_reading(r: dict) -> str:
 NO_FIGURES = " | ".join("-" * 7)
 
 
+def screened(
+    flags: list[tuple[str, int, str, float | None]],
+) -> tuple[list[tuple[str, int, str, float | None]], dict[tuple[str, int, str], list]]:
+    """`--screen`: per table, the cards flagged above the bar as one group barred together, and
+    each card flagged below it alone (a group bounds only cards that help their player). Returns
+    the bars and, per group, its cards to bar one at a time if the group is not cleared."""
+    bars: list[tuple[str, int, str, float | None]] = []
+    follow: dict[tuple[str, int, str], list] = {}
+    tables = list(dict.fromkeys((game, seats) for game, seats, _, _ in flags))
+    for game, seats in tables:
+        mine = [(card, ratio) for g, n, card, ratio in flags if (g, n) == (game, seats)]
+        above = [(card, ratio) for card, ratio in mine if ratio is not None and ratio > 1]
+        below = [(card, ratio) for card, ratio in mine if (card, ratio) not in above]
+        if len(above) > 1:
+            group = "+".join(card for card, _ in above)
+            bars.append((game, seats, group, None))
+            follow[game, seats, group] = [(game, seats, card, ratio) for card, ratio in above]
+        else:
+            below = mine
+        bars += [(game, seats, card, ratio) for card, ratio in below]
+    return bars, follow
+
+
 def print_bars(
-    flags: list[tuple[str, int, str, float | None]], args: argparse.Namespace, errors: str
+    flags: list[tuple[str, int, str, float | None]],
+    args: argparse.Namespace,
+    errors: str,
+    follow: dict[tuple[str, int, str], list] | None = None,
 ) -> None:
+    """A row per bar of `flags`; with `follow` (`screened`), a group not cleared is followed by
+    a row for each of its cards barred alone."""
+    follow = follow or {}
     print(
         f"\nEach card barred from one seat (`restricted:{args.agent},card=CARD` there, "
         f"`{args.agent}` in the others, every seat order, {args.bar_games} games a seed), each "
@@ -316,7 +348,10 @@ def print_bars(
         "(Newcombe's paired interval, McNemar's exact test); a seat fields a card when it plays "
         "it ("
         + "; ".join(f"{game}: {', '.join(events)}" for game, events in FIELDED.items())
-        + " events naming the seat and the card):\n"
+        + " events naming the seat and the card). Cards joined by '+' are barred together: "
+        "one more choice never makes a player who chooses well worse, so the group's importance "
+        "bounds each of its cards', and a group whose interval tops out within 10 points clears "
+        "them all:\n"
     )
     print(
         "| game | seats | card | odds ratio | games | bar could act | seat won: unbarred, barred "
@@ -324,16 +359,22 @@ def print_bars(
     )
     print("|---" * 13 + "|")
     unbarred: dict[tuple[str, int], tuple[list[str], list[GameResult]]] = {}
-    for game, seats, card, ratio in flags:
+    queue = list(flags)
+    # Every bar the table may run, the followers too, is watched in its one unbarred table.
+    watched = [*flags, *(bar for bars in follow.values() for bar in bars)]
+    while queue:
+        game, seats, card, ratio = queue.pop(0)
         head = f"| {game} | {seats} | {card} | {'-' if ratio is None else f'{ratio:.2f}'}"
         stem = bar_stem(game, seats, card, args.agent)
+        members = follow.get((game, seats, card), [])
         if args.no_play and not any(args.out_dir.glob(f"{stem}-seed*.jsonl")):
             print(f"{head} | 0 | {NO_FIGURES} | not barred yet |")
+            queue[:0] = members  # nothing cleared them
             continue
         shared = None
         if not args.no_play:
             if (game, seats) not in unbarred:
-                cards = [c for g, n, c, _ in flags if (g, n) == (game, seats)]
+                cards = list(dict.fromkeys(c for g, n, c, _ in watched if (g, n) == (game, seats)))
                 unbarred[game, seats] = (cards, unbarred_games(game, seats, cards, args, errors))
             cards, games = unbarred[game, seats]
             shared = (cards.index(card), games)
@@ -341,16 +382,20 @@ def print_bars(
         p = r.get("paired")
         if not p or not p["games"]:
             print(f"{head} | {r['games']} | {NO_FIGURES} | no paired game |")
+            queue[:0] = members
             continue
         low, high = p["importance_ci"]
         used = r["card_use"]
+        reading = bar_reading(r)
+        if not reading.startswith("cleared together"):
+            queue[:0] = members
         print(
             f"{head} | {p['games']} | {p['bar_could_act']} "
             f"| {p['unbarred_wins']}, {p['barred_wins']} | {100 * p['importance']:+.1f} points "
             f"| [{100 * low:+.1f}, {100 * high:+.1f}] | {p['p_value']:.2g} "
             f"| {used['restricted']['used']} of {used['restricted']['seat_games']} "
             f"| {used['unrestricted']['used']} of {used['unrestricted']['seat_games']} "
-            f"| {bar_reading(r)} |",
+            f"| {reading} |",
             flush=True,
         )
     if unbarred:
@@ -417,6 +462,12 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--bar-games", type=int, default=200, help="games of each barred run")
     parser.add_argument(
+        "--screen",
+        action="store_true",
+        help="with --bar: bar each table's cards flagged above the bar together first, and each "
+        "of them alone only if the group is not cleared (cards flagged below: alone)",
+    )
+    parser.add_argument(
         "--bar-cards",
         help="bar these cards (';' between bars, '+' between the cards of one bar) in each table "
         "chosen by --only and --seats, in place of the flagged ones, without the self-play and "
@@ -431,6 +482,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.no_play and args.out_dir is None:
         parser.error("--no-play reads the results files of --out-dir: give --out-dir")
+    if args.screen and not args.bar:
+        parser.error("--screen orders the bars of --bar: give --bar")
     try:
         return pass_tables(args)
     except Stopped:
@@ -480,7 +533,8 @@ def pass_tables(args: argparse.Namespace) -> int:
         if game != "breadwinner":  # its rows are bot types, not cards
             flags += [(game, seats, card, ratio) for card, ratio in flagged]
     if args.bar:
-        print_bars(flags, args, errors)
+        bars, follow = screened(flags) if args.screen else (flags, {})
+        print_bars(bars, args, errors, follow)
 
     if only and "iotabots" not in only:
         return 0

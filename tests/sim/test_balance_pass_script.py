@@ -205,6 +205,63 @@ def test_each_barred_run_reads_against_zero_and_the_bar(
     assert balance_pass.bar_reading(_reading(importance, ci, barred, free)).startswith(reading)
 
 
+def test_screen_groups_each_tables_cards_flagged_above_and_bars_those_below_alone(balance_pass):
+    flags = [
+        ("betabotz", 6, "Evasion", 2.0),
+        ("betabotz", 6, "Overclock", 0.4),
+        ("betabotz", 6, "Titan Hull", 1.8),
+        ("stakbots", 2, "Core Bot", 2.5),  # one card above: no group
+    ]
+    bars, follow = balance_pass.screened(flags)
+    assert bars == [
+        ("betabotz", 6, "Evasion+Titan Hull", None),
+        ("betabotz", 6, "Overclock", 0.4),
+        ("stakbots", 2, "Core Bot", 2.5),
+    ]
+    assert follow == {
+        ("betabotz", 6, "Evasion+Titan Hull"): [
+            ("betabotz", 6, "Evasion", 2.0),
+            ("betabotz", 6, "Titan Hull", 1.8),
+        ]
+    }
+
+
+@pytest.mark.parametrize(("top", "singles"), [(0.08, []), (0.14, ["Evasion", "Titan Hull"])])
+def test_a_screened_group_is_barred_card_by_card_only_when_not_cleared(
+    balance_pass, tmp_path, capsys, monkeypatch, top, singles
+):
+    """A group cleared within 10 points ends its cards' story; one that is not is followed by
+    each card barred alone, every bar watched in the one unbarred table."""
+    watched, barred = [], []
+
+    def unbarred(game, seats, cards, args, errors):
+        watched.append(cards)
+        return []
+
+    def bar(game, seats, card, args, errors, shared=None):
+        barred.append(card)
+        cards = list(balance_pass.bar_group(card))
+        r = {**_reading(0.02, (-0.04, top), 0, 300), "cards": cards, "games": 200}
+        r["paired"] = {
+            "games": 200, "bar_could_act": 150, "unbarred_wins": 40, "barred_wins": 36,
+            "importance": 0.02, "importance_ci": [-0.04, top], "p_value": 0.5,
+        }  # fmt: skip
+        return r
+
+    monkeypatch.setattr(balance_pass, "unbarred_games", unbarred)
+    monkeypatch.setattr(balance_pass, "bar_card", bar)
+    monkeypatch.setattr(balance_pass, "print_table_row", lambda *a: [])
+    flags = [("betabotz", 6, "Evasion", 2.0), ("betabotz", 6, "Titan Hull", 1.8)]
+    args = _bar_args(tmp_path)
+    bars, follow = balance_pass.screened(flags)
+    balance_pass.print_bars(bars, args, "", follow)
+    assert barred == ["Evasion+Titan Hull", *singles]
+    assert watched == [["Evasion+Titan Hull", "Evasion", "Titan Hull"]]
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| betabotz")]
+    assert len(rows) == 1 + len(singles)
+    assert ("cleared together" in rows[0]) == (not singles)
+
+
 def test_the_pass_bars_each_flagged_card_and_no_play_reads_them_back(
     balance_pass, tmp_path, capsys, monkeypatch
 ):
