@@ -292,7 +292,9 @@ def bar_reading(r: dict) -> str:
         # A group bounds each of its cards (docs/balancing.md, "Several cards barred together").
         if high <= 0.10:
             return f"cleared together: none of them is worth more than {100 * high:.1f} points"
-        return "the group may be worth more than 10 points: bar its cards one at a time"
+        if low > 0.10:
+            return "the group is worth more than 10 points: bar its cards one at a time"
+        return "not cleared within 10 points: more games, or bar its cards one at a time"
     if (low > 0 or high < 0) and abs(importance) > 0.10:
         worth = "is worth" if importance > 0 else "costs"
         return f"past the bar: the card itself {worth} its player more than 10 points"

@@ -174,8 +174,8 @@ def _reading(importance: float, ci: tuple[float, float], barred: int, free: int)
     [
         ((-0.04, 0.071), "cleared together: none of them is worth more than 7.1 points"),
         ((-0.02, 0.10), "cleared together: none of them is worth more than 10.0 points"),
-        ((-0.01, 0.13), "the group may be worth more than 10 points: bar its cards one at a time"),
-        ((0.12, 0.25), "the group may be worth more than 10 points: bar its cards one at a time"),
+        ((-0.01, 0.13), "not cleared within 10 points: more games, or bar its cards one at a time"),
+        ((0.12, 0.25), "the group is worth more than 10 points: bar its cards one at a time"),
     ],
 )
 def test_a_group_bar_reads_as_a_bound_on_each_of_its_cards(balance_pass, ci, reading):

@@ -969,11 +969,16 @@ def _group_bound_sentence(figures: dict[str, Any]) -> str:
             f"{head}, and the seat did no worse without the group (the top of its 95% interval "
             f"is {_points(top)}): none of these cards is worth anything measurable to this agent."
         )
-    verdict = (
-        "inside the 10 points of the fairness pass"
-        if top <= 0.10
-        else "past the 10 points of the fairness pass, so bar them one at a time to find which"
-    )
+    low = round(figures["importance_ci"][0], 9)
+    if top <= 0.10:
+        verdict = "inside the 10 points of the fairness pass"
+    elif low > 0.10:
+        verdict = "and the group is worth more than 10 points: bar them one at a time to find which"
+    else:
+        verdict = (
+            "not yet inside the 10 points of the fairness pass: more games narrow the bound, or "
+            "bar them one at a time"
+        )
     return (
         f"{head}: none of these cards is worth more than {100 * top:.1f} points to this agent "
         f"(the top of the group's 95% interval), {verdict}."
