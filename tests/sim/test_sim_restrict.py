@@ -386,6 +386,30 @@ def test_no_next_step_is_offered_when_the_games_mixed_agents() -> None:
     assert causal_next_step({**summary, "agents": ["random"]}) is None
 
 
+def test_several_cards_flagged_above_come_with_one_run_that_bars_them_together() -> None:
+    from robotable.sim.text import causal_next_step
+
+    rows = [
+        {"card": "Evasion", "odds_ratio": 3.1},
+        {"card": "Overclock", "odds_ratio": 0.3},
+        {"card": "Titan Hull", "odds_ratio": 2.2},
+    ]
+    summary = {
+        "game": "betabotz",
+        "num_players": 6,
+        "agents": ["mcts:1000"],
+        "card_impact_stratified": {
+            "past_10_points": ["Evasion", "Overclock", "Titan Hull"],
+            "rows": rows,
+        },
+    }
+    assert "--restrict 'Evasion;Titan Hull' --agents mcts:1000 --players 6" in causal_next_step(
+        summary
+    )
+    summary["card_impact_stratified"]["past_10_points"] = ["Overclock", "Evasion"]
+    assert "--restrict Overclock --agents" in causal_next_step(summary)  # one above: no group
+
+
 # -- paired runs: each barred game beside the same game unbarred --------------------------------
 
 

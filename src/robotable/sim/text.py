@@ -392,8 +392,13 @@ def causal_next_step(summary: dict[str, Any]) -> str | None:
     agents = set(summary.get("agents") or [])
     if not past or len(agents) != 1:
         return None
+    # Several cards flagged above the bar are barred together, one run for all of them: the
+    # group's importance bounds each card's (docs/balancing.md, "Several cards barred together").
+    ratios = {r["card"]: r.get("odds_ratio") for r in impact.get("rows", [])}
+    above = [c for c in past if isinstance(ratios.get(c), int | float) and ratios[c] > 1]
+    cards = ";".join(above) if len(above) > 1 else past[0]
     return (
-        f"robotable simulate {summary['game']} --restrict {shlex.quote(past[0])} "
+        f"robotable simulate {summary['game']} --restrict {shlex.quote(cards)} "
         f"--agents {shlex.quote(agents.pop())} --players {summary['num_players']} --games 200"
     )
 
@@ -405,7 +410,8 @@ def print_causal_next_step(summary: dict[str, Any], out: Console) -> None:
     out.print(
         "  A flag is an association: a card that a seat already ahead takes is flagged with "
         "its buyer's lead. To see whether the card itself matters where a seat chooses it, bar it in one seat and read "
-        f"the importance (one run per card): {command}",
+        "the importance (the cards flagged above barred together, one run whose importance "
+        f"bounds each card's; a card flagged below, alone): {command}",
         markup=False,
         highlight=False,
         soft_wrap=True,
