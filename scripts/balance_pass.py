@@ -64,7 +64,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from robotable.sim.analysis import summarize
-from robotable.sim.challenge import restrict_agents, restriction_summary
+from robotable.sim.challenge import (
+    GROUP_CLEARED,
+    GROUP_PAST,
+    group_bound,
+    restrict_agents,
+    restriction_summary,
+)
 from robotable.sim.pool import pool_results
 from robotable.sim.results_file import ResultsFileError, ResultsWriter, read_results
 from robotable.sim.runner import GameResult, RunOutcome, RunSpec, Variant, pair_with, run
@@ -290,9 +296,10 @@ def bar_reading(r: dict) -> str:
         return "never played by the free seats: nothing to read"
     if len(r.get("cards", ())) > 1:
         # A group bounds each of its cards (docs/balancing.md, "Several cards barred together").
-        if high <= 0.10:
+        bound = group_bound((low, high))
+        if bound == GROUP_CLEARED:
             return f"cleared together: none of them is worth more than {100 * high:.1f} points"
-        if low > 0.10:
+        if bound == GROUP_PAST:
             return "the group is worth more than 10 points: bar its cards one at a time"
         return "not cleared within 10 points: more games, or bar its cards one at a time"
     if (low > 0 or high < 0) and abs(importance) > 0.10:
@@ -389,7 +396,7 @@ def print_bars(
         low, high = p["importance_ci"]
         used = r["card_use"]
         reading = bar_reading(r)
-        if not reading.startswith("cleared together"):
+        if not reading.startswith("cleared together"):  # a group not cleared, or not readable
             queue[:0] = members
         print(
             f"{head} | {p['games']} | {p['bar_could_act']} "

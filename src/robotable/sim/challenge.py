@@ -113,6 +113,22 @@ def paired_comparison(results: Sequence[GameResult]) -> dict[str, Any] | None:
     }
 
 
+# What a group bar's paired interval says of each of its cards, against the fairness pass's 10
+# points (docs/balancing.md, "Several cards barred together"): one more choice never makes a player
+# who chooses well worse, so the group's importance bounds each card's.
+GROUP_CLEARED, GROUP_OPEN, GROUP_PAST = "cleared", "open", "past"
+
+
+def group_bound(importance_ci: Sequence[float]) -> str:
+    """GROUP_CLEARED when the interval's top is at most 10 points, GROUP_PAST when the whole
+    interval lies past them, else GROUP_OPEN (more games narrow it). Rounded first: a difference
+    of win rates lands a hair either side of exactly 10 points."""
+    low, high = (round(x, 9) for x in importance_ci)
+    if high <= 0.10:
+        return GROUP_CLEARED
+    return GROUP_PAST if low > 0.10 else GROUP_OPEN
+
+
 def _card_use(
     spec: RunSpec, results: Sequence[GameResult], cards: Sequence[str], events: Sequence[str]
 ) -> dict[str, Any]:

@@ -14,6 +14,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+from .challenge import GROUP_CLEARED, GROUP_OPEN, GROUP_PAST, group_bound
+
 MAX_CARD_ROWS = 24
 
 
@@ -969,16 +971,13 @@ def _group_bound_sentence(figures: dict[str, Any]) -> str:
             f"{head}, and the seat did no worse without the group (the top of its 95% interval "
             f"is {_points(top)}): none of these cards is worth anything measurable to this agent."
         )
-    low = round(figures["importance_ci"][0], 9)
-    if top <= 0.10:
-        verdict = "inside the 10 points of the fairness pass"
-    elif low > 0.10:
-        verdict = "and the group is worth more than 10 points: bar them one at a time to find which"
-    else:
-        verdict = (
-            "not yet inside the 10 points of the fairness pass: more games narrow the bound, or "
-            "bar them one at a time"
-        )
+    verdict = {
+        GROUP_CLEARED: "inside the 10 points of the fairness pass",
+        GROUP_PAST: "and the group is worth more than 10 points: bar them one at a time to find "
+        "which",
+        GROUP_OPEN: "not yet inside the 10 points of the fairness pass: more games narrow the "
+        "bound, or bar them one at a time",
+    }[group_bound(figures["importance_ci"])]
     return (
         f"{head}: none of these cards is worth more than {100 * top:.1f} points to this agent "
         f"(the top of the group's 95% interval), {verdict}."
