@@ -221,6 +221,7 @@ def unbarred_spec(
         seed=args.seed,
         error_dir=errors,
         watch=tuple((bar_group(card), ()) for card in cards),
+        keep_moves=True,
     )
 
 
@@ -250,8 +251,16 @@ def bar_card(
     unbarred games) only the games its bar could touch are played."""
     cards = bar_group(card)
     agents = tuple(restrict_agents(args.agent, cards, (), seats))
+    # Moves kept: `robotable replay FILE --game INDEX [--unbarred]` shows any game a bar changed.
     spec = RunSpec(
-        game, seats, agents, games=args.bar_games, seed=args.seed, error_dir=errors, paired=True
+        game,
+        seats,
+        agents,
+        games=args.bar_games,
+        seed=args.seed,
+        error_dir=errors,
+        paired=True,
+        keep_moves=True,
     )
     stem = bar_stem(game, seats, card, args.agent)
     if unbarred is None:

@@ -103,7 +103,15 @@ def test_a_barred_run_is_simulate_restrict_game_for_game(balance_pass, invoke, t
 def _paired_games(path: Path) -> list[tuple]:
     lines = [json.loads(line) for line in path.read_text().splitlines()[1:]]
     return sorted(
-        (g["index"], g["returns"], g["placebo_returns"], g["bar_could_act"], g["cards"])
+        (
+            g["index"],
+            g["returns"],
+            g["placebo_returns"],
+            g["bar_could_act"],
+            g["cards"],
+            g.get("moves"),
+            g.get("unbarred_moves"),
+        )
         for g in lines
     )
 
@@ -113,7 +121,7 @@ def test_barred_runs_sharing_one_unbarred_table_are_simulate_restrict_pair_for_p
 ):
     """Two bars, one of a card and one of two cards together, through one shared table of
     unbarred games (each played once, watching both bars) hold the same pairs as `simulate
-    --restrict` run for each bar on its own."""
+    --restrict` run for each bar on its own, with the same moves kept for each game."""
     cards = ["Spike Bot", "Core Bot+Trip Bot"]  # the second barred together (two cards)
     runs = tmp_path / "runs"
     runs.mkdir()
@@ -127,7 +135,7 @@ def test_barred_runs_sharing_one_unbarred_table_are_simulate_restrict_pair_for_p
         cli_file = tmp_path / f"cli-{place}.jsonl"
         result = invoke(
             "simulate", "stakbots", "--restrict", card.replace("+", ";"), "--agents", "mcts:20",
-            "--games", "6",
+            "--games", "6", "--keep-moves",
             "--workers", "1", "--errors-dir", str(tmp_path), "--out-jsonl", str(cli_file),
             "--json",
         )  # fmt: skip
@@ -137,6 +145,7 @@ def test_barred_runs_sharing_one_unbarred_table_are_simulate_restrict_pair_for_p
         assert _paired_games(runs / f"{stem}-seed0.jsonl") == _paired_games(cli_file)
         assert mine["paired"] == cli["paired"]
         assert [p[3] for p in _paired_games(cli_file)] == [[c] for c in could[place]]
+        assert all(p[5] for p in _paired_games(cli_file))
     assert any(not c for row in could for c in row)  # some games were not played again
 
 

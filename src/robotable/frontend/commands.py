@@ -191,15 +191,50 @@ def play_command(
 
 
 def replay_command(
-    record: Annotated[Path, typer.Argument(help="A record written by play, serve or simulate.")],
+    record: Annotated[
+        Path,
+        typer.Argument(
+            help="A record written by play, serve or simulate, or a results file (simulate "
+            "--out-jsonl) with --game."
+        ),
+    ],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only verify.")] = False,
+    game_index: Annotated[
+        int | None,
+        typer.Option(
+            "--game",
+            min=0,
+            help="In a results file whose moves were kept (simulate --keep-moves): the game "
+            "with this index.",
+        ),
+    ] = None,
+    variant: Annotated[
+        int, typer.Option("--variant", min=0, help="With --game: the game's variant.")
+    ] = 0,
+    unbarred: Annotated[
+        bool,
+        typer.Option(
+            "--unbarred",
+            help="With --game, in a barred run (simulate --restrict): the same deal unbarred.",
+        ),
+    ] = False,
 ) -> None:
     """Verify a game record by replaying it, and print what happened.
 
-    Example: `robotable replay ~/.local/share/robotable/records/stakbots-7.json`.
+    Example: `robotable replay ~/.local/share/robotable/records/stakbots-7.json`, or a game of a
+    simulation: `robotable replay run.jsonl --game 12`.
     """
+    names: list[str] | None = None
+    notes: dict[int, str] = {}
     try:
-        data = load_record(record)
+        if game_index is not None:
+            from ..sim.replays import results_record
+
+            data, names, notes = results_record(record, game_index, variant, unbarred)
+        elif unbarred:
+            raise RecordError("--unbarred reads a results file: give --game INDEX too")
+        else:
+            data = _record_not_results(record)
     except RecordError as exc:
         fail(str(exc))
     try:
@@ -208,15 +243,34 @@ def replay_command(
         fail(str(exc), code=1 if exc.step is not None else 2)
     if not quiet:
         # What a spectator would have read, move by move (private events stay private).
-        names = data.get("names") if isinstance(data.get("names"), list) else None
-        voice_names = [str(n) for n in names] if names else None
-        shown = voice_names or [f"Seat {i + 1}" for i in range(game.num_players)]
+        if names is None and isinstance(data.get("names"), list):
+            names = [str(n) for n in data["names"]]
+        shown = names or [f"Seat {i + 1}" for i in range(game.num_players)]
         for step, (seat, events) in enumerate(zip(_deciders(data, game), log), start=1):
             print(f"{step:4d}. {shown[seat] if 0 <= seat < len(shown) else 'Chance'}")
-            for line in game.narrate(events, None, voice_names):
+            if step in notes:
+                print(f"      ({notes[step]})")
+            for line in game.narrate(events, None, names):
                 print(f"      {line}")
     outcome = f"returns {state.returns()}" if state.is_terminal() else "unfinished"
-    print(f"record {record}: {len(data['actions'])} actions replay exactly; {outcome}")
+    what = f"record {record}" if game_index is None else f"{record}, game {game_index}"
+    print(f"{what}: {len(data['actions'])} actions replay exactly; {outcome}")
+
+
+def _record_not_results(path: Path) -> dict:
+    """The record at `path`; a results file (which holds many games) is named as one."""
+    from ..sim.results_file import ResultsFileError, read_header
+
+    try:
+        return load_record(path)
+    except RecordError as not_a_record:
+        try:
+            read_header(path, str(path))
+        except ResultsFileError:
+            raise not_a_record from None
+        raise RecordError(
+            f"{path}: a results file of many games; name one with --game INDEX"
+        ) from None
 
 
 def _deciders(record: dict, game) -> list[int]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import shlex
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -301,6 +302,15 @@ def register(app: typer.Typer) -> None:
                 "interrupted run can be resumed.",
             ),
         ] = None,
+        keep_moves: Annotated[
+            bool,
+            typer.Option(
+                "--keep-moves",
+                help="Also write each game's moves into the --out-jsonl (or --resume) file, "
+                "so that any game can be watched again: robotable replay FILE --game INDEX "
+                "(a barred run keeps the unbarred game's too).",
+            ),
+        ] = False,
         resume: Annotated[
             Path | None,
             typer.Option(
@@ -388,6 +398,12 @@ def register(app: typer.Typer) -> None:
             if experiment is not None and experiment["kind"] == "restrict":
                 # Each barred game beside the same game unbarred (runner.play_paired).
                 spec = dataclasses.replace(spec, paired=True)
+            if keep_moves:
+                if out_jsonl is None and resume is None:
+                    raise UsageProblem(
+                        "--keep-moves writes the moves into a results file: give --out-jsonl"
+                    )
+                spec = dataclasses.replace(spec, keep_moves=True)
             check_ray(ray)
             if resume is not None and out_jsonl is not None and _same_file(resume, out_jsonl):
                 out_jsonl = None
@@ -449,6 +465,8 @@ def register(app: typer.Typer) -> None:
                 spec, outcome.results, experiment["iterations"], experiment["base"]
             )
         _write_outputs(summary, json_out, report, json_stdout)
+        if spec.keep_moves:
+            note(watch_hint(outcome.results, resume if resume is not None else out_jsonl))
         if outcome.interrupted:
             saved = resume if resume is not None else out_jsonl
             if saved is None:
@@ -827,6 +845,20 @@ def restricted_cards(text: str) -> list[str]:
     if len(set(c.lower() for c in cards)) < len(cards):
         raise UsageProblem(f"--restrict {text!r}: a card is named twice")
     return cards
+
+
+def watch_hint(results: Sequence[GameResult], path: Path | None) -> str:
+    """How to watch the run's games again (`simulate --keep-moves`): in a barred run, the games
+    whose outcome the bar changed, each beside the same deal unbarred."""
+    changed = [r.index for r in results if r.paired and r.returns != r.placebo_returns]
+    where = shlex.quote(str(path))
+    if not changed:
+        return f"watch any game again: robotable replay {where} --game INDEX"
+    shown = ", ".join(str(i) for i in changed[:12]) + (", ..." if len(changed) > 12 else "")
+    return (
+        f"the bar changed the outcome of games {shown}; watch one: robotable replay {where} "
+        f"--game {changed[0]}, and the same deal unbarred with --unbarred"
+    )
 
 
 def resume_command(argv: list[str], path: Path) -> str:

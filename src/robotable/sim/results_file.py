@@ -175,6 +175,7 @@ def _run_fields(spec: RunSpec) -> dict[str, Any]:
             **({"standing": True} if spec.standing else {}),
             **({"paired": True} if spec.paired else {}),
             **({"watch": [[list(c), list(k)] for c, k in spec.watch]} if spec.watch else {}),
+            **({"keep_moves": True} if spec.keep_moves else {}),
         }
     )
 
@@ -297,6 +298,7 @@ def spec_from_header(header: dict[str, Any], where: str) -> RunSpec:
                 (tuple(str(c) for c in cards), tuple(str(k) for k in kinds))
                 for cards, kinds in header.get("watch") or ()
             ),
+            keep_moves=bool(header.get("keep_moves", False)),
         )
     except KeyError as exc:
         raise ResultsFileError(f"{where}: the run header has no {exc}") from None

@@ -76,6 +76,8 @@ class RunSpec:
     paired: bool = False
     # Bars (cards, kinds) to watch at agent 0's seat in every game: GameResult.bar_could_act.
     watch: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
+    # Each game's moves (GameResult.moves), so that any game of the run can be replayed.
+    keep_moves: bool = False
 
     def arrangements(self) -> list[tuple[int, ...]]:
         return seat_arrangements(len(self.agents), self.num_players, self.fixed_seats)
@@ -102,6 +104,7 @@ class GameJob:
     paired: bool = False  # play it as `play_paired` does
     # Bars (cards, kinds) watched at agent 0's seat: which of them could have changed a choice.
     watch: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
+    keep_moves: bool = False  # GameResult.moves
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +151,12 @@ class GameResult:
     # caused it), the standing a seat's rank by the game's evaluation (1: no seat valued
     # higher). sim/impact.py compares the seat that took a card with the seats that stood alike.
     moments: tuple[tuple[str, str, int, tuple[int, ...]], ...] = ()
+    # With RunSpec.keep_moves, each move as its place in the state's legal_actions() at that
+    # step (the game replays from `seed` by them: sim/replays.py); a paired game also keeps its
+    # unbarred game's moves when the two games differ (when they do not, `unbarred_moves` is
+    # empty and `moves` are both games' moves).
+    moves: tuple[int, ...] = ()
+    unbarred_moves: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """One line of a results file (`simulate --out-jsonl`); `from_json` reads it back."""
@@ -177,6 +186,8 @@ class GameResult:
                 if self.moments
                 else {}
             ),
+            **({"moves": list(self.moves)} if self.moves else {}),
+            **({"unbarred_moves": list(self.unbarred_moves)} if self.unbarred_moves else {}),
         }
 
     @classmethod
@@ -211,6 +222,8 @@ class GameResult:
                 (str(k), str(c), int(s), tuple(int(x) for x in r))
                 for k, c, s, r in data.get("moments") or ()
             ),
+            moves=tuple(int(m) for m in data.get("moves") or ()),
+            unbarred_moves=tuple(int(m) for m in data.get("unbarred_moves") or ()),
         )
 
     def winners(self) -> list[int]:
@@ -324,6 +337,7 @@ def plan_jobs(spec: RunSpec) -> list[GameJob]:
                     standing=spec.standing,
                     paired=spec.paired,
                     watch=spec.watch,
+                    keep_moves=spec.keep_moves,
                 )
             )
     return jobs
@@ -377,6 +391,7 @@ def play_game(job: GameJob) -> GameResult:
     could_act = [False] * len(bars)
     moments: dict[tuple[str, str], tuple[str, str, int, tuple[int, ...]]] = {}
     ranks: tuple[int, ...] = ()
+    moves: list[int] | None = [] if job.keep_moves else None
     try:
         game = _cached_game(job.game, n, job.options)
         state = game.new_initial_state(seed=job.seed)
@@ -410,6 +425,11 @@ def play_game(job: GameJob) -> GameResult:
                 phase = "evaluate"
                 ranks = standing_ranks(game.evaluate_all(state))
             phase = "apply"
+            if moves is not None:
+                # By value, as apply_action finds it; one the state does not offer raises there.
+                legal = state.legal_actions()
+                if action in legal:
+                    moves.append(legal.index(action))
             actions.append(action)
             events = state.apply_action(action)
             if track:
@@ -468,6 +488,7 @@ def play_game(job: GameJob) -> GameResult:
         teams=tuple(game.teams() or ()),
         bar_could_act=tuple(could_act),
         moments=tuple(moments.values()),
+        moves=tuple(moves or ()),
     )
 
 
@@ -521,6 +542,7 @@ def pair_with(barred: GameResult, unbarred: GameResult | None, could_act: bool) 
     where the bar could not act); a pair is only counted when both games finished."""
     barred.bar_could_act = (could_act,)
     barred.placebo_returns = None if unbarred is None else unbarred.returns
+    barred.unbarred_moves = unbarred.moves if could_act and unbarred is not None else ()
     barred.paired = barred.returns is not None and barred.placebo_returns is not None
     return barred
 

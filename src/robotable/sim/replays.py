@@ -1,0 +1,109 @@
+"""A simulated game shown again: the moves `simulate --keep-moves` kept, replayed into a record.
+
+A results file holds each game's outcome; with `--keep-moves` it also holds the game itself, as
+each move's place among the legal actions of its step (a few characters a move). Replaying them
+from the game's seed rebuilds the game exactly, so a designer can watch the very games a number
+came from (`robotable replay FILE --game INDEX`): the games a bar changed, the barred one and,
+with `--unbarred`, the same deal unbarred. The replay is checked against the returns the file
+recorded; a file from other rules (or other card files) fails that check in one line.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..agents.restricted import CardBar, split_restricted
+from ..core.errors import OptionError, RecordError
+from ..core.records import make_record
+from ..core.registry import load_game
+from .results_file import ResultsFileError, read_header, spec_from_header
+from .runner import GameResult
+
+
+def results_record(
+    path: str | Path, index: int, variant: int = 0, unbarred: bool = False
+) -> tuple[dict[str, Any], list[str], dict[int, str]]:
+    """The record of game `index` (its "index" in the file) of `variant` in the results file
+    `path`, rebuilt from its kept moves; each seat's name for the narration ("Seat 2 (barred)"
+    for the seat a bar held); and, in a barred run, a note at each step (numbered from 1) where
+    the bar held the seat back, or would have in the unbarred game, and where the two games
+    part. `unbarred`: the paired game's unbarred partner instead. Raises RecordError (one line)
+    when the file, the game or its moves cannot give it."""
+    where = f"{path}"
+    try:
+        header, lines, _ = read_header(path, where)
+        spec = spec_from_header(header, where)
+    except ResultsFileError as exc:
+        raise RecordError(str(exc)) from None
+    result = _find(lines, index, variant, where)
+    name = f"{where}, game {index}" + (f" of variant {variant}" if len(spec.variants) > 1 else "")
+    if unbarred and not result.paired:
+        raise RecordError(f"{name}: not a barred game, so it has no unbarred game beside it")
+    moves = (result.unbarred_moves or result.moves) if unbarred else result.moves
+    returns = result.placebo_returns if unbarred else result.returns
+    if not moves:
+        raise RecordError(
+            f"{name}: its moves were not kept (run simulate with --keep-moves to keep them)"
+        )
+    options = next(v.options for v in spec.variants if v.index == result.variant)
+    try:
+        game = load_game(spec.game, num_players=spec.num_players, **dict(options))
+    except OptionError as exc:
+        raise RecordError(f"{name}: {exc}") from None
+    names = [f"Seat {seat + 1}" for seat in range(spec.num_players)]
+    bar, seat = _bar(spec.agents[0]) if spec.paired else None, result.arrangement.index(0)
+    if bar is not None and not unbarred:
+        names[seat] += " (barred)"
+    other = (result.moves if unbarred else result.unbarred_moves) or moves
+    # The first move in which the barred game and the unbarred one differ (none: the same game).
+    parts = next((k for k, (a, b) in enumerate(zip(moves, other)) if a != b), None)
+    notes: dict[int, str] = {}
+    state = game.new_initial_state(seed=result.seed)
+    actions = []
+    for step, move in enumerate(moves, start=1):
+        legal = [] if state.is_terminal() else state.legal_actions()
+        if not 0 <= move < len(legal):
+            raise RecordError(
+                f"{name}: move {step} does not replay ({len(legal)} legal actions there); the "
+                "file was played under other rules or card files"
+            )
+        if bar is not None and state.current_player() == seat and bar.can_act(legal):
+            held = "; ".join(state.describe_action(a) for a in legal if bar.plays(a))
+            who = f"Seat {seat + 1}"
+            notes[step] = (
+                f"Barred, {who} would have been held back from: {held}."
+                if unbarred
+                else f"The bar held {who} back from: {held}."
+            )
+        if step - 1 == parts:
+            twin = "barred game" if unbarred else "unbarred game"
+            notes[step] = (notes.get(step, "") + f" The {twin} parts from this one here.").strip()
+        actions.append(legal[move])
+        state.apply_action(legal[move])
+    if returns is not None and (not state.is_terminal() or list(returns) != state.returns()):
+        raise RecordError(
+            f"{name}: the replay does not end as the file says (returns {list(returns)}); the "
+            "file was played under other rules or card files"
+        )
+    return make_record(game, result.seed, actions, state), names, notes
+
+
+def _bar(agent: str) -> CardBar | None:
+    bar = split_restricted(agent)
+    return None if bar is None else CardBar(bar[1], bar[2])
+
+
+def _find(lines: list[str], index: int, variant: int, where: str) -> GameResult:
+    for number, text in enumerate(lines, start=2):
+        if not text.strip():
+            continue
+        try:
+            data = json.loads(text)
+            if (int(data["variant"]), int(data["index"])) != (variant, index):
+                continue
+            return GameResult.from_json(data)
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise RecordError(f"{where}, line {number}: not a game result ({exc})") from None
+    raise RecordError(f"{where}: no game {index} of variant {variant} in the file")
