@@ -149,6 +149,68 @@ def test_barred_runs_sharing_one_unbarred_table_are_simulate_restrict_pair_for_p
     assert any(not c for row in could for c in row)  # some games were not played again
 
 
+def _table(results) -> list[dict]:
+    return [{k: v for k, v in r.to_json().items() if k != "seconds"} for r in results]
+
+
+@pytest.mark.parametrize("source", ["unbarred table", "barred run"])
+def test_a_later_bar_list_replays_the_kept_unbarred_games_instead_of_playing_them(
+    balance_pass, invoke, tmp_path, monkeypatch, source
+):
+    """Unbarred games kept with their moves, in another list's unbarred table or as a barred
+    run's partners (`simulate --restrict --keep-moves` with the same seed), are replayed for a
+    new list of bars, not played: the new table is the one playing it would give, game for game
+    (bars watched, cards tracked), and its run plays no game."""
+    runs, fresh = tmp_path / "runs", tmp_path / "fresh"
+    runs.mkdir()
+    fresh.mkdir()
+    args = _bar_args(runs, games=6)
+    args.agent = "mcts:20"
+    if source == "unbarred table":
+        balance_pass.unbarred_games("stakbots", 2, ["Spike Bot"], args, str(tmp_path))
+    else:
+        result = invoke(
+            "simulate", "stakbots", "--restrict", "Spike Bot", "--agents", "mcts:20",
+            "--games", "6", "--keep-moves", "--workers", "1", "--errors-dir", str(tmp_path),
+            "--out-jsonl", str(runs / "stakbots-2p-bar-Spike-Bot-mcts-20-seed0.jsonl"),
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+    later = ["Core Bot+Trip Bot", "Spike Bot", "Pit Bot"]
+    played = []
+    real_run = balance_pass.run
+
+    def counting_run(spec, workers=None, on_result=None, previous=()):
+        played.append(spec.games - len(previous))
+        return real_run(spec, workers=workers, on_result=on_result, previous=previous)
+
+    monkeypatch.setattr(balance_pass, "run", counting_run)
+    replayed = balance_pass.unbarred_games("stakbots", 2, later, args, str(tmp_path))
+    assert played == [0]
+    monkeypatch.setattr(balance_pass, "run", real_run)
+    args.out_dir = fresh
+    expected = balance_pass.unbarred_games("stakbots", 2, later, args, str(tmp_path))
+    assert _table(replayed) == _table(expected)
+    assert any(any(r.bar_could_act) for r in expected), "some bar could act"
+
+
+def test_kept_games_of_other_deals_or_agents_are_not_replayed(balance_pass, tmp_path, monkeypatch):
+    """Another seed's table, or another agent's, holds other games: they are played."""
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    args = _bar_args(runs, games=4)
+    args.seed = 1
+    balance_pass.unbarred_games("stakbots", 2, ["Spike Bot"], args, str(tmp_path))
+    args.seed, args.agent = 0, "greedy"
+    balance_pass.unbarred_games("stakbots", 2, ["Spike Bot"], args, str(tmp_path))
+    args.agent = "random"
+    assert (
+        balance_pass.kept_unbarred(
+            balance_pass.unbarred_spec("stakbots", 2, ["Pit Bot"], args, str(tmp_path)), "x", args
+        )
+        == []
+    )
+
+
 def test_barred_runs_print_their_unbarred_games_as_the_tables_row(
     balance_pass, invoke, tmp_path, capsys
 ):

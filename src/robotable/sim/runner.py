@@ -365,12 +365,12 @@ def _agent_seed(game_seed: int, seat: int) -> int:
     return derive_seed(game_seed, 1 + seat)
 
 
-def play_game(job: GameJob) -> GameResult:
+def play_game(job: GameJob, script: Sequence[int] | None = None) -> GameResult:
     """Play one game to the end. Any exception is caught: the game is saved as a record (the
     actions so far, plus the failing one when applying it raised) for `robotable replay`."""
     from ..agents import make_agent
 
-    if job.paired:
+    if job.paired and script is None:
         return play_paired(job)
     started = time.perf_counter()
     actions: list = []
@@ -395,10 +395,13 @@ def play_game(job: GameJob) -> GameResult:
     try:
         game = _cached_game(job.game, n, job.options)
         state = game.new_initial_state(seed=job.seed)
-        agents = [
-            make_agent(spec, seed=_agent_seed(job.seed, s))
-            for s, spec in enumerate(job.seat_agents)
-        ]
+        if script is None:
+            agents = [
+                make_agent(spec, seed=_agent_seed(job.seed, s))
+                for s, spec in enumerate(job.seat_agents)
+            ]
+        else:
+            agents = [_Script(script)] * n
         track = job.track_cards
         standing = track and job.standing
         limit = job.max_actions
@@ -490,6 +493,33 @@ def play_game(job: GameJob) -> GameResult:
         moments=tuple(moments.values()),
         moves=tuple(moves or ()),
     )
+
+
+class _Script:
+    """Every seat's moves as kept (GameResult.moves), one after the other: a game replayed."""
+
+    def __init__(self, moves: Sequence[int]) -> None:
+        self.moves = iter(moves)
+
+    def act(self, state):
+        return state.legal_actions()[next(self.moves)]
+
+
+def replay_job(job: GameJob, moves: Sequence[int], returns: Sequence[float]) -> GameResult | None:
+    """Game `job` played by its kept `moves` instead of its agents (none thinks): the result
+    `play_game` gives, bars watched and cards tracked, with those moves; None when they do not
+    replay to `returns` (a game kept under other rules or card files), checked first, so that
+    such a game is neither counted nor saved as a failure."""
+    game = _cached_game(job.game, job.num_players, job.options)
+    state = game.new_initial_state(seed=job.seed)
+    for move in moves:
+        legal = [] if state.is_terminal() else state.legal_actions()
+        if not 0 <= move < len(legal):
+            return None
+        state.apply_action(legal[move])
+    if not state.is_terminal() or list(returns) != [float(r) for r in state.returns()]:
+        return None
+    return play_game(replace(job, keep_moves=True), script=moves)
 
 
 def standing_ranks(values: Sequence[float]) -> tuple[int, ...]:
