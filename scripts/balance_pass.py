@@ -63,7 +63,6 @@ from contextlib import nullcontext
 from dataclasses import replace
 from pathlib import Path
 
-from robotable.agents.restricted import split_restricted
 from robotable.sim.analysis import summarize
 from robotable.sim.challenge import (
     GROUP_CLEARED,
@@ -73,13 +72,8 @@ from robotable.sim.challenge import (
     restriction_summary,
 )
 from robotable.sim.pool import pool_results
-from robotable.sim.results_file import (
-    ResultsFileError,
-    ResultsWriter,
-    read_header,
-    read_results,
-    spec_from_header,
-)
+from robotable.sim.replays import kept_unbarred
+from robotable.sim.results_file import ResultsFileError, ResultsWriter, read_results
 from robotable.sim.runner import (
     GameResult,
     RunOutcome,
@@ -203,6 +197,7 @@ def self_play(game: str, seats: int, args: argparse.Namespace, errors: str) -> t
         seed=args.seed,
         error_dir=errors,
         standing=args.standing,
+        keep_moves=True,  # its games are the unbarred games of every bar on the same deals
     )
     outcome = play_table(spec, table_stem(spec, "self"), args)
     return summarize(outcome), len(outcome.results)
@@ -251,10 +246,10 @@ def unbarred_games(
     spec = unbarred_spec(game, seats, cards, args, errors)
     digest = hashlib.sha256("\n".join(cards).encode()).hexdigest()[:8]
     stem = f"{game}-{seats}p-unbarred-{file_word(args.agent)}-{digest}"
-    return play_seed(spec, stem, args, kept_unbarred(spec, stem, args))
+    return play_seed(spec, stem, args, kept_unbarred_table(spec, stem, args))
 
 
-def kept_unbarred(spec: RunSpec, stem: str, args: argparse.Namespace) -> list[GameResult]:
+def kept_unbarred_table(spec: RunSpec, stem: str, args: argparse.Namespace) -> list[GameResult]:
     """This table's unbarred games that another results file of --out-dir kept with their moves
     (another list's unbarred table, or a barred run's unbarred partners: the same game, seats,
     agent, seed and rules), each replayed by its moves while watching this list's bars instead
@@ -262,45 +257,18 @@ def kept_unbarred(spec: RunSpec, stem: str, args: argparse.Namespace) -> list[Ga
     if args.out_dir is None:
         return []
     own = args.out_dir / f"{stem}-seed{spec.seed}.jsonl"
-    done = {r.index for r in read_results(own, spec, str(own))[0]} if own.exists() else set()
-    jobs = {job.index: job for job in plan_jobs(spec)}
-    found: dict[int, GameResult] = {}
-    pattern = f"{spec.game}-{spec.num_players}p-*-seed{spec.seed}.jsonl"
-    for path in sorted(args.out_dir.glob(pattern)):
-        if path == own or len(found) + len(done) >= len(jobs):
-            continue
-        try:
-            other = spec_from_header(read_header(path, str(path))[0], str(path))
-            if not same_deals(other, spec, args.agent):
-                continue
-            results = read_results(path, other, str(path))[0]  # the same rules, or none
-        except ResultsFileError:
-            continue
-        for r in results:
-            moves = (r.unbarred_moves or r.moves) if other.paired else r.moves
-            returns = r.placebo_returns if other.paired else r.returns
-            job = jobs.get(r.index)
-            if r.index in found or r.index in done or not moves or returns is None or not job:
-                continue
-            if (job.seed, job.arrangement) == (r.seed, r.arrangement):
-                replayed = replay_job(job, moves, returns)
-                if replayed is not None:
-                    found[r.index] = replayed
-    return sorted(found.values(), key=lambda r: r.index)
-
-
-def same_deals(other: RunSpec, spec: RunSpec, agent: str) -> bool:
-    """Whether `other`'s games are this unbarred table's deals, with `agent` (unbarred) in every
-    seat: its own unbarred table, or a barred run of it (agent 0 barred, `agent` its base)."""
-    first = split_restricted(other.agents[0]) if other.paired else None
-    return (
-        (other.game, other.num_players, other.seed, other.games, other.variants)
-        == (spec.game, spec.num_players, spec.seed, spec.games, spec.variants)
-        and (other.max_actions, other.fixed_seats) == (spec.max_actions, spec.fixed_seats)
-        and len(other.agents) == len(spec.agents)
-        and all(a == agent for a in other.agents[1:])
-        and (other.agents[0] == agent if first is None else first[0] == agent)
-    )
+    saved = read_results(own, spec, str(own))[0] if own.exists() else []
+    done = {(r.variant, r.index) for r in saved}
+    others = sorted(args.out_dir.glob(f"{spec.game}-{spec.num_players}p-*-seed{spec.seed}.jsonl"))
+    kept = kept_unbarred([p for p in others if p != own], spec, args.agent)
+    replayed = []
+    for job in plan_jobs(spec):
+        key = (job.variant, job.index)
+        if key in kept and key not in done:
+            result = replay_job(job, *kept[key])
+            if result is not None:
+                replayed.append(result)
+    return replayed
 
 
 def bar_card(

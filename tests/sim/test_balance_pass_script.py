@@ -204,7 +204,7 @@ def test_kept_games_of_other_deals_or_agents_are_not_replayed(balance_pass, tmp_
     balance_pass.unbarred_games("stakbots", 2, ["Spike Bot"], args, str(tmp_path))
     args.agent = "random"
     assert (
-        balance_pass.kept_unbarred(
+        balance_pass.kept_unbarred_table(
             balance_pass.unbarred_spec("stakbots", 2, ["Pit Bot"], args, str(tmp_path)), "x", args
         )
         == []

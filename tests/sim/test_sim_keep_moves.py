@@ -189,3 +189,67 @@ def test_every_bundled_game_is_in_the_property():
     assert set(BUNDLED) == {
         n for n in robotable.game_names() if game_class(n).__module__.startswith("robotable.games.")
     }
+
+
+def paired_games(path: Path) -> list[tuple]:
+    return [
+        (g["index"], g["returns"], g["placebo_returns"], g["bar_could_act"], g["cards"])
+        for g in games_of(path)
+    ]
+
+
+@pytest.mark.parametrize("source", ["barred run", "self-play"])
+def test_unbarred_from_replays_the_kept_unbarred_games_and_plays_only_the_barred(
+    tmp_path, monkeypatch, source
+):
+    """`simulate --restrict B --unbarred-from F`, F a barred run of another card or the agent
+    against itself with moves kept on the same deals, gives the run `--restrict B` gives alone,
+    pair for pair, and plays no unbarred game: only the barred games the bar could touch."""
+    import robotable.sim.runner as runner
+
+    common = ["--agents", "greedy", "--games", "10", "--seed", "3", "--workers", "1"]
+    kept = tmp_path / "kept.jsonl"
+    first = ["--restrict", "Spike Bot"] if source == "barred run" else ["--players", "2"]
+    made = cli.invoke(
+        app, ["simulate", "stakbots", *common, *first, "--keep-moves", "--out-jsonl", str(kept)]
+    )
+    assert made.exit_code == 0, made.output
+    alone = tmp_path / "alone.jsonl"
+    bar = ["simulate", "stakbots", *common, "--restrict", "Core Bot"]
+    assert cli.invoke(app, [*bar, "--out-jsonl", str(alone)]).exit_code == 0
+    played = []
+    real = runner.play_game
+
+    def counting(job, script=None):
+        if script is None and not job.paired:  # a game its agents play, not a pair's dispatch
+            played.append(job.index)
+        return real(job, script)
+
+    monkeypatch.setattr(runner, "play_game", counting)
+    reused = tmp_path / "reused.jsonl"
+    result = cli.invoke(app, [*bar, "--unbarred-from", str(kept), "--out-jsonl", str(reused)])
+    assert result.exit_code == 0, result.output
+    assert "10 of 10 deals' unbarred games kept there are replayed, not played" in result.stderr
+    assert paired_games(reused) == paired_games(alone)
+    acted = [g[0] for g in paired_games(alone) if g[3] == [True]]
+    assert sorted(played) == acted and len(acted) < 10
+
+
+def test_unbarred_from_says_in_one_line_what_it_cannot_use(tmp_path):
+    common = ["--agents", "greedy", "--games", "4", "--workers", "1"]
+    kept = tmp_path / "kept.jsonl"
+    made = cli.invoke(
+        app,
+        ["simulate", "stakbots", *common, "--seed", "1", "--keep-moves", "--out-jsonl", str(kept)],
+    )
+    assert made.exit_code == 0, made.output
+    bar = ["simulate", "stakbots", *common, "--restrict", "Core Bot"]
+    for args, words in [
+        ([*bar, "--seed", "2", "--unbarred-from", str(kept)], "no unbarred game of these deals"),
+        ([*bar, "--unbarred-from", str(tmp_path / "none.jsonl")], "no such file"),
+        (["simulate", "stakbots", *common, "--unbarred-from", str(kept)], "give --restrict too"),
+    ]:
+        result = cli.invoke(app, args)
+        assert result.exit_code == 2, result.output
+        [line] = result.output.strip().splitlines()
+        assert line.startswith("error: ") and words in line

@@ -48,7 +48,14 @@ from .options import (
     worker_count,
 )
 from .pool import pool_results
-from .results_file import ResultsFileError, ResultsWriter, read_results, write_results
+from .replays import kept_unbarred
+from .results_file import (
+    ResultsFileError,
+    ResultsWriter,
+    read_header,
+    read_results,
+    write_results,
+)
 from .runner import (
     DEFAULT_MAX_ACTIONS,
     GameResult,
@@ -68,11 +75,19 @@ def _run_with_progress(
     err: Console,
     on_result: OnResult | None = None,
     previous: list[GameResult] | None = None,
+    unbarred: dict | None = None,
 ) -> RunOutcome:
     total = len(spec.variants) * spec.games
     previous = previous or []
     if not show:
-        return run(spec, workers=workers, ray_address=ray, on_result=on_result, previous=previous)
+        return run(
+            spec,
+            workers=workers,
+            ray_address=ray,
+            on_result=on_result,
+            previous=previous,
+            unbarred=unbarred,
+        )
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -91,6 +106,7 @@ def _run_with_progress(
             progress=lambda k: bar.advance(task, k),
             on_result=on_result,
             previous=previous,
+            unbarred=unbarred,
         )
 
 
@@ -311,6 +327,16 @@ def register(app: typer.Typer) -> None:
                 "(a barred run keeps the unbarred game's too).",
             ),
         ] = False,
+        unbarred_from: Annotated[
+            list[Path] | None,
+            typer.Option(
+                "--unbarred-from",
+                help="With --restrict: a results file whose moves were kept (--keep-moves) of "
+                "the same deals with the same agent unbarred (a barred run of another card, or "
+                "the agent against itself); its games are replayed, not played again, so only "
+                "the barred games are played. May be given more than once.",
+            ),
+        ] = None,
         resume: Annotated[
             Path | None,
             typer.Option(
@@ -398,6 +424,15 @@ def register(app: typer.Typer) -> None:
             if experiment is not None and experiment["kind"] == "restrict":
                 # Each barred game beside the same game unbarred (runner.play_paired).
                 spec = dataclasses.replace(spec, paired=True)
+            kept = None
+            if unbarred_from:
+                if experiment is None or experiment["kind"] != "restrict":
+                    raise UsageProblem("--unbarred-from pairs barred games: give --restrict too")
+                kept = unbarred_games_kept(unbarred_from, spec, experiment["base"])
+                note(
+                    f"--unbarred-from: {len(kept)} of {spec.games * len(spec.variants)} deals' "
+                    "unbarred games kept there are replayed, not played"
+                )
             if keep_moves:
                 if out_jsonl is None and resume is None:
                     raise UsageProblem(
@@ -436,6 +471,7 @@ def register(app: typer.Typer) -> None:
                 err,
                 on_result=writer.write if writer else None,
                 previous=previous,
+                unbarred=kept,
             )
         except ResultsFileError as exc:
             raise _fail(err, str(exc)) from None
@@ -845,6 +881,22 @@ def restricted_cards(text: str) -> list[str]:
     if len(set(c.lower() for c in cards)) < len(cards):
         raise UsageProblem(f"--restrict {text!r}: a card is named twice")
     return cards
+
+
+def unbarred_games_kept(paths: list[Path], spec: RunSpec, base: str) -> dict:
+    """`--unbarred-from`'s games for this run's deals (sim.replays.kept_unbarred); a file that
+    is not a results file, or holds none of them, is one line of error."""
+    for path in paths:
+        read_header(path, f"--unbarred-from {path}")  # a missing or foreign file: its own line
+    kept = kept_unbarred(paths, spec, base)
+    if not kept:
+        shown = ", ".join(str(p) for p in paths)
+        raise UsageProblem(
+            f"--unbarred-from {shown}: no unbarred game of these deals with moves kept there "
+            f"(a run of {base} on the same game, seats, --seed, --games and rules, written "
+            "with --keep-moves)"
+        )
+    return kept
 
 
 def watch_hint(results: Sequence[GameResult], path: Path | None) -> str:

@@ -18,8 +18,11 @@ from ..agents.restricted import CardBar, split_restricted
 from ..core.errors import OptionError, RecordError
 from ..core.records import make_record
 from ..core.registry import load_game
-from .results_file import ResultsFileError, read_header, spec_from_header
-from .runner import GameResult
+from .results_file import ResultsFileError, read_header, read_results, spec_from_header
+from .runner import GameResult, RunSpec, plan_jobs
+
+# A deal's unbarred game as another file kept it: its moves and the returns they must reach.
+KeptGame = tuple[tuple[int, ...], tuple[float, ...]]
 
 
 def results_record(
@@ -107,3 +110,45 @@ def _find(lines: list[str], index: int, variant: int, where: str) -> GameResult:
         except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise RecordError(f"{where}, line {number}: not a game result ({exc})") from None
     raise RecordError(f"{where}: no game {index} of variant {variant} in the file")
+
+
+def kept_unbarred(paths: list[Path], spec: RunSpec, base: str) -> dict[tuple[int, int], KeptGame]:
+    """By (variant, game index), the unbarred games of `spec`'s deals (`base` in every seat) that the
+    results files `paths` kept with their moves: a table of `base` against itself, or a barred
+    run of `base` (its unbarred partners), with the same game, seats, seed, variants and rules
+    (of any length: the deals they share). Game i of such a run is deal i with `base` in every seat, whatever the seat order
+    (each agent's stream comes from the game's seed and its seat, not from its place in the
+    list of agents). The first file that has a game gives it; a file of other deals or rules gives none."""
+    jobs = {(job.variant, job.index): job for job in plan_jobs(spec)}
+    found: dict[tuple[int, int], KeptGame] = {}
+    for path in paths:
+        try:
+            other = spec_from_header(read_header(path, str(path))[0], str(path))
+            if not same_deals(other, spec, base):
+                continue
+            results = read_results(path, other, str(path))[0]  # the same rules, or none recorded
+        except ResultsFileError:
+            continue
+        for r in results:
+            moves = (r.unbarred_moves or r.moves) if other.paired else r.moves
+            returns = r.placebo_returns if other.paired else r.returns
+            key = (r.variant, r.index)
+            job = jobs.get(key)
+            if key in found or not moves or returns is None or job is None:
+                continue
+            if job.seed == r.seed:  # the seat order is no matter: `base` sits in every seat
+                found[key] = (moves, returns)
+    return found
+
+
+def same_deals(other: RunSpec, spec: RunSpec, base: str) -> bool:
+    """Whether `other`'s games are `spec`'s deals with `base` unbarred in every seat: a table of
+    `base` against itself, or a barred run of it (its agent 0 barred, `base` its base)."""
+    first = split_restricted(other.agents[0]) if other.paired else None
+    return (
+        (other.game, other.num_players, other.seed, other.variants)
+        == (spec.game, spec.num_players, spec.seed, spec.variants)
+        and other.max_actions == spec.max_actions
+        and all(a == base for a in other.agents[1:])
+        and (other.agents[0] == base if first is None else first[0] == base)
+    )

@@ -22,7 +22,7 @@ import statistics
 import sys
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -105,6 +105,9 @@ class GameJob:
     # Bars (cards, kinds) watched at agent 0's seat: which of them could have changed a choice.
     watch: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
     keep_moves: bool = False  # GameResult.moves
+    # A paired game's unbarred game as a results file kept it (its moves and returns): replayed,
+    # not played (`play_paired`).
+    unbarred: tuple[tuple[int, ...], tuple[float, ...]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -519,7 +522,7 @@ def replay_job(job: GameJob, moves: Sequence[int], returns: Sequence[float]) -> 
         state.apply_action(legal[move])
     if not state.is_terminal() or list(returns) != [float(r) for r in state.returns()]:
         return None
-    return play_game(replace(job, keep_moves=True), script=moves)
+    return play_game(job, script=moves)
 
 
 def standing_ranks(values: Sequence[float]) -> tuple[int, ...]:
@@ -541,7 +544,9 @@ def play_paired(job: GameJob) -> GameResult:
     """A restricted agent 0's game, and the same game unbarred, as one paired result.
 
     The unbarred game (agent 0's seat played by its base agent, everything else the same: seed,
-    seats, the agents' own random streams) is played first, watching that seat. A restricted
+    seats, the agents' own random streams) is played first, watching that seat, or replayed by
+    the moves a results file kept of it (`GameJob.unbarred`; played when they do not replay
+    under this robotable's rules). A restricted
     agent chooses as its base wherever its bar cannot act (agents/restricted.py: it asks the
     base with the same state), so when the seat was never offered the card beside another
     move the barred game is that game, move for move, and is not played again; otherwise it is
@@ -559,12 +564,16 @@ def play_paired(job: GameJob) -> GameResult:
     base, cards, kinds = bar
     agents = list(job.seat_agents)
     agents[seat] = base
-    unbarred = play_game(
-        replace(job, seat_agents=tuple(agents), paired=False, watch=((cards, kinds),))
+    unbarred_job = replace(
+        job, seat_agents=tuple(agents), paired=False, watch=((cards, kinds),), unbarred=None
     )
+    unbarred = replay_job(unbarred_job, *job.unbarred) if job.unbarred else None
+    if unbarred is None:
+        unbarred = play_game(unbarred_job)
     if unbarred.returns is None or not unbarred.bar_could_act[0]:
         return pair_with(unbarred, unbarred, could_act=False)
-    return pair_with(play_game(replace(job, paired=False, watch=())), unbarred, could_act=True)
+    barred = play_game(replace(job, paired=False, watch=(), unbarred=None))
+    return pair_with(barred, unbarred, could_act=True)
 
 
 def pair_with(barred: GameResult, unbarred: GameResult | None, could_act: bool) -> GameResult:
@@ -703,16 +712,21 @@ def run(
     progress: Progress | None = None,
     on_result: OnResult | None = None,
     previous: Sequence[GameResult] = (),
+    unbarred: Mapping[tuple[int, int], tuple[tuple[int, ...], tuple[float, ...]]] | None = None,
 ) -> RunOutcome:
     """Play every game of `spec`; results come back in plan order whatever the backend.
 
     `previous` are games already finished (read back from a results file): they are not played
-    again, and the outcome holds them with the new ones. `on_result` sees every new game as its
+    again, and the outcome holds them with the new ones. `unbarred`, for a paired run: by
+    (variant, index), a deal's unbarred game as a results file kept it (`sim.replays.
+    kept_unbarred`), replayed instead of played. `on_result` sees every new game as its
     result reaches this process (a worker returns a batch of up to 25 at once). Ctrl-C stops the
     run: the outcome then holds the games finished so far and `interrupted` is set.
     """
     done = {(r.variant, r.index) for r in previous}
     jobs = [j for j in plan_jobs(spec) if (j.variant, j.index) not in done]
+    if unbarred and spec.paired:
+        jobs = [replace(j, unbarred=unbarred.get((j.variant, j.index))) for j in jobs]
     setup = worker_setup(spec.game)
     workers = max(1, workers or available_cores())
     started = time.perf_counter()
