@@ -450,6 +450,12 @@ def print_bars(
             f"| {reading} |",
             flush=True,
         )
+    if args.out_dir is not None:
+        print(
+            f"\nEach barred run's file in {args.out_dir} keeps its games' moves: `robotable replay "
+            "FILE --game INDEX` shows one (a game whose winner the bar changed, say), and with "
+            "`--unbarred` the same deal unbarred."
+        )
     if unbarred:
         # The unbarred games are self-play on the bars' deals: their table row comes for free.
         print(f"\nThe unbarred games, `{args.agent}` against itself on the same deals:\n")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from robotable.sim.replays import results_record
 from script_modules import load_script
 
 
@@ -377,6 +378,11 @@ def test_bar_cards_bars_the_named_cards_in_the_chosen_tables_only(balance_pass, 
         "stakbots-3p-unbarred-greedy",
     ]
     assert len(names) == 2 + 4
+    # Every game of every file keeps its moves, and the printout says how to watch one.
+    assert f"Each barred run's file in {tmp_path} keeps its games' moves" in out
+    for path in tmp_path.iterdir():
+        record, _, _ = results_record(path, 2)
+        assert record["result"] is not None
 
 
 def test_standing_adds_the_cards_by_standing_and_keeps_its_games_apart(
