@@ -56,7 +56,8 @@ def results_record(
     except OptionError as exc:
         raise RecordError(f"{name}: {exc}") from None
     names = [f"Seat {seat + 1}" for seat in range(spec.num_players)]
-    bar, seat = _bar(spec.agents[0]) if spec.paired else None, result.arrangement.index(0)
+    bar = _bar(spec.agents[0]) if spec.paired else None
+    seat = result.arrangement.index(0)
     if bar is not None and not unbarred:
         names[seat] += " (barred)"
     other = (result.moves if unbarred else result.unbarred_moves) or moves
@@ -113,12 +114,13 @@ def _find(lines: list[str], index: int, variant: int, where: str) -> GameResult:
 
 
 def kept_unbarred(paths: list[Path], spec: RunSpec, base: str) -> dict[tuple[int, int], KeptGame]:
-    """By (variant, game index), the unbarred games of `spec`'s deals (`base` in every seat) that the
-    results files `paths` kept with their moves: a table of `base` against itself, or a barred
-    run of `base` (its unbarred partners), with the same game, seats, seed, variants and rules
-    (of any length: the deals they share). Game i of such a run is deal i with `base` in every seat, whatever the seat order
-    (each agent's stream comes from the game's seed and its seat, not from its place in the
-    list of agents). The first file that has a game gives it; a file of other deals or rules gives none."""
+    """By (variant, game index), the unbarred games of `spec`'s deals (`base` in every seat)
+    that the results files `paths` kept with their moves: a table of `base` against itself, or
+    a barred run of `base` (its unbarred partners), with the same game, seats, seed, variants
+    and rules, of any length (the deals they share). Game i of such a run is deal i with `base`
+    in every seat, whatever the seat order: each agent's stream comes from the game's seed and
+    its seat, not from its place in the list of agents. The first file that has a game gives
+    it; a file of other deals or rules gives none."""
     jobs = {(job.variant, job.index): job for job in plan_jobs(spec)}
     found: dict[tuple[int, int], KeptGame] = {}
     for path in paths:

@@ -546,12 +546,12 @@ def play_paired(job: GameJob) -> GameResult:
     The unbarred game (agent 0's seat played by its base agent, everything else the same: seed,
     seats, the agents' own random streams) is played first, watching that seat, or replayed by
     the moves a results file kept of it (`GameJob.unbarred`; played when they do not replay
-    under this robotable's rules). A restricted
-    agent chooses as its base wherever its bar cannot act (agents/restricted.py: it asks the
-    base with the same state), so when the seat was never offered the card beside another
-    move the barred game is that game, move for move, and is not played again; otherwise it is
-    played. Either way the result is the barred game's, with the unbarred game's returns
-    beside it: a comparison on the same deals, game by game.
+    under this robotable's rules). A restricted agent chooses as its base wherever its bar
+    cannot act (agents/restricted.py: it asks the base with the same state), so when the seat
+    was never offered the card beside another move the barred game is that game, move for
+    move, and is not played again; otherwise it is played. Either way the result is the barred
+    game's, with the unbarred game's returns beside it: a comparison on the same deals, game by
+    game.
     """
     from ..agents.restricted import split_restricted
 
