@@ -120,6 +120,9 @@ def test_replay_shows_a_game_of_a_run_with_the_bar_s_notes(tmp_path):
         and f"(The bar held Seat {seat} back" in shown.stdout
     )
     assert shown.stdout.rstrip().endswith(f"actions replay exactly; returns {g['returns']}")
+    pooled = cli.invoke(app, ["pool", str(path)])
+    assert pooled.exit_code == 0, pooled.output
+    assert f"watch one: robotable replay {path} --game {g['index']}," in pooled.stderr
     twin = cli.invoke(app, ["replay", str(path), "--game", str(g["index"]), "--unbarred", "-q"])
     assert twin.exit_code == 0, twin.output
     assert twin.stdout.strip() == (

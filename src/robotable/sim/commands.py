@@ -54,6 +54,7 @@ from .results_file import (
     ResultsWriter,
     read_header,
     read_results,
+    spec_from_header,
     write_results,
 )
 from .runner import (
@@ -556,6 +557,10 @@ def register(app: typer.Typer) -> None:
         seeds = ", ".join(f"seed {f.seed} ({f.games} games)" for f in pooled.files)
         line = f"pooled from {len(pooled.files)} results files: {seeds}"
         _write_outputs(summary, json_out, report, json_stdout, line)
+        for file in pooled.files:
+            results = kept_games(Path(file.path))
+            if results:
+                err.print(watch_hint(results, Path(file.path)), markup=False, soft_wrap=True)
 
     @app.command()
     def ladder(
@@ -897,6 +902,13 @@ def unbarred_games_kept(paths: list[Path], spec: RunSpec, base: str) -> dict:
             "with --keep-moves)"
         )
     return kept
+
+
+def kept_games(path: Path) -> list[GameResult]:
+    """The games of a results file (already read once without fault), if it kept their moves."""
+    spec = spec_from_header(read_header(path, str(path))[0], str(path))
+    results = read_results(path, spec, str(path), playing=False)[0]
+    return results if any(r.moves for r in results) else []
 
 
 def watch_hint(results: Sequence[GameResult], path: Path | None) -> str:
