@@ -67,6 +67,7 @@ from robotable.sim.analysis import summarize
 from robotable.sim.challenge import (
     GROUP_CLEARED,
     GROUP_PAST,
+    games_to_settle,
     group_bound,
     restrict_agents,
     restriction_summary,
@@ -344,7 +345,9 @@ def bar_reading(r: dict) -> str:
             return f"cleared together: none of them is worth more than {100 * high:.1f} points"
         if bound == GROUP_PAST:
             return "the group is worth more than 10 points: bar its cards one at a time"
-        return "not cleared within 10 points: more games, or bar its cards one at a time"
+        more = games_to_settle(figures["importance"], (low, high), figures.get("games", 0))
+        at_point = "more games" if more is None else f"about {more:,} more games at its point"
+        return f"not cleared within 10 points: {at_point}, or bar its cards one at a time"
     if (low > 0 or high < 0) and abs(importance) > 0.10:
         worth = "is worth" if importance > 0 else "costs"
         return f"past the bar: the card itself {worth} its player more than 10 points"

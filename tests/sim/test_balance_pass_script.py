@@ -234,6 +234,7 @@ def _reading(importance: float, ci: tuple[float, float], barred: int, free: int)
     return {
         "importance": importance,
         "importance_ci": list(ci),
+        "games": 200,
         "card_use": {
             "restricted": {"seat_games": 200, "used": barred, "rate": barred / 200},
             "unrestricted": {"seat_games": 400, "used": free, "rate": free / 400},
@@ -246,7 +247,11 @@ def _reading(importance: float, ci: tuple[float, float], barred: int, free: int)
     [
         ((-0.04, 0.071), "cleared together: none of them is worth more than 7.1 points"),
         ((-0.02, 0.10), "cleared together: none of them is worth more than 10.0 points"),
-        ((-0.01, 0.13), "not cleared within 10 points: more games, or bar its cards one at a time"),
+        (
+            (-0.01, 0.13),
+            "not cleared within 10 points: about 420 more games at its point, or bar "
+            "its cards one at a time",
+        ),
         ((0.12, 0.25), "the group is worth more than 10 points: bar its cards one at a time"),
     ],
 )

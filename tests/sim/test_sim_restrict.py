@@ -273,7 +273,9 @@ def test_cards_barred_together_bound_each_one_and_catch_what_substitutes_hide(in
         (0.10, "worth more than 10.0 points to this agent (the top of the group's 95% interval), "
          "inside the 10 points"),
         (0.121, "worth more than 12.1 points to this agent (the top of the group's 95% interval), "
-         "not yet inside the 10 points of the fairness pass: more games narrow the bound"),
+         "not yet inside the 10 points of the fairness pass: at its point (+2.0 points) about 8 "
+         "more games would take the whole interval to one side of them, or bar them one at a "
+         "time"),
         (-0.02, "the seat did no worse without the group"),
     ],
 )  # fmt: skip
@@ -494,3 +496,19 @@ def test_a_paired_run_resumes_and_says_its_pairs_in_words(invoke, tmp_path):
     assert (restriction["card"], restriction["base"]) == ("Star", "greedy")
     words = invoke("pool", str(out))
     assert "Paired with the same games unbarred: the barred seat was offered Star" in words.output
+
+
+@pytest.mark.parametrize(
+    ("importance", "ci", "games", "more"),
+    [
+        (0.09, (0.021, 0.167), 78, 4100),  # the four-seat Betabotz group of 30 Nov 2026
+        (0.02, (-0.05, 0.121), 50, 8),
+        (0.20, (0.05, 0.35), 40, 50),  # past at its point: games until the bottom clears
+        (0.02, (-0.01, 0.05), 100, 0),  # already settled
+        (0.10, (0.02, 0.18), 100, None),  # on the 10 points: no number of games settles it
+    ],
+)
+def test_games_to_settle_projects_the_interval_onto_the_10_points(importance, ci, games, more):
+    from robotable.sim.challenge import games_to_settle
+
+    assert games_to_settle(importance, ci, games) == more

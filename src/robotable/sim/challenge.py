@@ -20,6 +20,7 @@ blocks), and ask how the challenger's share of the decided games compares with t
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -127,6 +128,23 @@ def group_bound(importance_ci: Sequence[float]) -> str:
     if high <= 0.10:
         return GROUP_CLEARED
     return GROUP_PAST if low > 0.10 else GROUP_OPEN
+
+
+def games_to_settle(importance: float, importance_ci: Sequence[float], games: int) -> int | None:
+    """About how many more paired games would take an interval that straddles the 10 points
+    wholly to one side of them, if the point stayed where it is and the interval narrowed as
+    1/sqrt(games) (as Newcombe's does, near enough); None when the point sits on the 10 points
+    (no number of games settles it) or nothing was decided yet. Rounded to two figures: a
+    projection, not a count."""
+    low, high = importance_ci
+    margin = abs(round(importance, 9) - 0.10)
+    if games <= 0 or margin == 0 or high <= low:
+        return None
+    more = games * ((high - low) / 2 / margin) ** 2 - games
+    if more <= 0:
+        return 0
+    digits = max(0, len(str(math.ceil(more))) - 2)
+    return math.ceil(more / 10**digits) * 10**digits
 
 
 def _card_use(

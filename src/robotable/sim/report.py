@@ -14,7 +14,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from .challenge import GROUP_CLEARED, GROUP_OPEN, GROUP_PAST, group_bound
+from .challenge import GROUP_CLEARED, GROUP_OPEN, GROUP_PAST, games_to_settle, group_bound
 
 MAX_CARD_ROWS = 24
 
@@ -953,6 +953,18 @@ def _paired_sentence(cards: list[str], p: dict[str, Any]) -> str:
     )
 
 
+def _more_games(figures: dict[str, Any]) -> str:
+    """How many more games would settle a group bar's interval against the 10 points, in words
+    (challenge.games_to_settle)."""
+    more = games_to_settle(figures["importance"], figures["importance_ci"], figures["games"])
+    if more is None:
+        return "more games narrow the bound, though at this point they may never settle it"
+    return (
+        f"at its point ({_points(figures['importance'])}) about {more:,} more games would take "
+        "the whole interval to one side of them"
+    )
+
+
 def _group_bound_sentence(figures: dict[str, Any]) -> str:
     """What a bar on a group says of each of its cards (docs/balancing.md, "Several cards barred
     together"): with one more choice a player who chooses well never does worse, so barring one
@@ -975,8 +987,9 @@ def _group_bound_sentence(figures: dict[str, Any]) -> str:
         GROUP_CLEARED: "inside the 10 points of the fairness pass",
         GROUP_PAST: "and the group is worth more than 10 points: bar them one at a time to find "
         "which",
-        GROUP_OPEN: "not yet inside the 10 points of the fairness pass: more games narrow the "
-        "bound, or bar them one at a time",
+        GROUP_OPEN: "not yet inside the 10 points of the fairness pass: "
+        + _more_games(figures)
+        + ", or bar them one at a time",
     }[group_bound(figures["importance_ci"])]
     return (
         f"{head}: none of these cards is worth more than {100 * top:.1f} points to this agent "
