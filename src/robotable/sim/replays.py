@@ -74,12 +74,13 @@ def results_record(
                 "file was played under other rules or card files"
             )
         if bar is not None and state.current_player() == seat and bar.can_act(legal):
-            held = "; ".join(state.describe_action(a) for a in legal if bar.plays(a))
+            held = [_as_told(game, state, a) for a in legal if bar.plays(a)]
+            moves_held = "this move" if len(held) == 1 else "these moves"
             who = f"Seat {seat + 1}"
             notes[step] = (
-                f"Barred, {who} would have been held back from: {held}."
+                f"Barred, {who} could not have made {moves_held}: {'; '.join(held)}."
                 if unbarred
-                else f"The bar held {who} back from: {held}."
+                else f"The bar kept {who} from {moves_held}: {'; '.join(held)}."
             )
         if step - 1 == parts:
             twin = "barred game" if unbarred else "unbarred game"
@@ -92,6 +93,14 @@ def results_record(
             "file was played under other rules or card files"
         )
     return make_record(game, result.seed, actions, state), names, notes
+
+
+def _as_told(game, state, action) -> str:
+    """An action not taken, as the table would have told it (third person, a spectator's
+    words): the first sentence of what it would have done, without its full stop."""
+    after = state.clone()
+    told = game.narrate(after.apply_action(action))
+    return told[0].rstrip(".") if told else state.describe_action(action)
 
 
 def _bar(agent: str) -> CardBar | None:
