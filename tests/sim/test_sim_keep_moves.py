@@ -261,3 +261,12 @@ def test_unbarred_from_says_in_one_line_what_it_cannot_use(tmp_path):
         assert result.exit_code == 2, result.output
         [line] = result.output.strip().splitlines()
         assert line.startswith("error: ") and words in line
+
+
+def test_a_match_s_replay_names_each_seat_s_agent(tmp_path):
+    spec = RunSpec("stakbots", 2, ("greedy", "random"), games=2, seed=1, error_dir=str(tmp_path))
+    spec = replace(spec, keep_moves=True)
+    path = write_results(tmp_path / "match.jsonl", spec, run(spec, workers=1).results)
+    # Seats swapped halfway: game 0 has greedy first, game 1 random first.
+    assert results_record(path, 0)[1] == ["Seat 1 (greedy)", "Seat 2 (random)"]
+    assert results_record(path, 1)[1] == ["Seat 1 (random)", "Seat 2 (greedy)"]

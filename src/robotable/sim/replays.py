@@ -30,7 +30,7 @@ def results_record(
 ) -> tuple[dict[str, Any], list[str], dict[int, str]]:
     """The record of game `index` (its "index" in the file) of `variant` in the results file
     `path`, rebuilt from its kept moves; each seat's name for the narration ("Seat 2 (barred)"
-    for the seat a bar held); and, in a barred run, a note at each step (numbered from 1) where
+    for the seat a bar held, "Seat 2 (greedy)" in a match of several agents); and, in a barred run, a note at each step (numbered from 1) where
     the bar held the seat back, or would have in the unbarred game, and where the two games
     part. `unbarred`: the paired game's unbarred partner instead. Raises RecordError (one line)
     when the file, the game or its moves cannot give it."""
@@ -60,6 +60,10 @@ def results_record(
     seat = result.arrangement.index(0)
     if bar is not None and not unbarred:
         names[seat] += " (barred)"
+    elif bar is None and len(set(spec.agents)) > 1:
+        # Agents of a match (`--agents hard,greedy`): who sat where.
+        labels = spec.agent_labels()
+        names = [f"{name} ({labels[a]})" for name, a in zip(names, result.arrangement)]
     other = (result.moves if unbarred else result.unbarred_moves) or moves
     # The first move in which the barred game and the unbarred one differ (none: the same game).
     parts = next((k for k, (a, b) in enumerate(zip(moves, other)) if a != b), None)
