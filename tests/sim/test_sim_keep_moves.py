@@ -252,8 +252,16 @@ def test_unbarred_from_says_in_one_line_what_it_cannot_use(tmp_path):
     )
     assert made.exit_code == 0, made.output
     bar = ["simulate", "stakbots", *common, "--restrict", "Core Bot"]
+    header, *games = kept.read_text().splitlines()
+    other_rules = json.loads(header)
+    other_rules["rules"]["version"] = "0"  # games played under other rules: not these games
+    older = tmp_path / "older.jsonl"
+    older.write_text("\n".join([json.dumps(other_rules), *games]) + "\n")
+    same = cli.invoke(app, [*bar, "--seed", "1", "--unbarred-from", str(kept)])
+    assert same.exit_code == 0 and "4 of 4 deals' unbarred games kept there" in same.stderr
     for args, words in [
         ([*bar, "--seed", "2", "--unbarred-from", str(kept)], "no unbarred game of these deals"),
+        ([*bar, "--seed", "1", "--unbarred-from", str(older)], "no unbarred game of these deals"),
         ([*bar, "--unbarred-from", str(tmp_path / "none.jsonl")], "no such file"),
         (["simulate", "stakbots", *common, "--unbarred-from", str(kept)], "give --restrict too"),
     ]:
