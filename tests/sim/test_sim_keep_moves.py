@@ -278,3 +278,27 @@ def test_a_match_s_replay_names_each_seat_s_agent(tmp_path):
     # Seats swapped halfway: game 0 has greedy first, game 1 random first.
     assert results_record(path, 0)[1] == ["Seat 1 (greedy)", "Seat 2 (random)"]
     assert results_record(path, 1)[1] == ["Seat 1 (random)", "Seat 2 (greedy)"]
+
+
+def test_the_watch_hint_names_the_wins_the_bar_cost_and_gave_first():
+    from robotable.sim.commands import watch_hint
+    from robotable.sim.runner import GameResult
+
+    def pair(index, barred, unbarred):
+        return GameResult(
+            0, index, 1, (0, 1), barred, 9, 9, 0.1, paired=True, placebo_returns=unbarred
+        )
+
+    won, lost, drawn = (1.0, 0.0), (0.0, 1.0), (0.5, 0.5)
+    path = Path("bar run.jsonl")
+    results = [pair(0, won, won), pair(1, lost, won), pair(2, won, lost), pair(3, drawn, lost)]
+    assert watch_hint(results, path) == (
+        "the bar cost the barred seat the win in games 1 and gave it the win in games 2; watch "
+        "one: robotable replay 'bar run.jsonl' --game 1, and the same deal unbarred with --unbarred"
+    )
+    assert watch_hint([pair(3, drawn, lost)], path).startswith(
+        "the bar changed the outcome of games 3; watch one: robotable replay 'bar run.jsonl' --game 3"
+    )
+    assert watch_hint([pair(0, won, won)], path) == (
+        "watch any game again: robotable replay 'bar run.jsonl' --game INDEX"
+    )

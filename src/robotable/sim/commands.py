@@ -913,16 +913,36 @@ def kept_games(path: Path) -> list[GameResult]:
 
 def watch_hint(results: Sequence[GameResult], path: Path | None) -> str:
     """How to watch the run's games again (`simulate --keep-moves`): in a barred run, the games
-    whose outcome the bar changed, each beside the same deal unbarred."""
-    changed = [r.index for r in results if r.paired and r.returns != r.placebo_returns]
+    whose winner the bar changed for the barred seat (the "wins lost" and "gained" of the paired
+    comparison), else those whose outcome it changed, each beside the same deal unbarred."""
     where = shlex.quote(str(path))
-    if not changed:
+    lost, gained, changed = [], [], []
+    for r in results:
+        if not r.paired or r.returns == r.placebo_returns:
+            continue
+        seat = r.arrangement.index(0)
+        unbarred, barred = dataclasses.replace(r, returns=r.placebo_returns).won(seat), r.won(seat)
+        (
+            lost if unbarred and not barred else gained if barred and not unbarred else changed
+        ).append(r.index)
+    if not (lost or gained or changed):
         return f"watch any game again: robotable replay {where} --game INDEX"
-    shown = ", ".join(str(i) for i in changed[:12]) + (", ..." if len(changed) > 12 else "")
+    parts = []
+    if lost:
+        parts.append(f"the bar cost the barred seat the win in games {_listed(lost)}")
+    if gained:
+        parts.append(f"gave it the win in games {_listed(gained)}")
+    if changed and not parts:
+        parts.append(f"the bar changed the outcome of games {_listed(changed)}")
+    first = (lost or gained or changed)[0]
     return (
-        f"the bar changed the outcome of games {shown}; watch one: robotable replay {where} "
-        f"--game {changed[0]}, and the same deal unbarred with --unbarred"
+        f"{' and '.join(parts)}; watch one: robotable replay {where} --game {first}, and the "
+        "same deal unbarred with --unbarred"
     )
+
+
+def _listed(indices: list[int]) -> str:
+    return ", ".join(str(i) for i in indices[:12]) + (", ..." if len(indices) > 12 else "")
 
 
 def resume_command(argv: list[str], path: Path) -> str:
