@@ -74,9 +74,21 @@ def barred_run(tmp_path) -> Path:
     args += ["--games", "12", "--seed", "3", "--workers", "1", "--keep-moves"]
     result = cli.invoke(app, [*args, "--out-jsonl", str(out), "--json"])
     assert result.exit_code == 0, result.output
-    changed = [g["index"] for g in games_of(out) if g["returns"] != g["placebo_returns"]]
-    assert f"watch one: robotable replay {out} --game {changed[0]}, and the same" in result.stderr
+    check_watch_hint(result.stderr, out)
     return out
+
+
+def check_watch_hint(said: str, path: Path) -> None:
+    """The hint names a game the bar changed and the move where its two games part."""
+    found = re.search(
+        rf"watch one: robotable replay {re.escape(str(path))} --game (\d+) --from (\d+), ", said
+    )
+    assert found, said
+    game = next(g for g in games_of(path) if g["index"] == int(found[1]))
+    assert game["returns"] != game["placebo_returns"]
+    step = int(found[2])
+    assert game["moves"][: step - 1] == game["unbarred_moves"][: step - 1]
+    assert game["moves"][step - 1] != game["unbarred_moves"][step - 1]
 
 
 def games_of(path: Path) -> list[dict]:
@@ -124,10 +136,12 @@ def test_replay_shows_a_game_of_a_run_with_the_bar_s_notes(tmp_path):
         and f"(The bar kept Seat {seat} from " in shown.stdout
     )
     assert shown.stdout.rstrip().endswith(f"actions replay exactly; returns {g['returns']}")
+    late = cli.invoke(app, ["replay", str(path), "--game", str(g["index"]), "--from", "5"])
+    assert late.exit_code == 0 and late.stdout.lstrip().startswith("5. ")
+    assert late.stdout.splitlines()[-1] == shown.stdout.splitlines()[-1]
     pooled = cli.invoke(app, ["pool", str(path)])
     assert pooled.exit_code == 0, pooled.output
-    changed = next(g["index"] for g in games_of(path) if g["returns"] != g["placebo_returns"])
-    assert f"watch one: robotable replay {path} --game {changed}," in pooled.stderr
+    check_watch_hint(pooled.stderr, path)
     twin = cli.invoke(app, ["replay", str(path), "--game", str(g["index"]), "--unbarred", "-q"])
     assert twin.exit_code == 0, twin.output
     assert twin.stdout.strip() == (

@@ -218,6 +218,14 @@ def replay_command(
             help="With --game, in a barred run (simulate --restrict): the same deal unbarred.",
         ),
     ] = False,
+    start: Annotated[
+        int,
+        typer.Option(
+            "--from",
+            min=1,
+            help="Print from this move on (the moves before it are replayed and checked too).",
+        ),
+    ] = 1,
 ) -> None:
     """Verify a game record by replaying it, and print what happened.
 
@@ -247,6 +255,8 @@ def replay_command(
             names = [str(n) for n in data["names"]]
         shown = names or [f"Seat {i + 1}" for i in range(game.num_players)]
         for step, (seat, events) in enumerate(zip(_deciders(data, game), log), start=1):
+            if step < start:
+                continue
             print(f"{step:4d}. {shown[seat] if 0 <= seat < len(shown) else 'Chance'}")
             if step in notes:
                 print(f"      ({notes[step]})")

@@ -935,9 +935,15 @@ def watch_hint(results: Sequence[GameResult], path: Path | None) -> str:
     if changed and not parts:
         parts.append(f"the bar changed the outcome of games {_listed(changed)}")
     first = (lost or gained or changed)[0]
+    game = next(r for r in results if r.index == first)
+    # Where the two games part: the first move the barred game made otherwise (kept moves).
+    parts_at = next(
+        (k for k, (a, b) in enumerate(zip(game.moves, game.unbarred_moves)) if a != b), None
+    )
+    skip = "" if parts_at is None else f" --from {parts_at + 1}"
     return (
-        f"{' and '.join(parts)}; watch one: robotable replay {where} --game {first}, and the "
-        "same deal unbarred with --unbarred"
+        f"{' and '.join(parts)}; watch one: robotable replay {where} --game {first}{skip}, and "
+        "the same deal unbarred with --unbarred"
     )
 
 
