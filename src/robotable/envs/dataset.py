@@ -29,6 +29,7 @@ import numpy as np
 from ..core.errors import RecordError
 from ..core.registry import load_game
 from ..sim.results_file import ResultsFileError, read_header, read_results, spec_from_header
+from ..sim.runner import MovesDoNotReplay, ends_as, walk_moves
 from .encoding import Encoding
 
 
@@ -78,8 +79,7 @@ def positions(paths: Sequence[str | Path]) -> Positions:
         shape = (spec.game, spec.num_players)
         kept = 0
         for result in results:
-            moves = (result.unbarred_moves or result.moves) if spec.paired else result.moves
-            returns = result.placebo_returns if spec.paired else result.returns
+            moves, returns = result.unbarred_game()
             if not moves or returns is None:
                 continue
             options = next(v.options for v in spec.variants if v.index == result.variant)
@@ -110,21 +110,21 @@ def _decisions(
 ) -> None:
     """Append one game's decisions to `rows`, checking that the moves replay to `returns`."""
     state = game.new_initial_state(seed=seed).silence()
-    for step, move in enumerate(moves, start=1):
-        legal = [] if state.is_terminal() else state.legal_actions()
-        if not 0 <= move < len(legal):
-            raise RecordError(f"{where}: move {step} does not replay under this robotable's rules")
-        chosen = legal[move]
-        seat = state.current_player()
-        by_index = encoding.legal_by_index(state)
-        rows["obs"].append(encoding.observe(state.observation_view(seat)))
-        rows["mask"].append(encoding.mask(by_index))
-        rows["action"].append(next(k for k, a in by_index.items() if a == chosen))
-        rows["seat"].append(seat)
-        rows["return"].append(returns[seat])
-        rows["game"].append(number)
-        state.apply_action(chosen)
-    if not state.is_terminal() or list(returns) != [float(r) for r in state.returns()]:
+    try:
+        for _, _, chosen in walk_moves(state, moves):
+            seat = state.current_player()
+            by_index = encoding.legal_by_index(state)
+            rows["obs"].append(encoding.observe(state.observation_view(seat)))
+            rows["mask"].append(encoding.mask(by_index))
+            rows["action"].append(next(k for k, a in by_index.items() if a == chosen))
+            rows["seat"].append(seat)
+            rows["return"].append(returns[seat])
+            rows["game"].append(number)
+    except MovesDoNotReplay as exc:
+        raise RecordError(
+            f"{where}: move {exc.step} does not replay under this robotable's rules"
+        ) from None
+    if not ends_as(state, returns):
         raise RecordError(f"{where}: the replay does not end as the file says")
 
 

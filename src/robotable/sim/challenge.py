@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from ..agents.restricted import restricted_spec, split_restricted
@@ -86,8 +85,7 @@ def paired_comparison(results: Sequence[GameResult]) -> dict[str, Any] | None:
     could_act = changed = 0
     for r in pairs:
         seat = r.arrangement.index(0)
-        unbarred = replace(r, returns=r.placebo_returns).won(seat)
-        outcomes.append((unbarred, r.won(seat)))
+        outcomes.append((r.unbarred_won(seat), r.won(seat)))
         could_act += bool(r.bar_could_act and r.bar_could_act[0])
         changed += r.returns != r.placebo_returns
     both, lost, gained, neither = paired_cells(outcomes)

@@ -921,7 +921,7 @@ def watch_hint(results: Sequence[GameResult], path: Path | None) -> str:
         if not r.paired or r.returns == r.placebo_returns:
             continue
         seat = r.arrangement.index(0)
-        unbarred, barred = dataclasses.replace(r, returns=r.placebo_returns).won(seat), r.won(seat)
+        unbarred, barred = r.unbarred_won(seat), r.won(seat)
         (
             lost if unbarred and not barred else gained if barred and not unbarred else changed
         ).append(r.index)

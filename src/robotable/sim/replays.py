@@ -19,7 +19,7 @@ from ..core.errors import OptionError, RecordError
 from ..core.records import make_record
 from ..core.registry import load_game
 from .results_file import ResultsFileError, read_header, read_results, spec_from_header
-from .runner import GameResult, RunSpec, plan_jobs
+from .runner import GameResult, MovesDoNotReplay, RunSpec, ends_as, plan_jobs, walk_moves
 
 # A deal's unbarred game as another file kept it: its moves and the returns they must reach.
 KeptGame = tuple[tuple[int, ...], tuple[float, ...]]
@@ -44,8 +44,7 @@ def results_record(
     name = f"{where}, game {index}" + (f" of variant {variant}" if len(spec.variants) > 1 else "")
     if unbarred and not result.paired:
         raise RecordError(f"{name}: not a barred game, so it has no unbarred game beside it")
-    moves = (result.unbarred_moves or result.moves) if unbarred else result.moves
-    returns = result.placebo_returns if unbarred else result.returns
+    moves, returns = result.unbarred_game() if unbarred else (result.moves, result.returns)
     if not moves:
         raise RecordError(
             f"{name}: its moves were not kept (run simulate with --keep-moves to keep them)"
@@ -70,33 +69,36 @@ def results_record(
     notes: dict[int, str] = {}
     state = game.new_initial_state(seed=result.seed)
     actions = []
-    for step, move in enumerate(moves, start=1):
-        legal = [] if state.is_terminal() else state.legal_actions()
-        if not 0 <= move < len(legal):
-            raise RecordError(
-                f"{name}: move {step} does not replay ({len(legal)} legal actions there); the "
-                "file was played under other rules or card files"
-            )
-        if bar is not None and state.current_player() == seat and bar.can_act(legal):
-            held = [_as_told(game, state, a) for a in legal if bar.plays(a)]
-            moves_held = "this move" if len(held) == 1 else "these moves"
-            who = f"Seat {seat + 1}"
-            notes[step] = (
-                f"Barred, {who} could not have made {moves_held}: {'; '.join(held)}."
-                if unbarred
-                else f"The bar kept {who} from {moves_held}: {'; '.join(held)}."
-            )
-        if step - 1 == parts:
-            twin = "barred game" if unbarred else "unbarred game"
-            notes[step] = (notes.get(step, "") + f" The {twin} parts from this one here.").strip()
-        actions.append(legal[move])
-        state.apply_action(legal[move])
-    if returns is not None and (not state.is_terminal() or list(returns) != state.returns()):
+    try:
+        for step, legal, chosen in walk_moves(state, moves):
+            if bar is not None and state.current_player() == seat and bar.can_act(legal):
+                notes[step] = _bar_note(game, state, legal, bar, seat, unbarred)
+            if step - 1 == parts:
+                twin = "barred game" if unbarred else "unbarred game"
+                notes[step] = (
+                    notes.get(step, "") + f" The {twin} parts from this one here."
+                ).strip()
+            actions.append(chosen)
+    except MovesDoNotReplay as exc:
+        raise RecordError(
+            f"{name}: {exc}; the file was played under other rules or card files"
+        ) from None
+    if returns is not None and not ends_as(state, returns):
         raise RecordError(
             f"{name}: the replay does not end as the file says (returns {list(returns)}); the "
             "file was played under other rules or card files"
         )
     return make_record(game, result.seed, actions, state), names, notes
+
+
+def _bar_note(game, state, legal, bar: CardBar, seat: int, unbarred: bool) -> str:
+    """What a bar did at this decision (or, in the unbarred game, would have done)."""
+    held = [_as_told(game, state, a) for a in legal if bar.plays(a)]
+    moves_held = "this move" if len(held) == 1 else "these moves"
+    who = f"Seat {seat + 1}"
+    if unbarred:
+        return f"Barred, {who} could not have made {moves_held}: {'; '.join(held)}."
+    return f"The bar kept {who} from {moves_held}: {'; '.join(held)}."
 
 
 def _as_told(game, state, action) -> str:
@@ -145,8 +147,7 @@ def kept_unbarred(paths: list[Path], spec: RunSpec, base: str) -> dict[tuple[int
         except ResultsFileError:
             continue
         for r in results:
-            moves = (r.unbarred_moves or r.moves) if other.paired else r.moves
-            returns = r.placebo_returns if other.paired else r.returns
+            moves, returns = r.unbarred_game()
             key = (r.variant, r.index)
             job = jobs.get(key)
             if key in found or not moves or returns is None or job is None:

@@ -229,6 +229,17 @@ class GameResult:
             unbarred_moves=tuple(int(m) for m in data.get("unbarred_moves") or ()),
         )
 
+    def unbarred_game(self) -> tuple[tuple[int, ...], tuple[float, ...] | None]:
+        """The moves and returns of this deal's game with every seat unbarred: a paired game's
+        unbarred partner (its own moves when the bar could not act), else the game itself."""
+        if self.paired:
+            return self.unbarred_moves or self.moves, self.placebo_returns
+        return self.moves, self.returns
+
+    def unbarred_won(self, seat: int) -> bool:
+        """`seat` won the unbarred game beside this paired one."""
+        return replace(self, returns=self.placebo_returns).won(seat)
+
     def winners(self) -> list[int]:
         """The seats with the best return (one seat: a win; several: a draw; none on error).
         A game with one seat against the game itself (Stak Bots' Drone Mode) is won only with
@@ -513,16 +524,38 @@ def replay_job(job: GameJob, moves: Sequence[int], returns: Sequence[float]) -> 
     `play_game` gives, bars watched and cards tracked, with those moves; None when they do not
     replay to `returns` (a game kept under other rules or card files), checked first, so that
     such a game is neither counted nor saved as a failure."""
-    game = _cached_game(job.game, job.num_players, job.options)
-    state = game.new_initial_state(seed=job.seed)
-    for move in moves:
+    state = _cached_game(job.game, job.num_players, job.options).new_initial_state(seed=job.seed)
+    try:
+        for _ in walk_moves(state, moves):
+            pass
+    except MovesDoNotReplay:
+        return None
+    return play_game(job, script=moves) if ends_as(state, returns) else None
+
+
+class MovesDoNotReplay(ValueError):
+    """A kept move outside its step's legal actions: a game kept under other rules or cards."""
+
+    def __init__(self, step: int, legal: int) -> None:
+        super().__init__(f"move {step} does not replay ({legal} legal actions there)")
+        self.step = step
+
+
+def walk_moves(state, moves: Sequence[int]):
+    """Play kept `moves` (GameResult.moves) on `state`, yielding (step from 1, the legal
+    actions, the one chosen) before each is applied, so that the caller reads the position it
+    was chosen in. Raises MovesDoNotReplay."""
+    for step, move in enumerate(moves, start=1):
         legal = [] if state.is_terminal() else state.legal_actions()
         if not 0 <= move < len(legal):
-            return None
+            raise MovesDoNotReplay(step, len(legal))
+        yield step, legal, legal[move]
         state.apply_action(legal[move])
-    if not state.is_terminal() or list(returns) != [float(r) for r in state.returns()]:
-        return None
-    return play_game(job, script=moves)
+
+
+def ends_as(state, returns: Sequence[float]) -> bool:
+    """The replayed game is over with the returns its file recorded."""
+    return state.is_terminal() and list(returns) == [float(r) for r in state.returns()]
 
 
 def standing_ranks(values: Sequence[float]) -> tuple[int, ...]:
