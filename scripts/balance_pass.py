@@ -136,32 +136,26 @@ def play_seed(
     stem: str,
     args: argparse.Namespace,
     previous: list[GameResult] | None = None,
-    on_result=None,
+    unbarred: dict | None = None,
 ) -> list[GameResult]:
     """This seed's games of a table, played (or, with --out-dir, resumed from and written to
     `STEM-seedS.jsonl`). `previous` are games known without playing them, added to the file
-    first; `on_result` may complete each new game's result before it is kept."""
+    first; `unbarred`, for a barred table: by (variant, index), each deal's unbarred game as
+    kept (moves, returns), replayed beside its barred game instead of played."""
     path = None if args.out_dir is None else args.out_dir / f"{stem}-seed{spec.seed}.jsonl"
     saved = read_results(path, spec, where=str(path))[0] if path and path.exists() else []
     known = {(r.variant, r.index) for r in saved}
     extra = [r for r in previous or () if (r.variant, r.index) not in known]
     with ResultsWriter(path, spec, resume=path.exists()) if path else nullcontext() as writer:
-
-        def keep(result: GameResult) -> None:
-            if on_result is not None:
-                on_result(result)
-            if writer is not None:
-                writer.write(result)
-
         for result in extra:
             if writer is not None:
                 writer.write(result)
-        # The games are planned from the table's spec; pairing is done here, not by the runner.
         outcome: RunOutcome = run(
-            replace(spec, paired=False) if on_result is not None else spec,
+            spec,
             workers=args.workers,
-            on_result=keep,
+            on_result=writer.write if writer is not None else None,
             previous=[*saved, *extra],
+            unbarred=unbarred,
         )
     if outcome.interrupted:
         raise Stopped
@@ -199,6 +193,7 @@ def self_play(game: str, seats: int, args: argparse.Namespace, errors: str) -> t
         error_dir=errors,
         standing=args.standing,
         keep_moves=True,  # its games are the unbarred games of every bar on the same deals
+        decision_streams=args.decision_streams,
     )
     outcome = play_table(spec, table_stem(spec, "self"), args)
     return summarize(outcome), len(outcome.results)
@@ -234,6 +229,7 @@ def unbarred_spec(
         error_dir=errors,
         watch=tuple((bar_group(card), ()) for card in cards),
         keep_moves=True,
+        decision_streams=args.decision_streams,
     )
 
 
@@ -296,6 +292,7 @@ def bar_card(
         error_dir=errors,
         paired=True,
         keep_moves=True,
+        decision_streams=args.decision_streams,
     )
     stem = bar_stem(game, seats, card, args.agent)
     if unbarred is None:
@@ -309,18 +306,19 @@ def bar_card(
 
 def paired_with(place: int, unbarred: list[GameResult]):
     """The barred games known from the unbarred ones (those the bar could not touch: the same
-    game, move for move), and the step that pairs each barred game played with its partner."""
-    partner = {r.index: r for r in unbarred if r.returns is not None}
+    game, move for move), and the others' unbarred games as kept (runner.play_paired replays
+    each beside its barred game: with decision streams, the barred game starts from its moves
+    where the bar can first act)."""
+    partner = [r for r in unbarred if r.returns is not None]
     known = [
-        pair_with(replace(r), r, could_act=False)
-        for r in partner.values()
-        if not r.bar_could_act[place]
+        pair_with(replace(r), r, could_act=False) for r in partner if not r.bar_could_act[place]
     ]
-
-    def pair(result: GameResult) -> None:
-        pair_with(result, partner.get(result.index), could_act=True)
-
-    return known, pair
+    kept = {
+        (r.variant, r.index): (r.moves, r.returns)
+        for r in partner
+        if r.bar_could_act[place] and r.moves
+    }
+    return known, kept
 
 
 # Each way a barred run reads: the fairness pass's bar (a point past 10 points with p below 0.05)
@@ -535,6 +533,13 @@ def main(argv: list[str]) -> int:
         "deck tables",
     )
     parser.add_argument("--seats", help="comma-separated seat counts (default: every table's)")
+    parser.add_argument(
+        "--decision-streams",
+        action="store_true",
+        help="draw each decision's randomness afresh (simulate --decision-streams): each barred "
+        "game starts where its bar can first act; other games than without it, so for tables "
+        "begun with it (its files are refused without it, and the reverse)",
+    )
     parser.add_argument(
         "--standing",
         action="store_true",

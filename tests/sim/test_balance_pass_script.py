@@ -69,7 +69,13 @@ def test_no_play_needs_an_out_dir_and_files_in_it(balance_pass, tmp_path, capsys
 
 def _bar_args(out_dir: Path, no_play: bool = False, games: int = 4) -> argparse.Namespace:
     return argparse.Namespace(
-        agent="greedy", bar_games=games, seed=0, out_dir=out_dir, no_play=no_play, workers=1
+        agent="greedy",
+        bar_games=games,
+        seed=0,
+        out_dir=out_dir,
+        no_play=no_play,
+        workers=1,
+        decision_streams=False,
     )
 
 
@@ -117,17 +123,20 @@ def _paired_games(path: Path) -> list[tuple]:
     )
 
 
+@pytest.mark.parametrize("streams", [False, True], ids=["one stream a seat", "decision streams"])
 def test_barred_runs_sharing_one_unbarred_table_are_simulate_restrict_pair_for_pair(
-    balance_pass, invoke, tmp_path
+    balance_pass, invoke, tmp_path, streams
 ):
     """Two bars, one of a card and one of two cards together, through one shared table of
     unbarred games (each played once, watching both bars) hold the same pairs as `simulate
-    --restrict` run for each bar on its own, with the same moves kept for each game."""
+    --restrict` run for each bar on its own, with the same moves kept for each game; with
+    decision streams too (each barred game then started where its bar could first act)."""
     cards = ["Spike Bot", "Core Bot+Trip Bot"]  # the second barred together (two cards)
     runs = tmp_path / "runs"
     runs.mkdir()
     args = _bar_args(runs, games=6)
     args.agent = "mcts:20"
+    args.decision_streams = streams
     shared = balance_pass.unbarred_games("stakbots", 2, cards, args, str(tmp_path))
     assert len(shared) == 6
     could = [[g.bar_could_act[k] for g in shared] for k in range(2)]
@@ -138,7 +147,7 @@ def test_barred_runs_sharing_one_unbarred_table_are_simulate_restrict_pair_for_p
             "simulate", "stakbots", "--restrict", card.replace("+", ";"), "--agents", "mcts:20",
             "--games", "6", "--keep-moves",
             "--workers", "1", "--errors-dir", str(tmp_path), "--out-jsonl", str(cli_file),
-            "--json",
+            "--json", *(["--decision-streams"] if streams else []),
         )  # fmt: skip
         assert result.exit_code == 0, result.output
         cli = json.loads(result.stdout)["restriction"]
@@ -180,9 +189,9 @@ def test_a_later_bar_list_replays_the_kept_unbarred_games_instead_of_playing_the
     played = []
     real_run = balance_pass.run
 
-    def counting_run(spec, workers=None, on_result=None, previous=()):
+    def counting_run(spec, workers=None, on_result=None, previous=(), **kw):
         played.append(spec.games - len(previous))
-        return real_run(spec, workers=workers, on_result=on_result, previous=previous)
+        return real_run(spec, workers=workers, on_result=on_result, previous=previous, **kw)
 
     monkeypatch.setattr(balance_pass, "run", counting_run)
     replayed = balance_pass.unbarred_games("stakbots", 2, later, args, str(tmp_path))

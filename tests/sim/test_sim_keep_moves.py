@@ -276,6 +276,10 @@ def test_unbarred_from_says_in_one_line_what_it_cannot_use(tmp_path):
     for args, words in [
         ([*bar, "--seed", "2", "--unbarred-from", str(kept)], "no unbarred game of these deals"),
         ([*bar, "--seed", "1", "--unbarred-from", str(older)], "no unbarred game of these deals"),
+        (
+            [*bar, "--seed", "1", "--decision-streams", "--unbarred-from", str(kept)],
+            "with --decision-streams if this run has them",
+        ),
         ([*bar, "--unbarred-from", str(tmp_path / "none.jsonl")], "no such file"),
         (["simulate", "stakbots", *common, "--unbarred-from", str(kept)], "give --restrict too"),
     ]:

@@ -118,6 +118,15 @@ def test_runs_of_another_study_or_the_same_seed_are_refused(tmp_path):
         pool_results([a, same_seed])
 
 
+def test_runs_with_and_without_decision_streams_pool_as_one_study(tmp_path):
+    """Decision streams give other games of the same agents: seeds of both kinds pool."""
+    a, summary_a = _file(tmp_path, "a.jsonl", seed=7)
+    b, summary_b = _file(tmp_path, "b.jsonl", seed=8, decision_streams=True)
+    assert '"decision_streams":true' in b.read_text().splitlines()[0]
+    pooled = summarize(pool_results([a, b]).outcome)
+    assert pooled["games"] == summary_a["games"] + summary_b["games"]
+
+
 def test_an_option_given_at_its_default_value_pools_with_no_option(tmp_path):
     a, _ = _file(tmp_path, "a.jsonl", seed=7)
     explicit, _ = _file(tmp_path, "b.jsonl", seed=8, variants=make_variants({"target": [10]}))

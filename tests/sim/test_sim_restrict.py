@@ -456,6 +456,60 @@ def test_a_paired_game_is_the_barred_game_and_skips_only_games_the_bar_cannot_to
     assert True in could and False in could  # both kinds of game were checked
 
 
+def test_with_decision_streams_a_barred_game_starts_where_its_bar_first_acts():
+    """With each decision's randomness drawn from its seat's seed and the move's number, a
+    paired game's barred game starts from the unbarred game's moves up to the bar's first offer
+    and goes on as the barred game played from the first move: the same game, move for move."""
+    from dataclasses import replace
+
+    from robotable.sim.runner import first_offer, play_game
+
+    started_late = 0
+    for job in _paired_jobs("Spike Bot", 12):
+        job = replace(job, decision_streams=True, keep_moves=True)
+        paired = play_game(job)
+        alone = play_game(replace(job, paired=False))  # no opening: every move chosen
+        assert (paired.returns, paired.moves, paired.cards) == (
+            alone.returns,
+            alone.moves,
+            alone.cards,
+        )
+        if paired.bar_could_act[0]:
+            seat = job.arrangement.index(0)
+            watch = replace(job, watch=((("Spike Bot",), ()),))
+            offer = first_offer(watch, paired.unbarred_moves, seat)
+            assert offer < len(paired.unbarred_moves)
+            assert paired.moves[:offer] == paired.unbarred_moves[:offer]
+            started_late += offer > 0
+    assert started_late > 0
+
+
+def test_an_opening_is_played_only_for_agents_that_keep_nothing_between_decisions():
+    """An opening's moves are played as given, so a wrong one would show: given, the game
+    starts with it; for agents that remember (a kept tree) or without decision streams, the
+    agents choose every move."""
+    from dataclasses import replace
+
+    from robotable.sim.runner import play_game
+
+    job = replace(_paired_jobs("Spike Bot", 1)[0], paired=False, keep_moves=True)
+    streams = replace(job, decision_streams=True)
+    chosen = play_game(streams).moves[0]
+    other = 1 - chosen if chosen < 2 else 0  # the opening seat has several moves
+    assert play_game(replace(streams, opening=(other,))).moves[0] == other
+    assert play_game(replace(job, opening=(other,))).moves[0] == play_game(job).moves[0]
+    remembering = replace(
+        streams,
+        opening=(other,),
+        seat_agents=tuple(
+            a.replace("mcts:30", "mcts:iterations=30,reuse=1") for a in job.seat_agents
+        ),
+    )
+    without = replace(remembering, opening=())
+    kept_tree = play_game(remembering)
+    assert kept_tree.returns is not None and kept_tree.moves == play_game(without).moves
+
+
 def test_the_paired_comparison_counts_the_wins_the_bar_moved(invoke, tmp_path):
     data = _json(invoke, tmp_path, "--restrict", "Star", "--agents", "greedy", "--games", "40")
     p = data["restriction"]["paired"]

@@ -309,3 +309,19 @@ def test_a_run_stopped_before_any_game_still_summarises(tmp_path):
     assert "INTERRUPTED" in text and "simtiny: 0 games, 2 seats, rules version 1, agents" in text
     assert "Interrupted: only 0 of 10" in render_html(summary)
     assert "(rules version 1; agents: random, greedy; seed 7)" in render_html(summary)
+
+
+def test_a_run_with_decision_streams_resumes_only_with_them(invoke, tmp_path):
+    """Its games are other games: a file of one kind is refused by a run of the other."""
+    path = tmp_path / "games.jsonl"
+    args = ("simulate", "simtiny", "--games", "4", "--workers", "1", "--json")
+    done = invoke(
+        *args, "--decision-streams", "--out-jsonl", str(path), "--errors-dir", str(tmp_path)
+    )
+    assert done.exit_code == 0, done.output
+    refused = invoke(*args, "--resume", str(path))
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert "decision_streams: True there, None here" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    again = invoke(*args, "--decision-streams", "--resume", str(path))
+    assert again.exit_code == 0 and "resuming: 4 of 4 games" in again.stderr

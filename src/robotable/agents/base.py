@@ -19,9 +19,19 @@ class Agent(ABC):
         self.seed = seed
         self.rng = random.Random(seed)
 
+    # Whether a decision depends on the agent's own earlier ones (a kept tree, a turn's shared
+    # budget): such an agent cannot take over a game partway through as if it had played it.
+    remembers: bool = False
+
     @abstractmethod
     def act(self, state: State) -> Action:
         """The action this agent takes for `state.current_player()`."""
+
+    def reseed(self, seed: int) -> None:
+        """Draw the next decision's randomness from a stream of `seed` (a run's decision
+        streams, runner.GameJob.decision_streams: each decision's own, so that a game can be
+        taken over partway through and go on as it would have)."""
+        self.rng.seed(seed)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

@@ -190,6 +190,11 @@ class MCTSAgent(Agent):
             parts.append(f"worlds={worlds}")
         self.name = "mcts:" + ",".join(parts)
 
+    @property
+    def remembers(self) -> bool:  # type: ignore[override]
+        # a subtree kept from its last decision, or a turn's budget shared among its decisions
+        return self.reuse or self.turn_budget is not None
+
     def act(self, state: State) -> Action:
         legal = state.legal_actions()
         kept = None

@@ -156,6 +156,13 @@ class RestrictedAgent(Agent):
         self.blocked = 0  # decisions where the card was barred (another action existed)
         self.forced = 0  # decisions where every legal action played the card
 
+    @property
+    def remembers(self) -> bool:  # type: ignore[override]
+        return self.base.remembers
+
+    def reseed(self, seed: int) -> None:
+        self.base.reseed(seed)
+
     def act(self, state: State) -> Action:
         legal = state.legal_actions()
         allowed = [a for a in legal if not self.matcher.plays(a)]

@@ -105,6 +105,14 @@ class StrengthAgent(Agent):
         self.strength = strength
         self.name = strength
         self._agents: dict[str, Agent] = {}
+        self._decision_seed: int | None = None
+
+    # Which agent plays is known only at the first decision (it depends on the game), and named
+    # strengths search by the clock: never taken over partway through a game.
+    remembers = True
+
+    def reseed(self, seed: int) -> None:
+        self._decision_seed = seed  # the agent it resolves to may not be built yet
 
     def resolve(self, game: str) -> Agent:
         agent = self._agents.get(game)
@@ -115,4 +123,7 @@ class StrengthAgent(Agent):
         return agent
 
     def act(self, state: State) -> Action:
-        return self.resolve(state.game.name).act(state)
+        agent = self.resolve(state.game.name)
+        if self._decision_seed is not None:
+            agent.reseed(self._decision_seed)
+        return agent.act(state)

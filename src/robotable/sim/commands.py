@@ -328,6 +328,16 @@ def register(app: typer.Typer) -> None:
                 "(a barred run keeps the unbarred game's too).",
             ),
         ] = False,
+        decision_streams: Annotated[
+            bool,
+            typer.Option(
+                "--decision-streams",
+                help="Draw each decision's randomness afresh from its seat's seed and the "
+                "move's number (other games than without it, as good a sample). With "
+                "--restrict, each barred game then starts where its bar can first act, from "
+                "the unbarred game's moves, instead of playing that part again.",
+            ),
+        ] = False,
         unbarred_from: Annotated[
             list[Path] | None,
             typer.Option(
@@ -425,6 +435,8 @@ def register(app: typer.Typer) -> None:
             if experiment is not None and experiment["kind"] == "restrict":
                 # Each barred game beside the same game unbarred (runner.play_paired).
                 spec = dataclasses.replace(spec, paired=True)
+            if decision_streams:
+                spec = dataclasses.replace(spec, decision_streams=True)
             kept = None
             if unbarred_from:
                 if experiment is None or experiment["kind"] != "restrict":
@@ -899,7 +911,7 @@ def unbarred_games_kept(paths: list[Path], spec: RunSpec, base: str) -> dict:
         raise UsageProblem(
             f"--unbarred-from {shown}: no unbarred game of these deals with moves kept there "
             f"(a run of {base} on the same game, seats, --seed, --games and rules, written "
-            "with --keep-moves)"
+            "with --keep-moves, and with --decision-streams if this run has them)"
         )
     return kept
 

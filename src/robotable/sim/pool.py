@@ -35,8 +35,9 @@ from .results_file import (
 from .runner import GameResult, RunOutcome, RunSpec
 
 # The run settings that make two files one study: a resumed run's, but the seed and the number of
-# games may differ.
-SAME_STUDY = tuple(name for name in CHECKED if name not in ("games", "seed"))
+# games may differ, and the agents' streams (one a seat, or one a decision: other games, the same
+# agents).
+SAME_STUDY = tuple(name for name in CHECKED if name not in ("games", "seed", "decision_streams"))
 
 
 @dataclass(frozen=True, slots=True)

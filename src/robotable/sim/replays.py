@@ -131,8 +131,8 @@ def _find(lines: list[str], index: int, variant: int, where: str) -> GameResult:
 def kept_unbarred(paths: list[Path], spec: RunSpec, base: str) -> dict[tuple[int, int], KeptGame]:
     """By (variant, game index), the unbarred games of `spec`'s deals (`base` in every seat)
     that the results files `paths` kept with their moves: a table of `base` against itself, or
-    a barred run of `base` (its unbarred partners), with the same game, seats, seed, variants
-    and rules, of any length (the deals they share). Game i of such a run is deal i with `base`
+    a barred run of `base` (its unbarred partners), with the same game, seats, seed, variants,
+    agents' streams (RunSpec.decision_streams) and rules, of any length (the deals they share). Game i of such a run is deal i with `base`
     in every seat, whatever the seat order: each agent's stream comes from the game's seed and
     its seat, not from its place in the list of agents. The first file that has a game gives
     it; a file of other deals or rules gives none."""
@@ -165,6 +165,7 @@ def same_deals(other: RunSpec, spec: RunSpec, base: str) -> bool:
         (other.game, other.num_players, other.seed, other.variants)
         == (spec.game, spec.num_players, spec.seed, spec.variants)
         and other.max_actions == spec.max_actions
+        and other.decision_streams == spec.decision_streams
         and all(a == base for a in other.agents[1:])
         and (other.agents[0] == base if first is None else first[0] == base)
     )

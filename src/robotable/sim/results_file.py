@@ -46,6 +46,7 @@ CHECKED = (
     "standing",
     "paired",
     "watch",
+    "decision_streams",
 )
 
 
@@ -176,6 +177,7 @@ def _run_fields(spec: RunSpec) -> dict[str, Any]:
             **({"paired": True} if spec.paired else {}),
             **({"watch": [[list(c), list(k)] for c, k in spec.watch]} if spec.watch else {}),
             **({"keep_moves": True} if spec.keep_moves else {}),
+            **({"decision_streams": True} if spec.decision_streams else {}),
         }
     )
 
@@ -299,6 +301,7 @@ def spec_from_header(header: dict[str, Any], where: str) -> RunSpec:
                 for cards, kinds in header.get("watch") or ()
             ),
             keep_moves=bool(header.get("keep_moves", False)),
+            decision_streams=bool(header.get("decision_streams", False)),
         )
     except KeyError as exc:
         raise ResultsFileError(f"{where}: the run header has no {exc}") from None

@@ -78,6 +78,9 @@ class RunSpec:
     watch: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
     # Each game's moves (GameResult.moves), so that any game of the run can be replayed.
     keep_moves: bool = False
+    # Each decision's randomness drawn afresh from the seat's seed and the move's number
+    # (GameJob.decision_streams): a barred game then starts where its bar can first act.
+    decision_streams: bool = False
 
     def arrangements(self) -> list[tuple[int, ...]]:
         return seat_arrangements(len(self.agents), self.num_players, self.fixed_seats)
@@ -108,6 +111,14 @@ class GameJob:
     # A paired game's unbarred game as a results file kept it (its moves and returns): replayed,
     # not played (`play_paired`).
     unbarred: tuple[tuple[int, ...], tuple[float, ...]] | None = None
+    # Each decision's agent draws from a stream of its own, seeded by the seat's seed and the
+    # move's number, instead of one stream per seat for the whole game. A decision then depends
+    # on the position alone (for agents that keep nothing between decisions, Agent.remembers),
+    # so a game can be taken over partway through and go on as if played from the start.
+    decision_streams: bool = False
+    # With decision_streams: moves (as GameResult.moves) played as given before the agents take
+    # over: a barred game's opening, the unbarred game's moves up to its bar's first offer.
+    opening: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,6 +363,7 @@ def plan_jobs(spec: RunSpec) -> list[GameJob]:
                     paired=spec.paired,
                     watch=spec.watch,
                     keep_moves=spec.keep_moves,
+                    decision_streams=spec.decision_streams,
                 )
             )
     return jobs
@@ -409,13 +421,15 @@ def play_game(job: GameJob, script: Sequence[int] | None = None) -> GameResult:
     try:
         game = _cached_game(job.game, n, job.options)
         state = game.new_initial_state(seed=job.seed)
+        seeds = [_agent_seed(job.seed, s) for s in range(n)]
         if script is None:
-            agents = [
-                make_agent(spec, seed=_agent_seed(job.seed, s))
-                for s, spec in enumerate(job.seat_agents)
-            ]
+            agents = [make_agent(spec, seed=seeds[s]) for s, spec in enumerate(job.seat_agents)]
         else:
             agents = [_Script(script)] * n
+        streams = job.decision_streams and script is None
+        # An opening is a shortcut, valid only where the agents would have played it themselves:
+        # decisions drawn afresh, by agents that keep nothing from one decision to the next.
+        opening = job.opening if streams and not any(a.remembers for a in agents) else ()
         track = job.track_cards
         standing = track and job.standing
         limit = job.max_actions
@@ -436,7 +450,12 @@ def play_game(job: GameJob, script: Sequence[int] | None = None) -> GameResult:
                 for k, bar in enumerate(bars):
                     could_act[k] = could_act[k] or bar.can_act(legal)
             phase = "act"
-            action = agents[seat].act(state)
+            if len(actions) < len(opening):
+                action = state.legal_actions()[opening[len(actions)]]
+            else:
+                if streams:
+                    agents[seat].reseed(derive_seed(seeds[seat], 1 + len(actions)))
+                action = agents[seat].act(state)
             if standing:
                 # Before the action: the rank a card's taker held, not the one the card gave.
                 phase = "evaluate"
@@ -598,15 +617,43 @@ def play_paired(job: GameJob) -> GameResult:
     agents = list(job.seat_agents)
     agents[seat] = base
     unbarred_job = replace(
-        job, seat_agents=tuple(agents), paired=False, watch=((cards, kinds),), unbarred=None
+        job,
+        seat_agents=tuple(agents),
+        paired=False,
+        watch=((cards, kinds),),
+        unbarred=None,
+        # with decision streams, the barred game starts from the unbarred game's moves
+        keep_moves=job.keep_moves or job.decision_streams,
     )
     unbarred = replay_job(unbarred_job, *job.unbarred) if job.unbarred else None
     if unbarred is None:
         unbarred = play_game(unbarred_job)
     if unbarred.returns is None or not unbarred.bar_could_act[0]:
-        return pair_with(unbarred, unbarred, could_act=False)
-    barred = play_game(replace(job, paired=False, watch=(), unbarred=None))
-    return pair_with(barred, unbarred, could_act=True)
+        pair = pair_with(unbarred, unbarred, could_act=False)
+    else:
+        opening: tuple[int, ...] = ()
+        if job.decision_streams:
+            # Up to the bar's first offer the barred game is the unbarred one, move for move.
+            opening = unbarred.moves[: first_offer(unbarred_job, unbarred.moves, seat)]
+        barred = play_game(replace(job, paired=False, watch=(), unbarred=None, opening=opening))
+        pair = pair_with(barred, unbarred, could_act=True)
+    if not job.keep_moves:
+        pair.moves = pair.unbarred_moves = ()
+    return pair
+
+
+def first_offer(job: GameJob, moves: Sequence[int], seat: int) -> int:
+    """How many of a game's kept `moves` come before `seat` is first offered a card of the bar
+    `job` watches beside another move (len(moves) when it never is)."""
+    from ..agents.restricted import CardBar
+
+    ((cards, kinds),) = job.watch
+    bar = CardBar(cards, kinds)
+    state = _cached_game(job.game, job.num_players, job.options).new_initial_state(seed=job.seed)
+    for step, legal, _ in walk_moves(state, moves):
+        if state.current_player() == seat and bar.can_act(legal):
+            return step - 1
+    return len(moves)
 
 
 def pair_with(barred: GameResult, unbarred: GameResult | None, could_act: bool) -> GameResult:
