@@ -321,7 +321,7 @@ def test_a_run_with_decision_streams_resumes_only_with_them(invoke, tmp_path):
     assert done.exit_code == 0, done.output
     refused = invoke(*args, "--resume", str(path))
     assert refused.exit_code == 2 and refused.stdout == ""
-    assert "decision_streams: True there, None here" in refused.stderr
+    assert "decision_streams: True there, False here" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1
     again = invoke(*args, "--decision-streams", "--resume", str(path))
     assert again.exit_code == 0 and "resuming: 4 of 4 games" in again.stderr

@@ -182,6 +182,15 @@ def _run_fields(spec: RunSpec) -> dict[str, Any]:
     )
 
 
+# Run settings a header holds only when they are on (so that older files still resume): absent,
+# they are off, and an error says so rather than "None".
+_ONLY_WHEN_ON = ("standing", "paired", "keep_moves", "decision_streams")
+
+
+def _setting(header: dict[str, Any], key: str) -> Any:
+    return header.get(key, False if key in _ONLY_WHEN_ON else None)
+
+
 def _line(data: dict[str, Any]) -> str:
     return json.dumps(data, default=str, separators=(",", ":")) + "\n"
 
@@ -325,7 +334,9 @@ def read_results(
     expected = run_header(spec)
     differ = [k for k in CHECKED if header.get(k) != expected.get(k)]
     if differ:
-        shown = "; ".join(f"{k}: {header.get(k)!r} there, {expected.get(k)!r} here" for k in differ)
+        shown = "; ".join(
+            f"{k}: {_setting(header, k)!r} there, {_setting(expected, k)!r} here" for k in differ
+        )
         raise ResultsFileError(
             f"{where}: the file was written by a different run ({shown}); repeat the "
             "original command with --resume"
