@@ -1,6 +1,7 @@
 """What starting a barred game at its bar's first offer saves, in one run:
 
     python scripts/opening_speed.py [--deals 4] [--card "Golden Mainframe"]
+    python scripts/opening_speed.py --table runs/FILE.jsonl
 
 With decision streams (`simulate --decision-streams`), a barred game is its unbarred game move
 for move until the barred seat is first offered the card beside another move, and
@@ -9,6 +10,11 @@ runner.play_paired starts it there. For the first deals of four-seat Betabotz at
 the first move, and from the unbarred game's moves up to the first offer. It checks that both
 are the same game and prints the CPU time of each, their ratio and the share of the moves the
 opening covered (docs/balancing.md, "Barred games that start where the bar first acts").
+
+With `--table`, a results file whose moves were kept and whose bars were watched (the fairness
+pass's unbarred table), it plays nothing: for each bar, over the deals it could touch, it counts
+the searched decisions (those with more than one legal move) that come before the first offer,
+the share of each barred game an opening spares.
 """
 
 from __future__ import annotations
@@ -18,8 +24,10 @@ import tempfile
 import time
 from dataclasses import replace
 
+from robotable.agents.restricted import CardBar
 from robotable.sim.challenge import restrict_agents
-from robotable.sim.runner import RunSpec, first_offer, plan_jobs, play_game
+from robotable.sim.results_file import read_header, read_results, spec_from_header
+from robotable.sim.runner import RunSpec, first_offer, plan_jobs, play_game, walk_moves
 
 
 def cpu(job):
@@ -28,12 +36,52 @@ def cpu(job):
     return result, time.process_time() - started
 
 
+def spared(path: str) -> None:
+    """Per watched bar of a kept table, the share of searched decisions before its first offer."""
+    spec = spec_from_header(read_header(path, path)[0], path)
+    results = read_results(path, spec, path, playing=False)[0]
+    jobs = {(job.variant, job.index): job for job in plan_jobs(spec)}
+    game = spec.game
+    for k, (cards, kinds) in enumerate(spec.watch):
+        bar = CardBar(cards, kinds)
+        shares = []
+        for r in results:
+            if not r.moves or not r.bar_could_act[k]:
+                continue
+            job = jobs[(r.variant, r.index)]
+            seat = job.arrangement.index(0)
+            state = load_state(job)
+            searched, before = 0, None
+            for _, legal, _ in walk_moves(state, r.moves):
+                if before is None and state.current_player() == seat and bar.can_act(legal):
+                    before = searched
+                searched += len(legal) > 1
+            shares.append(before / searched)
+        if shares:
+            print(
+                f"{game}, {spec.num_players} seats, {' + '.join(cards)}: {len(shares)} deals, "
+                f"{100 * sum(shares) / len(shares):.0f}% of the searched decisions before the "
+                "first offer"
+            )
+
+
+def load_state(job):
+    from robotable.core.registry import load_game
+
+    game = load_game(job.game, num_players=job.num_players, **dict(job.options))
+    return game.new_initial_state(seed=job.seed)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=4, help="deals where the bar can act")
     parser.add_argument("--card", default="Golden Mainframe")
     parser.add_argument("--agent", default="mcts:1000")
+    parser.add_argument("--table", help="count a kept table's openings instead of timing games")
     args = parser.parse_args()
+    if args.table:
+        spared(args.table)
+        return
     spec = RunSpec(
         "betabotz",
         4,
