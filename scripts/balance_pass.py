@@ -106,7 +106,7 @@ IOTABOTS_DECKS = ("assembly_line", "heavy_metal", "hijack", "beacon")
 FIELDED = {
     "stakbots": ("played",),
     "iotabots": ("summon", "play_buzz"),
-    "betabotz": ("auction_won", "code_played"),
+    "betabotz": ("auction_won", "code_played", "breach_taken"),
     "rumblebots": ("built", "transformed"),
 }
 

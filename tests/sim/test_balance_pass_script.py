@@ -415,3 +415,15 @@ def test_standing_adds_the_cards_by_standing_and_keeps_its_games_apart(
     [row] = [line for line in capsys.readouterr().out.splitlines() if "| rumblebots |" in line]
     assert "by standing" not in row
     assert len(list(tmp_path.iterdir())) == 2
+
+
+def test_every_way_a_betabotz_seat_takes_a_card_counts_as_fielding_it(balance_pass, tmp_path):
+    """A component bought, a Code card played and a breach taken: a breach's bar (Armored) is
+    read against the free seats that took it, not as a card nobody plays."""
+    from robotable.sim.runner import RunSpec, run
+
+    spec = RunSpec("betabotz", 4, ("random",), games=2, seed=0, error_dir=str(tmp_path))
+    taken = {kind for r in run(spec, workers=1).results for seat in r.cards for kind, _ in seat}
+    ways = {"auction_won", "code_played", "breach_taken"}
+    assert ways <= taken  # the games had each
+    assert ways <= set(balance_pass.FIELDED["betabotz"])
