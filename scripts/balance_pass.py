@@ -412,6 +412,8 @@ def print_bars(
     )
     print("|---" * 13 + "|")
     unbarred: dict[tuple[str, int], tuple[list[str], list[GameResult]]] = {}
+    # Each bar's paired interval, by (game, seats, card), for the groups' lines below the table.
+    read: dict[tuple[str, int, str], tuple[float, float, float]] = {}
     queue = list(flags)
     # Every bar the table may run, the followers too, is watched in its one unbarred table.
     watched = [*flags, *(bar for bars in follow.values() for bar in bars)]
@@ -451,6 +453,9 @@ def print_bars(
             f"| {reading} |",
             flush=True,
         )
+        read[game, seats, card] = (p["importance"], low, high)
+    for line in groups_beside_their_cards(read):
+        print(f"\n{line}")
     if args.out_dir is not None:
         print(
             f"\nEach barred run's file in {args.out_dir} keeps its games' moves: `robotable replay "
@@ -465,6 +470,33 @@ def print_bars(
             spec = unbarred_spec(game, seats, cards, args, errors)
             outcome = RunOutcome(spec, games, sum(g.seconds for g in games), "pooled", 0)
             print_table_row(game, seats, summarize(outcome), len(games))
+
+
+def groups_beside_their_cards(read: dict[tuple[str, int, str], tuple[float, float, float]]):
+    """A line for each group not cleared together whose cards were each barred alone too: the
+    group's edge beside each card's, and whether every card alone tops out within 10 points (the
+    group's edge is then several small ones, and no card is past the bar)."""
+    for (game, seats, card), (point, low, high) in read.items():
+        cards = bar_group(card)
+        alone = [read.get((game, seats, c)) for c in cards]
+        if len(cards) < 2 or group_bound((low, high)) == GROUP_CLEARED or None in alone:
+            continue
+        each = ", ".join(
+            f"{c} {100 * a[0]:+.1f} [{100 * a[1]:+.1f}, {100 * a[2]:+.1f}]"
+            for c, a in zip(cards, alone)
+        )
+        over = [c for c, a in zip(cards, alone) if group_bound(a[1:]) != GROUP_CLEARED]
+        verdict = (
+            "each alone tops out within 10 points: the group's edge is several small ones, none "
+            "past the bar"
+            if not over
+            else f"alone, {' and '.join(over)} not cleared within 10 points"
+        )
+        yield (
+            f"{game}, {seats} seats: {', '.join(cards)} barred together cost the seat "
+            f"{100 * point:+.1f} points [{100 * low:+.1f}, {100 * high:+.1f}], not cleared "
+            f"together; barred one at a time, {each}: {verdict}."
+        )
 
 
 def print_table_head() -> None:

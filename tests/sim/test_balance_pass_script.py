@@ -427,3 +427,43 @@ def test_every_way_a_betabotz_seat_takes_a_card_counts_as_fielding_it(balance_pa
     ways = {"auction_won", "code_played", "breach_taken"}
     assert ways <= taken  # the games had each
     assert ways <= set(balance_pass.FIELDED["betabotz"])
+
+
+@pytest.mark.parametrize(
+    ("tops", "verdict"),
+    [
+        ((0.054, 0.09), "each alone tops out within 10 points"),
+        ((0.054, 0.12), "alone, Neural Mesh not cleared within 10 points"),
+    ],
+)
+def test_a_group_not_cleared_is_read_beside_its_cards_barred_alone(
+    balance_pass, tmp_path, capsys, monkeypatch, tops, verdict
+):
+    """The four-seat Betabotz story: a group not cleared together, each card barred alone in the
+    same pass; the pass says whether every card alone clears (the group's edge is then several
+    small ones)."""
+    top = {
+        "Golden Mainframe+Neural Mesh": 0.136,
+        "Golden Mainframe": tops[0],
+        "Neural Mesh": tops[1],
+    }
+
+    def bar(game, seats, card, args, errors, shared=None):
+        r = {
+            **_reading(0.02, (-0.01, top[card]), 0, 300),
+            "cards": list(balance_pass.bar_group(card)),
+        }
+        r["paired"] = {
+            "games": 100, "bar_could_act": 50, "unbarred_wins": 22, "barred_wins": 20,
+            "importance": 0.02, "importance_ci": [-0.01, top[card]], "p_value": 0.5,
+        }  # fmt: skip
+        return r
+
+    monkeypatch.setattr(balance_pass, "unbarred_games", lambda *a: [])
+    monkeypatch.setattr(balance_pass, "bar_card", bar)
+    monkeypatch.setattr(balance_pass, "print_table_row", lambda *a: [])
+    bars = [("betabotz", 4, card, None) for card in top]  # the group first, its cards after
+    balance_pass.print_bars(bars, _bar_args(tmp_path), "")
+    [line] = [x for x in capsys.readouterr().out.splitlines() if x.startswith("betabotz, 4 seats")]
+    assert "Golden Mainframe, Neural Mesh barred together cost the seat +2.0 points" in line
+    assert f"Golden Mainframe +2.0 [-1.0, +{100 * tops[0]:.1f}]" in line and verdict in line
