@@ -305,3 +305,18 @@ def test_sb_11_14_drone_mode_is_played_by_one_person_at_a_web_table(client, seat
     final = me.until(lambda f: f["type"] == "state")
     lines = " ".join(line for entry in final["log"] for line in entry["lines"])
     assert "Drone's turn" in lines and len(turns) > 2
+
+
+def test_a_server_that_stops_closes_every_database_connection(tmp_path, new_table):
+    """SQLite keeps its -wal and -shm files while any connection is open: after the lifespan
+    ends (SIGTERM, Ctrl-C) none is left, the readers of the request threads included."""
+    from starlette.testclient import TestClient
+
+    from robotable.server.app import create_app
+
+    db = tmp_path / "tables.sqlite3"
+    with TestClient(create_app(db, ai_delay=0, synchronous="NORMAL")) as client:
+        table = new_table(client, "countdown", [HUMAN, AI], seed=3)
+        assert client.get(f"/api/tables/{table['id']}").status_code == 200
+        assert (tmp_path / "tables.sqlite3-wal").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tables.sqlite3"]

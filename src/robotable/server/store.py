@@ -98,6 +98,10 @@ class Store:
         self.errors = self.dialect.errors
         self.clock = clock  # when tables were last played (idle expiry reads it)
         self._local = threading.local()
+        # Every thread's reader connection, so that close() closes them all: SQLite removes its
+        # -wal and -shm files only when the last connection to the database closes.
+        self._readers: list[Any] = []
+        self._readers_lock = threading.Lock()
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._writer_conn = self._connect()
         self.dialect.prepare(self._writer_conn)
@@ -119,6 +123,11 @@ class Store:
             self._listener.join(timeout=10)
         self._queue.put(None)
         self._thread.join(timeout=10)
+        with self._readers_lock:
+            readers, self._readers = self._readers, []
+        for conn in readers:
+            with contextlib.suppress(Exception):  # a reader's thread may be gone already
+                conn.close()
         self._writer_conn.close()
 
     # -- other processes ----------------------------------------------------------------------
@@ -303,6 +312,8 @@ class Store:
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = self._local.conn = self._connect()
+            with self._readers_lock:
+                self._readers.append(conn)
         return conn
 
     def load_table(self, table_id: str, after: int = 0) -> TableRow | None:
