@@ -314,7 +314,7 @@ def paired_with(place: int, unbarred: list[GameResult]):
         pair_with(replace(r), r, could_act=False) for r in partner if not r.bar_could_act[place]
     ]
     kept = {
-        (r.variant, r.index): (r.moves, r.returns)
+        (r.variant, r.index): r.unbarred_game()
         for r in partner
         if r.bar_could_act[place] and r.moves
     }
