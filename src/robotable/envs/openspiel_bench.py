@@ -18,6 +18,7 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
 from ..core.rng import derive_seed
+from ..frontend.bench import BENCH_TABLES
 from . import openspiel as rospiel
 
 # OpenSpiel's IS-MCTS examples use uct_c = 2 for returns in [-1, 1]; robotable's returns are in
@@ -209,16 +210,8 @@ CPP_GAMES = (
     "skat",
     "spades",
 )
-ROBOTABLE_GAMES = (
-    ("stakbots", 2),
-    ("stakbots", 4),
-    ("breadwinner", 2),
-    ("iotabots", 2),
-    ("betabotz", 3),
-    ("betabotz", 6),
-    ("rumblebots", 2),
-    ("rumblebots", 4),
-)
+# robotable's side: every game at its fewest and most telling seat counts (frontend.bench)
+ROBOTABLE_GAMES = BENCH_TABLES
 
 
 def cpp_random_playouts(name: str, seconds: float, seed: int) -> dict[str, float]:

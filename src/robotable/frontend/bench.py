@@ -221,6 +221,21 @@ def run_bench(game: Game, seconds: float, seed: int) -> dict[str, Any]:
     return figures
 
 
+# The tables a whole-engine comparison runs (OpenSpiel's bench, scripts/search_ceiling.py): each
+# game at two seats, and Stak Bots, Betabotz and Rumblebots at a count where their work per
+# step differs (more staks, more bidders, more gangs).
+BENCH_TABLES = (
+    ("stakbots", 2),
+    ("stakbots", 4),
+    ("breadwinner", 2),
+    ("iotabots", 2),
+    ("betabotz", 3),
+    ("betabotz", 6),
+    ("rumblebots", 2),
+    ("rumblebots", 4),
+)
+
+
 # -- both engines from one run (`robotable bench GAME --compare-pure`) ----------------------------
 ENGINES = ("compiled", "pure")
 
