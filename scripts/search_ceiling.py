@@ -47,12 +47,26 @@ def samples_by_file(record: Path) -> collections.Counter:
         text=True,
         check=True,
     ).stdout
+    return parse_report(report)
+
+
+def parse_report(report: str) -> collections.Counter:
+    """The counts in `perf report --sort dso --stdio -n -v`'s lines: "PERCENT% COUNT PATH"."""
     counts: collections.Counter = collections.Counter()
     for line in report.splitlines():
         parts = line.split()
         if len(parts) >= 3 and parts[0].endswith("%") and parts[1].isdigit():
             counts[parts[2]] += int(parts[1])
     return counts
+
+
+def own_share(search: collections.Counter, start: collections.Counter) -> float:
+    """The share of the search's samples (start-up's taken away) in robotable's own modules."""
+    left = collections.Counter(search)
+    left.subtract(start)
+    total = sum(n for n in left.values() if n > 0)
+    own = sum(n for path, n in left.items() if "/robotable/" in path and n > 0)
+    return own / total
 
 
 def main() -> None:
@@ -73,11 +87,7 @@ def main() -> None:
             compiled = searched(game, seats, iterations, compiled_env, full)
             searched(game, seats, 1, compiled_env, start)
             pure = searched(game, seats, iterations, pure_env, None)
-            search = samples_by_file(full)
-            search.subtract(samples_by_file(start))
-            total = sum(n for n in search.values() if n > 0)
-            own = sum(n for path, n in search.items() if "/robotable/" in path and n > 0)
-            share = own / total
+            share = own_share(samples_by_file(full), samples_by_file(start))
             print(
                 f"| {game} | {seats} | {compiled:.2f} | {pure:.2f} | {pure / compiled:.2f}x "
                 f"| {100 * share:.1f}% | {pure / (compiled * (1 - share)):.2f}x |"
