@@ -22,7 +22,7 @@ from robotable.sim.quality import (
     lead_changes,
     leader,
 )
-from robotable.sim.report import render_html
+from robotable.sim.report import first_mover_sentence, render_html
 from robotable.sim.runner import RunSpec, run
 from robotable.sim.stats import binomial_test, holm
 
@@ -225,6 +225,34 @@ def test_three_seats_every_turn_position_is_tested_and_holm_adjusted(tmp_path):
     assert [p["p_adjusted"] for p in positions] == pytest.approx(adjusted)
     assert first["p_adjusted"] == pytest.approx(adjusted[0])
     assert first["win_rate"] == 1.0 and first["fair_share"] == pytest.approx(1 / 3)
+
+
+def _first_mover(p_value: float, p_adjusted: float, positions: int) -> dict[str, Any]:
+    row = {
+        "games": 100,
+        "wins": 26,
+        "win_rate": 0.26,
+        "ci": [0.184, 0.354],
+        "fair_share": 1 / 6,
+        "advantage": 0.26 - 1 / 6,
+        "advantage_ci": [0.017, 0.187],
+        "p_value": p_value,
+        "p_adjusted": p_adjusted,
+    }
+    return {**row, "positions": [row] * positions, "by_seat": {"0": 50, "1": 50}}
+
+
+def test_the_first_mover_sentence_names_the_adjusted_p_its_verdict_rests_on():
+    # Six seats: raw p under 0.05, Holm over the six positions above it, so no evidence; the
+    # sentence printed only the raw p, which read as a contradiction.
+    six = first_mover_sentence({"first_mover": _first_mover(0.0157, 0.0939, 6)})
+    assert (
+        "(exact binomial p = 0.0157, Holm-adjusted over the 6 turn-order positions 0.0939)" in six
+    )
+    assert "no evidence that moving first matters" in six
+    # Two seats: a single test, nothing adjusted to show.
+    two = first_mover_sentence({"first_mover": _first_mover(0.0157, 0.0157, 0)})
+    assert "(exact binomial p = 0.0157): moving first matters." in two
 
 
 def test_a_first_mover_given_by_the_game_wins_over_the_derived_one(tmp_path):

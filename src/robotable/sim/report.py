@@ -326,16 +326,23 @@ def first_mover_sentence(summary: dict[str, Any]) -> str:
     if not first["games"]:
         return "First mover: unknown (no finished games)."
     seats = who_moved_first(first)
+    adjusted = first["p_adjusted"]
     verdict = (
         "moving first matters"
-        if first["p_adjusted"] is not None and first["p_adjusted"] < 0.05
+        if adjusted is not None and adjusted < 0.05
         else "no evidence that moving first matters"
     )
+    # The verdict rests on the adjusted p where the turn-order positions are tested as a family
+    # (three seats and more): a reader must see that p, not only the raw one, beside it.
+    positions = len(first.get("positions") or [])
+    test = f"exact binomial p = {_p(first['p_value'])}"
+    if positions > 1 and adjusted is not None:
+        test += f", Holm-adjusted over the {positions} turn-order positions {_p(adjusted)}"
     return (
         f"First mover: wins {_pct(first['win_rate'])} {_ci(first['ci'])} of "
         f"{first['games']} games against a fair share of {_pct(first['fair_share'])}, "
-        f"{_points(first['advantage'])} {_ci(first['advantage_ci'])} (exact binomial p = "
-        f"{_p(first['p_value'])}): {verdict}. Who moved first: {seats}."
+        f"{_points(first['advantage'])} {_ci(first['advantage_ci'])} ({test}): {verdict}. "
+        f"Who moved first: {seats}."
     )
 
 
