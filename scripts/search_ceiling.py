@@ -62,11 +62,9 @@ def parse_report(report: str) -> collections.Counter:
 
 def own_share(search: collections.Counter, start: collections.Counter) -> float:
     """The share of the search's samples (start-up's taken away) in robotable's own modules."""
-    left = collections.Counter(search)
-    left.subtract(start)
-    total = sum(n for n in left.values() if n > 0)
-    own = sum(n for path, n in left.items() if "/robotable/" in path and n > 0)
-    return own / total
+    left = search - start  # a Counter's difference keeps only what is left over
+    own = sum(n for path, n in left.items() if "/robotable/" in path)
+    return own / left.total()
 
 
 def main() -> None:

@@ -10,13 +10,13 @@ from open_spiel.python.algorithms import ismcts, mcts
 import robotable.envs.openspiel as rospiel
 from robotable.core.registry import bundled_game_names, game_class
 from robotable.envs.openspiel_bench import (
-    ROBOTABLE_GAMES,
     compare,
     format_random,
     format_report,
     main,
     random_vs_cpp,
 )
+from robotable.frontend.bench import BENCH_TABLES
 
 
 def _min_seats() -> list[tuple[str, int]]:
@@ -116,7 +116,7 @@ def test_random_speed_beside_cpp_has_a_ratio_per_table_and_round() -> None:
     # round, one ratio per round, and a line per table in the report.
     result = random_vs_cpp(0.001, 2)
     assert len(result["openspiel_median_by_round"]) == 2
-    assert set(result["games"]) == {f"{g}/{n}" for g, n in ROBOTABLE_GAMES}
+    assert set(result["games"]) == {f"{g}/{n}" for g, n in BENCH_TABLES}
     for row in result["games"].values():
         assert row["random_actions_per_s"] > 0 and len(row["vs_cpp_median_by_round"]) == 2
         assert row["vs_cpp_median"] > 0

@@ -210,8 +210,6 @@ CPP_GAMES = (
     "skat",
     "spades",
 )
-# robotable's side: every game at its fewest and most telling seat counts (frontend.bench)
-ROBOTABLE_GAMES = BENCH_TABLES
 
 
 def cpp_random_playouts(name: str, seconds: float, seed: int) -> dict[str, float]:
@@ -258,12 +256,12 @@ def engines_vs_cpp(seconds: float, rounds: int, seed: int = 1) -> dict[str, Any]
     from ..frontend.bench import ENGINES, _speedup, bench_in_subprocess
 
     robo: dict[str, dict[str, list[dict[str, Any]]]] = {
-        f"{g}/{n}": {e: [] for e in ENGINES} for g, n in ROBOTABLE_GAMES
+        f"{g}/{n}": {e: [] for e in ENGINES} for g, n in BENCH_TABLES
     }
     cpp: dict[str, list[dict[str, float]]] = {name: [] for name in CPP_GAMES}
     for number in range(rounds):
         order = ENGINES if number % 2 == 0 else ENGINES[::-1]
-        for game, players in ROBOTABLE_GAMES:
+        for game, players in BENCH_TABLES:
             for engine in order:
                 robo[f"{game}/{players}"][engine].append(
                     bench_in_subprocess(engine, game, players, [], seconds, seed)
@@ -329,7 +327,7 @@ def random_vs_cpp(seconds: float, rounds: int, seed: int = 1) -> dict[str, Any]:
     from ..core.registry import load_game
     from ..frontend.bench import random_playouts
 
-    tables = {f"{g}/{n}": load_game(g, num_players=n) for g, n in ROBOTABLE_GAMES}
+    tables = {f"{g}/{n}": load_game(g, num_players=n) for g, n in BENCH_TABLES}
     rates: dict[str, list[float]] = {key: [] for key in tables}
     references: list[float] = []
 
