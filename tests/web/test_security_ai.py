@@ -8,6 +8,7 @@ running.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -148,6 +149,62 @@ def test_a_worker_that_overruns_is_killed_and_replaced():
         return None, None
 
     asyncio.run(scenario())
+
+
+class _WorkerAnsweringAsTheServerStops:
+    """A stand-in worker process whose answer comes in the very turn of the event loop in which
+    the server cancels the loop that asked it (what a stopping server does to a busy worker)."""
+
+    returncode = None
+
+    def __init__(self, runner: AiRunner, answer: bytes) -> None:
+        self.runner, self.answer = runner, answer
+        self.stdin, self.stdout = self, self
+
+    def write(self, data: bytes) -> None:
+        pass
+
+    async def drain(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self.returncode = 0
+
+    async def readline(self) -> bytes:
+        for task in self.runner._tasks:  # what aclose does first
+            task.cancel()
+        return self.answer
+
+    async def wait(self) -> int:
+        return 0
+
+
+def test_a_worker_answering_as_the_server_stops_does_not_keep_it_running():
+    """Python 3.11's asyncio.wait_for, given a reply and a cancel in the same turn, returned the
+    reply and dropped the cancel: the worker's loop went back to waiting for work, and the
+    server, waiting for that loop to end, never exited (1 Ctrl-C or SIGTERM in about 80)."""
+    game, state = _state()
+    answer = json.dumps({"action": state.legal_actions()[0].to_json()}).encode() + b"\n"
+
+    async def scenario() -> bool:
+        runner = AiRunner(workers=1)
+
+        async def spawn() -> _WorkerAnsweringAsTheServerStops:
+            return _WorkerAnsweringAsTheServerStops(runner, answer)
+
+        runner._spawn = spawn
+        await runner.start()
+        asking = asyncio.ensure_future(runner.choose(game, state.clone(), "greedy", 1))
+        for _ in range(20):  # turns of the loop, not time: the worker loop ends within a few
+            await asyncio.sleep(0)
+        stopped = all(task.done() for task in runner._tasks)
+        asking.cancel()
+        for task in runner._tasks:
+            task.cancel()  # a second cancel frees the old code's stuck loop, to end the test
+        await runner.aclose()
+        return stopped
+
+    assert asyncio.run(scenario())
 
 
 # -- the whole server as a process ------------------------------------------------------------------

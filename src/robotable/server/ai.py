@@ -231,7 +231,11 @@ class AiRunner:
         try:
             proc.stdin.write(line)
             await proc.stdin.drain()
-            reply = await asyncio.wait_for(proc.stdout.readline(), self.limits.deadline)
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for hands back a reply that
+            # arrives in the same turn as a cancel and drops the cancel, and aclose, awaiting
+            # this loop, then waited for ever (a server that never exited on SIGTERM).
+            async with asyncio.timeout(self.limits.deadline):
+                reply = await proc.stdout.readline()
         except TimeoutError:
             log.error("an AI worker overran %.0f s and is replaced", self.limits.deadline)
             raise AiFailed("the AI took too long and was stopped") from None
@@ -273,7 +277,8 @@ class AiRunner:
                     with contextlib.suppress(ProcessLookupError):
                         stop()
                 try:
-                    await asyncio.wait_for(proc.wait(), 2.0)
+                    async with asyncio.timeout(2.0):  # not wait_for: see _ask
+                        await proc.wait()
                     break
                 except TimeoutError:
                     continue
