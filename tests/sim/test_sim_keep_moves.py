@@ -311,11 +311,14 @@ def test_the_watch_hint_names_the_wins_the_bar_cost_and_gave_first():
     path = Path("bar run.jsonl")
     results = [pair(0, won, won), pair(1, lost, won), pair(2, won, lost), pair(3, drawn, lost)]
     assert watch_hint(results, path) == (
-        "the bar cost the barred seat the win in games 1 and gave it the win in games 2; watch "
+        "the bar cost the barred seat the win in game 1 and gave it the win in game 2; watch "
         "one: robotable replay 'bar run.jsonl' --game 1, and the same deal unbarred with --unbarred"
     )
+    assert watch_hint(results + [pair(4, lost, won)], path).startswith(
+        "the bar cost the barred seat the win in games 1, 4 and gave it the win in game 2; "
+    )
     assert watch_hint([pair(3, drawn, lost)], path).startswith(
-        "the bar changed the outcome of games 3; watch one: robotable replay 'bar run.jsonl' --game 3"
+        "the bar changed the outcome of game 3; watch one: robotable replay 'bar run.jsonl' --game 3"
     )
     assert watch_hint([pair(0, won, won)], path) == (
         "watch any game again: robotable replay 'bar run.jsonl' --game INDEX"

@@ -552,6 +552,20 @@ def test_a_paired_run_resumes_and_says_its_pairs_in_words(invoke, tmp_path):
     assert "Paired with the same games unbarred: the barred seat was offered Star" in words.output
 
 
+@pytest.mark.parametrize(("lost", "words"), [(1, "1 game only unbarred"), (6, "6 games only")])
+def test_the_paired_sentence_counts_one_game_as_one(lost, words):
+    from robotable.sim.report import _paired_sentence
+
+    figures = {
+        "games": 100, "bar_could_act": 9, "changed": lost, "wins_lost": lost, "wins_gained": 0,
+        "unbarred_wins": 18, "unbarred_win_rate": 0.18, "barred_wins": 18 - lost,
+        "barred_win_rate": (18 - lost) / 100, "importance": lost / 100,
+        "importance_ci": (-0.025, 0.047), "p_value": 1.0,
+    }  # fmt: skip
+    sentence = _paired_sentence(["Overkill"], figures)
+    assert f"barred, {words}" in sentence and "1 games" not in sentence
+
+
 @pytest.mark.parametrize(
     ("importance", "ci", "games", "more"),
     [

@@ -941,11 +941,11 @@ def watch_hint(results: Sequence[GameResult], path: Path | None) -> str:
         return f"watch any game again: robotable replay {where} --game INDEX"
     parts = []
     if lost:
-        parts.append(f"the bar cost the barred seat the win in games {_listed(lost)}")
+        parts.append(f"the bar cost the barred seat the win in {_games_listed(lost)}")
     if gained:
-        parts.append(f"gave it the win in games {_listed(gained)}")
+        parts.append(f"gave it the win in {_games_listed(gained)}")
     if changed and not parts:
-        parts.append(f"the bar changed the outcome of games {_listed(changed)}")
+        parts.append(f"the bar changed the outcome of {_games_listed(changed)}")
     first = (lost or gained or changed)[0]
     game = next(r for r in results if r.index == first)
     # Where the two games part: the first move the barred game made otherwise (kept moves).
@@ -959,8 +959,10 @@ def watch_hint(results: Sequence[GameResult], path: Path | None) -> str:
     )
 
 
-def _listed(indices: list[int]) -> str:
-    return ", ".join(str(i) for i in indices[:12]) + (", ..." if len(indices) > 12 else "")
+def _games_listed(indices: list[int]) -> str:
+    """ "game 94", "games 7, 54, 77" (the first twelve, then "...")."""
+    listed = ", ".join(str(i) for i in indices[:12]) + (", ..." if len(indices) > 12 else "")
+    return f"{'game' if len(indices) == 1 else 'games'} {listed}"
 
 
 def resume_command(argv: list[str], path: Path) -> str:

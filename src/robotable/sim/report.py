@@ -14,6 +14,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from ..core.narration import plural
 from .challenge import GROUP_CLEARED, GROUP_OPEN, GROUP_PAST, games_to_settle, group_bound
 
 MAX_CARD_ROWS = 24
@@ -954,7 +955,7 @@ def _paired_sentence(cards: list[str], p: dict[str, Any]) -> str:
         f"another move in {p['bar_could_act']} of {games} games (the others are the unbarred "
         f"games, move for move) and {p['changed']} ended differently; it won "
         f"{p['unbarred_wins']} ({_pct(p['unbarred_win_rate'])}) unbarred and "
-        f"{p['barred_wins']} ({_pct(p['barred_win_rate'])}) barred, {lost} games only "
+        f"{p['barred_wins']} ({_pct(p['barred_win_rate'])}) barred, {plural(lost, 'game')} only "
         f"unbarred and {gained} only barred: importance {_points(p['importance'])} {_signed_ci(p['importance_ci'])} "
         f"(exact McNemar p = {_p(p['p_value'])}): {verdict}."
     )
