@@ -15,7 +15,7 @@ from robotable.core.registry import register_game
 from robotable.core.rng import GameRng
 from robotable.sim.analysis import summarize
 from robotable.sim.impact import TOO_FEW, seat_deck, stratified_card_impact
-from robotable.sim.report import render_html
+from robotable.sim.report import render_html, stratified_sentence
 from robotable.sim.runner import GameResult, RunSpec, run
 from robotable.sim.stats import mantel_haenszel
 from robotable.sim.text import json_safe
@@ -234,6 +234,9 @@ def test_a_card_seen_in_one_stratum_only_is_flagged_and_not_ranked():
     assert not row["ranked"] and row["flag"] == TOO_FEW
     assert row["odds_ratio"] is None and row["p_adjusted"] is None
     assert out["strata_by"][1] == "deck (not recorded)"
+    # In words, one card is one card: "0 cards ranked ... 1 card too rare to rank".
+    sentence = stratified_sentence(out)
+    assert "0 cards ranked" in sentence and "; 1 card too rare to rank" in sentence
 
 
 def test_the_deck_comes_from_the_game_stats_when_it_records_one():

@@ -1138,7 +1138,7 @@ def stratified_sentence(impact: dict[str, Any] | None) -> str | None:
     flagged = len(impact["rows"]) - len(ranked)
     text = (
         f"Cards within strata ({', '.join(impact['strata_by'])}; Mantel-Haenszel): "
-        f"{len(ranked)} cards ranked, "
+        f"{plural(len(ranked), 'card')} ranked, "
         f"{sum(1 for r in ranked if r.get('significant_adjusted'))} with Holm-adjusted p < 0.05"
     )
     past = impact.get("past_10_points")
@@ -1154,7 +1154,7 @@ def stratified_sentence(impact: dict[str, Any] | None) -> str | None:
             f"{_ratio_ci(bottom['ci'])}"
         )
     if flagged:
-        text += f"; {flagged} cards too rare to rank (too few strata)"
+        text += f"; {plural(flagged, 'card')} too rare to rank (too few strata)"
     return text + "."
 
 
