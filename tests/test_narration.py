@@ -163,3 +163,48 @@ def test_seats_without_names_count_from_one() -> None:
     voice = Voice.of(3, viewer=None)
     assert [voice.who(s) for s in range(3)] == ["Seat 1", "Seat 2", "Seat 3"]
     assert Voice.of(2, viewer=None, names=["Ada", ""]).names == ("Ada", "Seat 2")
+
+
+def _terms_section(guide: str) -> list[str]:
+    lines, inside = [], False
+    for line in guide.splitlines():
+        if line.startswith("#"):
+            inside = line.lstrip("#").strip().lower() == "terms"
+        elif inside:
+            lines.append(line)
+    return lines
+
+
+@pytest.mark.parametrize("name", bundled_game_names())
+def test_every_term_keeps_its_whole_definition(name: str) -> None:
+    """A term's meaning that runs over several lines of the guide is read whole (Betabotz and
+    Rumblebots wrap many): every word of the Terms section is in the glossary."""
+    game = robotable.load_game(name)
+    glossary = game.glossary()
+    said = " ".join(f"{term} {meaning}" for term, meaning in glossary.items()).split()
+    written = " ".join(_terms_section(game.guide())).replace("- **", " ").replace("**:", " ")
+    assert said == written.split(), f"{name}: the glossary drops words of the guide's Terms"
+
+
+_WORD = st.text(alphabet="abcdefghij", min_size=1, max_size=6)
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    items=st.lists(
+        st.tuples(_WORD, st.lists(st.lists(_WORD, min_size=1, max_size=5), min_size=1, max_size=4)),
+        min_size=1,
+        max_size=6,
+        unique_by=lambda item: item[0],
+    )
+)
+def test_a_wrapped_meaning_is_joined_whole(items) -> None:
+    from robotable.core.protocol import parse_glossary
+
+    text = ["# Game", "", "## Terms", ""]
+    for term, rows in items:
+        text.append(f"- **{term}**: {' '.join(rows[0])}")
+        text.extend("  " + " ".join(row) for row in rows[1:])
+    text += ["", "## After", "- **Not a term**: no"]
+    glossary = parse_glossary("\n".join(text))
+    assert glossary == {term: " ".join(" ".join(row) for row in rows) for term, rows in items}

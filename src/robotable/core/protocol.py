@@ -292,17 +292,9 @@ class Game(ABC):
             return f"# {self.title or self.name}\n\n{self.description}\n"
 
     def glossary(self) -> dict[str, str]:
-        """Term -> meaning, from the guide's "Terms" section (lines "- **Term**: meaning")."""
-        terms: dict[str, str] = {}
-        in_terms = False
-        for line in self.guide().splitlines():
-            if line.startswith("#"):
-                in_terms = line.lstrip("#").strip().lower() == "terms"
-                continue
-            if in_terms and line.startswith("- **") and "**:" in line:
-                term, _, meaning = line[4:].partition("**:")
-                terms[term.strip()] = meaning.strip()
-        return terms
+        """Term -> meaning, from the guide's "Terms" section (items "- **Term**: meaning"). A
+        meaning may go on over indented continuation lines; they are joined into one line."""
+        return parse_glossary(self.guide())
 
     # -- research encodings (robotable.envs) --------------------------------------------------
     def num_distinct_actions(self) -> int:
@@ -534,3 +526,28 @@ class State(StateBase, ABC):
 
     @abstractmethod
     def determinize(self, seat: int, rng: random.Random | Any) -> State: ...
+
+
+def parse_glossary(guide: str) -> dict[str, str]:
+    """The "Terms" section of a guide in Markdown as term -> meaning. An item is
+    "- **Term**: meaning"; the lines after it that are indented (or otherwise not a new item,
+    a heading or a blank line) continue its meaning, and are joined with single spaces."""
+    terms: dict[str, str] = {}
+    in_terms = False
+    current = ""
+    for line in guide.splitlines():
+        if line.startswith("#"):
+            in_terms = line.lstrip("#").strip().lower() == "terms"
+            current = ""
+            continue
+        if not in_terms:
+            continue
+        if line.startswith("- **") and "**:" in line:
+            term, _, meaning = line[4:].partition("**:")
+            current = term.strip()
+            terms[current] = meaning.strip()
+        elif not line.strip() or line.lstrip().startswith(("- ", "* ")):
+            current = ""  # a blank line or another kind of item ends the meaning
+        elif current:
+            terms[current] = f"{terms[current]} {line.strip()}".strip()
+    return terms
