@@ -297,3 +297,26 @@ def test_sb_11_10_a_team_win_is_not_called_a_draw(tmp_path) -> None:
     table = Table(game, 1, seats, build_agents(seats, 1), None, console, ["Ada", "Bo", "Cy", "Di"])
     assert verdict(table, [0.5, 0.0, 0.5, 0.0]) == "Ada and Cy won"
     assert verdict(table, [0.25, 0.25, 0.25, 0.25]) == "a draw"
+
+
+def test_a_bid_is_typed_as_its_amount_at_the_choice_prompt(tmp_path) -> None:
+    """Betabotz asks "how many Bitz on Rivet?" with one line, "bid: type the amount, 6 to 40":
+    typing 10 bids 10 (it used to answer "Type a number from 1 to 1")."""
+    seats = ["human", "random", "random"]
+    table = _table(tmp_path, seats, seed=3, game="betabotz", names=["Ada", "Bo", "Cy"])
+    run_table(table, _answers("3", "4", "10", "quit"))
+    text = table.console.export_text()
+    assert "from 1 to 1" not in text and "a number from 6 to 40" in text  # 4 is too low: told so
+    assert "You bid 10 Bitz on Rivet" in text
+    mine = [a.to_json() for a, step in zip(table.actions, table.log) if step.seat == 0]
+    assert mine[-1] == {"type": "bid", "amount": 10}
+
+
+def test_an_amount_beside_other_choices_is_typed_with_its_kind() -> None:
+    from robotable.frontend.play import typed_amount
+
+    choices = menu(_Words(), [Pass(), *[Bid(n) for n in range(3, 40)]])
+    assert typed_amount(choices, "17", "") == Bid(17)  # not a choice's number: the amount
+    assert typed_amount(choices, "2", "") is None  # choice 2 (which then asks the amount)
+    assert typed_amount(choices, "bid", "3") == Bid(3)
+    assert typed_amount(choices, "bid", "2") is None  # out of range

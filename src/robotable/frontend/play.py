@@ -360,13 +360,50 @@ def ask_human(table: Table, seat: int, input_fn) -> bool:
                 console.print("Taken back: you are at your previous decision again.")
                 return True
             console.print("Undo works only against AI seats, after a decision of yours.")
+        elif (amount := typed_amount(choices, word, rest)) is not None:
+            table.show(table.apply(amount))
+            return True
         elif word.isdigit() and 1 <= int(word) <= len(choices):
             action = _chosen(table, choices[int(word) - 1], rest, input_fn)
             if action is not None:
                 table.show(table.apply(action))
                 return True
         else:
-            console.print(f"Type a number from 1 to {len(choices)}, or help.")
+            console.print(f"Type {_what_to_type(choices)}, or help.")
+
+
+def typed_amount(choices: list[Choice], word: str, rest: str) -> Action | None:
+    """The action when an amount is typed straight at the choice prompt: "12" when the one
+    amount to type is a bid of 12 (and 12 is not the number of another choice, or the amount
+    is the only choice), or "bid 12" naming the kind."""
+    numeric = [c for c in choices if c.by_value]
+    if not numeric:
+        return None
+    if rest.strip().lstrip("-").isdigit():  # "bid 12"
+        named = [c for c in numeric if c.group == word or c.field_name == word]
+        if len(named) == 1:
+            return named[0].by_value.get(int(rest))
+        return None
+    if rest or not word.lstrip("-").isdigit() or len(numeric) != 1:
+        return None
+    value = int(word)
+    if len(choices) > 1 and 1 <= value <= len(choices):
+        return None  # the number of a choice
+    return numeric[0].by_value.get(value)
+
+
+def _what_to_type(choices: list[Choice]) -> str:
+    numeric = [c for c in choices if c.by_value]
+    if len(choices) == 1 and numeric:
+        low, high = min(numeric[0].by_value), max(numeric[0].by_value)
+        return f"the {numeric[0].field_name.replace('_', ' ')}, a number from {low} to {high}"
+    if len(numeric) == 1:
+        low, high = min(numeric[0].by_value), max(numeric[0].by_value)
+        return (
+            f"a number from 1 to {len(choices)} to choose, or the "
+            f"{numeric[0].field_name.replace('_', ' ')} ({low} to {high}) to {numeric[0].group}"
+        )
+    return f"a number from 1 to {len(choices)}"
 
 
 def _chosen(table: Table, choice: Choice, rest: str, input_fn) -> Action | None:
