@@ -11,14 +11,22 @@ from __future__ import annotations
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import AfterValidator, BaseModel, ValidationError
 
 from .errors import ContentError
-from .options import INLINE, content_files_allowed
+from .options import INLINE, MAX_INLINE, content_files_allowed
+from .text import clean_block, clean_text
 
 M = TypeVar("M", bound=BaseModel)
+
+# A user's content file may be read from disk (the command line, the library) and is then not
+# capped by the option check: no card file of any game comes near this many characters.
+MAX_FILE = 16 * MAX_INLINE
+# Entries of one kind in one file (cards, chips, missions...): every bundled set has under 100,
+# and each entry costs validation and memory before a game's own totals can be checked.
+MAX_ENTRIES = 500
 
 
 def read_text(source: str | Path, package: str | None = None) -> tuple[str, str]:
@@ -37,11 +45,16 @@ def read_text(source: str | Path, package: str | None = None) -> tuple[str, str]
         # Defence in depth: option checking refuses these first; nothing here touches the disk.
         raise ContentError("content: file paths are not accepted here")
     try:
-        return text, Path(source).read_text(encoding="utf-8")
+        with Path(source).open(encoding="utf-8") as handle:
+            # Read one character past the cap, so a bigger file is refused without reading it all.
+            body = handle.read(MAX_FILE + 1)
     except OSError as exc:
         raise ContentError(f"content file {source}: cannot read it ({exc.strerror})") from None
     except UnicodeDecodeError:
         raise ContentError(f"content file {source}: not UTF-8 text") from None
+    if len(body) > MAX_FILE:
+        raise ContentError(f"content file {source}: over {MAX_FILE} characters")
+    return text, body
 
 
 def read_toml(source: str | Path, package: str | None = None) -> tuple[str, dict[str, Any]]:
@@ -51,6 +64,46 @@ def read_toml(source: str | Path, package: str | None = None) -> tuple[str, dict
         return name, tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ContentError(f"content file {name}: not valid TOML ({exc})") from None
+    except ValueError:
+        # tomllib lets int()'s own refusal of a number of thousands of digits through.
+        raise ContentError(f"content file {name}: a number too long to be a count") from None
+    except RecursionError:
+        raise ContentError(f"content file {name}: arrays or tables nested too deeply") from None
+
+
+def check_count(where: str, field: str, value: Any, low: int, high: int) -> int:
+    """`value` as a count from `low` to `high`, or one ContentError line naming `where` and
+    `field`. Every count that sizes something (copies, a deck line) passes here before anything
+    is built from it."""
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        got = "nothing" if value is None else short_repr(value)
+        raise ContentError(f"{where}: {field} must be an integer from {low} to {high}, got {got}")
+    return value
+
+
+def card_name(value: str) -> str:
+    """A card's name as every viewer sees it: one line, no control characters or bidi
+    overrides (core/text.py)."""
+    return clean_text(value, 80)
+
+
+def card_text(value: str) -> str:
+    """A card's rules text as every viewer sees it (several lines allowed)."""
+    return clean_block(value, 1000)
+
+
+def _visible_name(value: str) -> str:
+    cleaned = card_name(value)
+    if not cleaned:
+        raise ValueError("a name needs a visible character")
+    return cleaned
+
+
+# Field types for content models: a card's name (cleaned, and refused when nothing visible is
+# left), a reference to a card by name (cleaned the same way, so it still matches), rules text.
+CardName = Annotated[str, AfterValidator(_visible_name)]
+CardRef = Annotated[str, AfterValidator(card_name)]
+CardText = Annotated[str, AfterValidator(card_text)]
 
 
 def validate_entries(
@@ -63,9 +116,14 @@ def validate_entries(
     """Validate a list of tables; the error names file, entry (by its label or index), field."""
     if not isinstance(entries, list) or not entries:
         raise ContentError(f"content file {file_name}: expected a non-empty list of {kind}s")
+    if len(entries) > MAX_ENTRIES:
+        raise ContentError(
+            f"content file {file_name}: {len(entries)} {kind}s, at most {MAX_ENTRIES} are accepted"
+        )
     out: list[M] = []
     for index, raw in enumerate(entries, start=1):
         label = raw.get(label_field) if isinstance(raw, dict) else None
+        label = card_name(label) if isinstance(label, str) else None
         where = f"{kind} '{label}'" if label else f"{kind} #{index}"
         try:
             out.append(model.model_validate(raw))
@@ -73,8 +131,14 @@ def validate_entries(
             err = exc.errors()[0]
             field = ".".join(str(p) for p in err["loc"]) or "(entry)"
             got = err.get("input")
-            got_text = "" if isinstance(got, dict) else f", got {got!r}"
+            got_text = "" if isinstance(got, dict) else f", got {short_repr(got)}"
             raise ContentError(
                 f"content file {file_name}, {where}: {field}: {err['msg']}{got_text}"
             ) from None
     return out
+
+
+def short_repr(value: Any) -> str:
+    """A value in an error line: its repr, cut (a stranger's value may be thousands long)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -23,13 +23,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from robotable.core.content import read_toml
+from robotable.core.content import card_name, read_toml, short_repr
 from robotable.core.errors import ContentError
 from robotable.core.options import INLINE
 
 PACKAGE = "robotable.games.stakbots"
 BUNDLED = "base_proposed"
 MAX_DECK = 200  # bounds the encodings; determinize packs ids in 8 bits, so keep it < 256
+# A card's power and rank are C longs in the compiled engine and small numbers in any real set.
+MAX_NUMBER = 99
 
 
 class Bot(enum.IntEnum):
@@ -179,12 +181,17 @@ def parse_deck(file_name: str, data: dict[str, Any]) -> Deck:
     seen_by_name: dict[str, int] = {}
     for index, raw in enumerate(entries, start=1):
         if not isinstance(raw, dict):
-            raise ContentError(f"{where_file}, card #{index}: expected a table, got {raw!r}")
+            raise ContentError(
+                f"{where_file}, card #{index}: expected a table, got {short_repr(raw)}"
+            )
         bot_raw = raw.get("bot")
         bot = _BOT_BY_NAME.get(bot_raw.strip().lower()) if isinstance(bot_raw, str) else None
         default_name = f"{bot.title} Bot" if bot is not None else None
         name = raw.get("name", default_name)
-        label_name = name if isinstance(name, str) and name.strip() else default_name
+        if isinstance(name, str):
+            # What viewers see: no control characters or bidi overrides (core/text.py).
+            name = card_name(name)
+        label_name = name if isinstance(name, str) and name else default_name
         number = seen_by_name.get(label_name or "", 0) + 1
         where = (
             f"{where_file}, card '{label_name} #{number}'"
@@ -196,30 +203,44 @@ def parse_deck(file_name: str, data: dict[str, Any]) -> Deck:
             raise ContentError(f"{where}: unknown field '{extra[0]}' (known: {', '.join(_FIELDS)})")
         if bot is None:
             known = ", ".join(b.title for b in Bot)
-            got = "nothing" if bot_raw is None else repr(bot_raw)
+            got = "nothing" if bot_raw is None else short_repr(bot_raw)
             raise ContentError(f"{where}: bot must be one of {known}, got {got}")
         if not isinstance(name, str) or not name.strip():
-            raise ContentError(f"{where}: name must be a non-empty string, got {name!r}")
+            raise ContentError(f"{where}: name must be a non-empty string, got {short_repr(name)}")
         power = raw.get("power")
         if bot is Bot.LEADER:
             if power != "X":
-                raise ContentError(f"{where}: power must be 'X' for a Leader Bot, got {power!r}")
+                raise ContentError(
+                    f"{where}: power must be 'X' for a Leader Bot, got {short_repr(power)}"
+                )
             power = None
         elif not _is_int(power) or power < 0:
-            got = "nothing" if power is None else repr(power)
+            got = "nothing" if power is None else short_repr(power)
             raise ContentError(f"{where}: power must be an integer >= 0, got {got}")
+        elif power > MAX_NUMBER:
+            raise ContentError(
+                f"{where}: power must be at most {MAX_NUMBER}, got {short_repr(power)}"
+            )
         rank = raw.get("rank")
         if not _is_int(rank) or rank < 1:
-            got = "nothing" if rank is None else repr(rank)
+            got = "nothing" if rank is None else short_repr(rank)
             raise ContentError(f"{where}: rank must be an integer >= 1, got {got}")
+        if rank > MAX_NUMBER:
+            raise ContentError(
+                f"{where}: rank must be at most {MAX_NUMBER}, got {short_repr(rank)}"
+            )
+        # Checked against the room left in the deck before a single copy is made: a count of a
+        # billion is refused here, never built.
         copies = raw.get("copies", 1)
         if not _is_int(copies) or copies < 1:
-            raise ContentError(f"{where}: copies must be an integer >= 1, got {copies!r}")
-        for _ in range(copies):
-            cards.append(CardDef(len(cards), name.strip(), bot, power, rank))
+            raise ContentError(f"{where}: copies must be an integer >= 1, got {short_repr(copies)}")
+        if copies > MAX_DECK - len(cards):
+            raise ContentError(
+                f"{where}: {short_repr(copies)} copies make more than {MAX_DECK} cards"
+            )
+        first = len(cards)
+        cards.extend(CardDef(first + k, name, bot, power, rank) for k in range(copies))
         seen_by_name[label_name] = number - 1 + copies
-        if len(cards) > MAX_DECK:
-            raise ContentError(f"{where_file}: more than {MAX_DECK} cards")
     return Deck(file_name, tuple(cards))
 
 
