@@ -320,3 +320,49 @@ def test_an_amount_beside_other_choices_is_typed_with_its_kind() -> None:
     assert typed_amount(choices, "2", "") is None  # choice 2 (which then asks the amount)
     assert typed_amount(choices, "bid", "3") == Bid(3)
     assert typed_amount(choices, "bid", "2") is None  # out of range
+
+
+def _counting(*texts):
+    """Answers in turn, and the prompts they answered."""
+    asked: list[str] = []
+    answer = _answers(*texts)
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        return answer(prompt)
+
+    return ask, asked
+
+
+@pytest.mark.parametrize("auto", [True, False])
+def test_an_only_choice_is_taken_and_told_unless_no_auto(tmp_path, auto: bool) -> None:
+    table = _table(tmp_path, ["human", "random"], seed=1, game="iotabots", names=["Ada", "Bo"])
+    table.auto = auto
+    ask, asked = _counting(*["1"] * 12)
+    run_table(table, ask)
+    forced = [s for s in table.log if s.seat == 0 and s.forced]
+    chosen = [s for s in table.log if s.seat == 0 and not s.forced]
+    assert forced, "seed 1 gives Ada an only choice (end the turn) early"
+    text = table.console.export_text()
+    told = [line for line in text.splitlines() if "only choice, taken automatically" in line]
+    if auto:
+        assert len(told) == len(forced) and all(
+            line.startswith(f"{s.number}. You: ") for s, line in zip(forced, told)
+        )
+        assert (
+            len(asked) == len(chosen) + 1
+        )  # one prompt per real decision, and the last unanswered
+    else:
+        assert not told and len(asked) == len(chosen) + len(forced) + 1
+
+
+def test_undo_skips_an_only_choice_back_to_the_last_real_decision(tmp_path) -> None:
+    table = _table(tmp_path, ["human", "random"], seed=1, game="iotabots", names=["Ada", "Bo"])
+    run_table(table, _answers("1", "1", "undo", "quit"))  # keep; summon, then end (taken)
+    mine = [(s.label, s.forced) for s in table.log if s.seat == 0]
+    assert mine == [("keep this hand", False)]  # the summon undone, and the turn's end with it
+
+
+def test_play_takes_only_choices_unless_told_not_to() -> None:
+    result = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "200"})
+    assert "--no-auto" in result.stdout

@@ -121,6 +121,13 @@ def play_command(
         list[str] | None, typer.Option(help="A deck list per seat, in seat order (iotabots).")
     ] = None,
     cards: Annotated[str | None, typer.Option(help="Your own card file.")] = None,
+    auto: Annotated[
+        bool,
+        typer.Option(
+            "--auto/--no-auto",
+            help="Take a person's only choice for them, and say so (--no-auto: ask anyway).",
+        ),
+    ] = True,
 ) -> None:
     """Play in the terminal against the AI, with friends at one screen, or watch AIs play.
 
@@ -184,6 +191,7 @@ def play_command(
         Console(),
         names=name_list,
         delay=default_delay() if delay is None else delay,
+        auto=auto,
     )
     if saved is not None:
         resume_table(table, saved, f"--resume {resume}")
