@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from robotable.core.content import read_toml, validate_entries
+from robotable.core.content import CardName, CardText, read_toml, validate_entries
 from robotable.core.errors import ContentError
 
 ATTRS = ("agility", "firepower", "structure", "processor")
@@ -73,7 +73,7 @@ AttrInt = Field(default=0, ge=-20, le=20)
 
 
 class BetabotModel(_Strict):
-    name: str = Field(min_length=1)
+    name: CardName = Field(min_length=1, max_length=60)
     min_bid: int = Field(ge=0, le=99)
     agility: int = Field(ge=-20, le=30)
     firepower: int = Field(ge=-20, le=30)
@@ -82,7 +82,7 @@ class BetabotModel(_Strict):
 
 
 class ComponentModel(_Strict):
-    name: str = Field(min_length=1)
+    name: CardName = Field(min_length=1, max_length=60)
     min_bid: int = Field(ge=0, le=99)
     agility: int = AttrInt
     firepower: int = AttrInt
@@ -94,14 +94,14 @@ class ComponentModel(_Strict):
 
 
 class CodeModel(_Strict):
-    name: str = Field(min_length=1)
+    name: CardName = Field(min_length=1, max_length=60)
     count: int = Field(ge=1, le=50)
     gold: bool = False
     op: Literal["mod", "roll", "cancel", "shield", "bounty", "draw", "steal"]
     target: Literal["self", "other", "any"] = "self"
     attribute: Literal["choose", "all", "none", "agility", "firepower", "structure", "processor"]
     amount: int = Field(default=0, ge=-20, le=20)
-    text: str = Field(min_length=1)
+    text: CardText = Field(min_length=1)
 
     @model_validator(mode="after")
     def _coherent(self) -> CodeModel:
@@ -121,7 +121,7 @@ COUNTED_EFFECTS = ("success_bonus", "draw_each_mission", "draw_every_second_miss
 
 
 class BreachModel(_Strict):
-    name: str = Field(min_length=1)
+    name: CardName = Field(min_length=1, max_length=60)
     attribute: Literal["agility", "firepower", "structure", "processor"]
     effect: Literal[
         "halve_loss",
@@ -133,7 +133,7 @@ class BreachModel(_Strict):
         "draw_every_second_mission",
     ]
     amount: int = Field(default=0, ge=0, le=20)
-    text: str = Field(min_length=1)
+    text: CardText = Field(min_length=1)
 
     @model_validator(mode="after")
     def _counted(self) -> BreachModel:
@@ -159,7 +159,7 @@ class Damage(_Strict):
 
 
 class MissionModel(_Strict):
-    name: str = Field(min_length=1)
+    name: CardName = Field(min_length=1, max_length=60)
     ground: Literal["comptown", "rustland", "chiptropolis"]
     reward: int = Field(ge=0, le=MAX_REWARD)
     require: Requirements

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from robotable.core.content import read_toml, validate_entries
+from robotable.core.content import CardName, read_toml, validate_entries
 from robotable.core.errors import ContentError
 
 NUM_CROP_CHIPS = 10
@@ -22,7 +22,7 @@ PACKAGE = "robotable.games.breadwinner"
 class _ChipEntry(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str = Field(min_length=1)
+    name: CardName = Field(min_length=1, max_length=60)
     value: int = Field(ge=1, le=12)
     count: int = Field(ge=1, le=NUM_CROP_CHIPS)
 
@@ -39,15 +39,14 @@ def load_crop_values(source: str = "") -> tuple[int, ...]:
     if extra:
         raise ContentError(f"content file {name}: unknown table '{extra[0]}' (expected [[chip]])")
     entries = validate_entries(name, data.get("chip"), _ChipEntry, kind="chip")
-    values: list[int] = []
-    for entry in entries:
-        values.extend([entry.value] * entry.count)
-    if len(values) != NUM_CROP_CHIPS:
+    # Counted before any chip is made: many entries of ten chips each are refused, not built.
+    total = sum(entry.count for entry in entries)
+    if total != NUM_CROP_CHIPS:
         raise ContentError(
-            f"content file {name}: the chip counts add up to {len(values)}, "
+            f"content file {name}: the chip counts add up to {total}, "
             f"the game has {NUM_CROP_CHIPS} crop chips"
         )
-    return tuple(sorted(values))
+    return tuple(sorted(entry.value for entry in entries for _ in range(entry.count)))
 
 
 def check_crop_values(values: tuple, where: str) -> tuple[int, ...]:

@@ -16,7 +16,17 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from robotable.core.content import read_text, read_toml, validate_entries
+from robotable.core.content import (
+    MAX_ENTRIES,
+    CardName,
+    CardRef,
+    CardText,
+    card_name,
+    read_text,
+    read_toml,
+    short_repr,
+    validate_entries,
+)
 from robotable.core.errors import ContentError
 from robotable.core.options import INLINE, content_files_allowed
 
@@ -220,7 +230,7 @@ class Pool:
 class _ConditionModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["card_present", "controls_other_bot"]
-    card: str = ""
+    card: CardRef = ""
     zones: list[Literal["junk", "field"]] = Field(default_factory=list)
 
 
@@ -274,9 +284,9 @@ class _OpModel(BaseModel):
     def_: int = Field(default=0, ge=-10, le=10, alias="def")
     set: bool = False
     target: _TARGET_NAMES | None = None
-    max_atk: int = Field(default=99, ge=0)
-    max_def: int = Field(default=99, ge=0)
-    token: str = ""
+    max_atk: int = Field(default=99, ge=0, le=99)
+    max_def: int = Field(default=99, ge=0, le=99)
+    token: CardRef = ""
     until: Literal["end_of_turn", "permanent"] = "end_of_turn"
     may_attack: bool = False
 
@@ -317,14 +327,14 @@ class _EffectModel(BaseModel):
 
 class _CardModel(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
-    name: str = Field(min_length=1, max_length=40)
+    name: CardName = Field(min_length=1, max_length=40)
     type: Literal["bot", "buzz", "token"]
     mana: int = Field(ge=0, le=10)
     atk: int = Field(default=0, ge=0, le=20)
     def_: int = Field(default=0, ge=0, le=20, alias="def")
     attacks: int = Field(default=1, ge=0, le=3)
     origin: Literal["known", "robotable"] = "robotable"
-    text: str = ""
+    text: CardText = ""
     effects: list[_EffectModel] = Field(default_factory=list)
 
     @field_validator("name")
@@ -456,11 +466,15 @@ def _read_limits(source: str) -> dict[str, int]:
     table = data.get("limits", {})
     if not isinstance(table, dict):
         raise ContentError(f"content file {name}: 'limits' must be a table of card = copies")
+    if len(table) > MAX_ENTRIES:
+        raise ContentError(f"content file {name}: {len(table)} limits, at most {MAX_ENTRIES}")
     out = {}
     for card, copies in table.items():
+        card = card_name(card)  # the name as the pool holds it (core/content.py)
         if not isinstance(copies, int) or isinstance(copies, bool) or not 0 <= copies <= 3:
             raise ContentError(
-                f"content file {name}, limits '{card}': copies must be 0..3, got {copies!r}"
+                f"content file {name}, limits '{card}': copies must be 0..3, "
+                f"got {short_repr(copies)}"
             )
         out[card] = copies
     return out
@@ -531,9 +545,16 @@ def parse_deck(file_name: str, text: str, pool: Pool) -> tuple[int, ...]:
         last_line = lineno
         where = f"deck file {file_name}, line {lineno}"
         head, _, rest = line.partition(" ")
-        if not head.isdigit() or not rest.strip():
-            raise ContentError(f"{where}: expected '<copies> <card name>', got {raw.strip()!r}")
-        copies, name = int(head), " ".join(rest.split())
+        # ASCII digits only ('²' is a digit to str.isdigit, not to int), and a short number:
+        # every count is checked against the card's cap below before the deck is built.
+        if not (head.isascii() and head.isdigit()) or not rest.strip():
+            raise ContentError(
+                f"{where}: expected '<copies> <card name>', got {short_repr(raw.strip())}"
+            )
+        name = card_name(" ".join(rest.split()))
+        if len(head) > 3:
+            raise ContentError(f"{where}: copies of '{name}' must be at most {MAX_COPIES}")
+        copies = int(head)
         if name not in pool.by_name:
             raise ContentError(f"{where}: unknown card '{name}'")
         card = pool.card(name)

@@ -14,11 +14,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from robotable.core.content import read_toml, validate_entries
+from robotable.core.content import CardName, CardRef, CardText, read_toml, validate_entries
 from robotable.core.errors import ContentError
 
 PACKAGE = "robotable.games.rumblebots"
 BUNDLED = "data/cards.toml"
+# Physical cards in one set (the bundled set has 98): checked on the copy counts, before any
+# copy is numbered.
+MAX_CARDS = 400
 
 FACTIONS = ("Animal", "Appliances", "Bio", "Steam", "Mech", "Warfare")
 FACTION_BIT = {name: 1 << i for i, name in enumerate(FACTIONS)}
@@ -134,7 +137,7 @@ class AbilityModel(BaseModel):
     effect: str = "none"
     amount: int = Field(default=0, ge=0, le=20)
     faction: str | None = None
-    into: str | None = None
+    into: CardRef | None = None
 
     @field_validator("keyword")
     @classmethod
@@ -162,7 +165,7 @@ class AbilityModel(BaseModel):
 
 class BotModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=40)
+    name: CardName = Field(min_length=1, max_length=40)
     tier: int = Field(ge=0, le=4)
     factions: list[str] = Field(default_factory=list, max_length=2)
     attack: int = Field(default=0, ge=0, le=30)
@@ -175,7 +178,7 @@ class BotModel(BaseModel):
     contraption: bool = False
     transformation: bool = False
     ability: AbilityModel | None = None
-    text: str | None = None
+    text: CardText | None = None
 
     @field_validator("factions")
     @classmethod
@@ -427,4 +430,9 @@ def load_content(path: str = "") -> Content:
     if extra:
         raise ContentError(f"content file {name}: unknown table '{extra[0]}'")
     models = validate_entries(name, data["bots"], BotModel, kind="card")
+    total = sum(m.copies for m in models)
+    if total > MAX_CARDS:
+        raise ContentError(
+            f"content file {name}: the copies add up to {total} cards, at most {MAX_CARDS}"
+        )
     return build_content(models, name)
