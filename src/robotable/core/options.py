@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -15,6 +16,7 @@ from .errors import OptionError
 INLINE = "inline:"
 MAX_INLINE = 65_536  # characters of inline content in one option
 MAX_TEXT = 200  # characters of any other text option
+MAX_ITEMS = 32  # values in a list option (the longest real one, crop_values, has 10)
 
 # Whether content options may name files. The web server turns this off around everything it
 # builds from a request or a stored table, so no request can make it open a file of its own.
@@ -65,6 +67,8 @@ class OptionSpec:
         """Turn a value (possibly the string typed on a command line) into the option's type."""
         where = f"game {game}, option '{self.name}'"
         want = self.type
+        if want in (tuple, list) and isinstance(value, str) and value.count(",") >= MAX_ITEMS:
+            raise OptionError(f"{where}: at most {MAX_ITEMS} values")  # refused before the split
         try:
             if isinstance(value, str) and want is not str:
                 if want is bool:
@@ -85,10 +89,15 @@ class OptionSpec:
         if want in (tuple, list):
             if not isinstance(value, tuple):
                 raise OptionError(f"{where}: expected a list, got {shown(value)}")
+            if len(value) > MAX_ITEMS:
+                raise OptionError(f"{where}: at most {MAX_ITEMS} values")
         elif not isinstance(value, want) or (want is int and isinstance(value, bool)):
             raise OptionError(f"{where}: expected {want.__name__}, got {shown(value)}")
         if want is str:
             self._check_text(where, value)
+        if want is float and not math.isfinite(value):
+            # nan passes every comparison with the bounds below, inf passes a minimum.
+            raise OptionError(f"{where}: must be a finite number, got {shown(value)}")
         if self.choices and value not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             raise OptionError(f"{where}: must be one of {allowed}, got {shown(value)}")

@@ -256,7 +256,8 @@ def create_app(
             await _send_error(websocket, None, "this table has as many watchers as it takes")
             await websocket.close(code=4429)
             return
-        watcher = Watcher(seat, websocket.send_text)
+        address = websocket.client.host if websocket.client else "unknown"
+        watcher = Watcher(seat, websocket.send_text, address=address)
         watcher.task = asyncio.ensure_future(_pump(watcher, websocket))
         await tables.attach(table, watcher)
         try:

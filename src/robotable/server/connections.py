@@ -24,7 +24,7 @@ class Watcher:
     outbox: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     task: asyncio.Task | None = None
     dropped: bool = False
-    said: list[float] = field(default_factory=list)  # when it last chatted (a rate limit)
+    address: str = ""  # the client's address (chat is limited per seat and per address)
 
     def push(self, frame: str) -> None:
         if self.dropped:

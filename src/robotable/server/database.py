@@ -150,6 +150,7 @@ class SQLite:
     shared = False  # one server process owns the file
     errors: tuple[type[BaseException], ...] = (sqlite3.Error,)
     begin = "BEGIN IMMEDIATE"
+    row_id = "rowid"  # a row's own id, for deleting all but some rows of a key
 
     def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
         self.path = str(path)
@@ -182,6 +183,7 @@ class PostgreSQL:
     name = "postgresql"
     shared = True  # several server processes may serve the same database
     begin = "BEGIN"
+    row_id = "ctid"  # a row's own id, for deleting all but some rows of a key
 
     def __init__(self, url: str) -> None:
         try:

@@ -19,6 +19,7 @@ from typing import Any
 from ..core.errors import IllegalAction, RecordError, RobotableError
 from ..core.protocol import Action, Game
 from ..core.records import make_record
+from ..core.text import CHAT_LENGTH, NAME_LENGTH, clean_text
 from .ai import AiFailed, AiRunner, agent_seed, check_agent_spec
 from .clocks import Clock
 from .connections import Watcher
@@ -32,7 +33,10 @@ from .wire import dumps as _dumps
 log = logging.getLogger("robotable.server")
 
 DEFAULT_AI = "medium"  # an AI seat created without a strength
-CHAT_LINES, CHAT_WINDOW = 5, 10.0  # chat lines one connection may send in that many seconds
+CHAT_LINES, CHAT_WINDOW = 5, 10.0  # chat lines one seat may send in that many seconds
+# Lines one client address may send in CHAT_WINDOW over all its seats and tables: two people on
+# one home connection can both talk, one machine with many seats cannot flood.
+CHAT_LINES_PER_ADDRESS = 10
 
 __all__ = ["Refused", "Table", "Tables", "Watcher", "seat_events"]
 
@@ -58,6 +62,7 @@ class Tables:
         self._loading: dict[str, asyncio.Future] = {}
         self._catching_up: set[asyncio.Task] = set()
         self.turns = Turns(ai, ai_delay, self._commit)
+        self.chat_rate = ChatRate()
 
     # -- lifecycle ----------------------------------------------------------------------------
     def resume_all_load(self) -> list[Table]:
@@ -132,6 +137,7 @@ class Tables:
             if table is None:
                 continue
             table.row.abandoned = now
+            table.row.chat = []  # the store deleted it with the table
             if table.ai_task is not None:
                 table.ai_task.cancel()
             table.broadcast_state()
@@ -168,7 +174,7 @@ class Tables:
         rows: list[SeatRow] = []
         tokens: list[str | None] = []
         for i, spec in enumerate(seats):
-            name = (spec.get("name") or "").strip()
+            name = clean_text(spec.get("name") or "", NAME_LENGTH)
             if spec["kind"] == "ai":
                 ai = spec.get("ai") or DEFAULT_AI
                 check_agent_spec(ai, game.name, self.ai.limits, seat=i)
@@ -238,7 +244,8 @@ class Tables:
                 raise Refused("this game is over")
             token = secrets.token_urlsafe(18)
             old = table.row.seats[seat]
-            taken = SeatRow("human", (name or "").strip() or old.name, None, hash_token(token))
+            name = clean_text(name or "", NAME_LENGTH)
+            taken = SeatRow("human", name or old.name, None, hash_token(token))
             seats = [*table.row.seats[:seat], taken, *table.row.seats[seat + 1 :]]
             await self.store.set_seats(table.id, seats)
             table.row.seats = seats
@@ -299,14 +306,19 @@ class Tables:
         """A line said at the table, kept with it (not in the game record) and sent to all."""
         if watcher.seat is None:
             raise Refused("spectators read the chat; players write in it")
-        text = " ".join(text.split())
+        # Control characters and bidi overrides would act on every reader's screen.
+        text = clean_text(text, CHAT_LENGTH)
         if not text:
             raise Refused("say something")
         now = self.clock()
-        recent = [t for t in watcher.said if now - t < CHAT_WINDOW]
-        if len(recent) >= CHAT_LINES:
-            raise Refused(f"at most {CHAT_LINES} lines every {CHAT_WINDOW:g} seconds")
-        watcher.said = [*recent, now]
+        # Per seat and per client address, not per connection: reconnecting does not reset it.
+        refusal = self.chat_rate.take(
+            now,
+            (("seat", table.id, str(watcher.seat)), CHAT_LINES, "from one seat"),
+            (("address", watcher.address), CHAT_LINES_PER_ADDRESS, "from one address"),
+        )
+        if refusal is not None:
+            raise Refused(refusal)
         await self.store.add_chat(table.id, watcher.seat, text, now)
         line = {"at": now, "seat": watcher.seat, "text": text}
         table.row.chat = [*table.row.chat[-(CHAT_KEPT - 1) :], line]
@@ -519,3 +531,28 @@ class Tables:
             "result": row.result,
             **({"reseeds": row.reseeds} if row.reseeds else {}),
         }
+
+class ChatRate:
+    """When each seat and each client address last chatted, over the last CHAT_WINDOW seconds.
+
+    Keys whose lines are all older than the window are forgotten (at most once a window), so
+    the map holds only those who chatted recently."""
+
+    def __init__(self) -> None:
+        self._said: dict[tuple[str, ...], list[float]] = {}
+        self._swept = float("-inf")
+
+    def take(self, now: float, *limits: tuple[tuple[str, ...], int, str]) -> str | None:
+        """One line at `now` for every key of `limits` ((key, lines, whose)); None if every
+        key is within its limit (the line is then counted for each), else why not."""
+        if now - self._swept >= CHAT_WINDOW:
+            self._said = {k: t for k, t in self._said.items() if t and now - t[-1] < CHAT_WINDOW}
+            self._swept = now
+        recent = {}
+        for key, lines, whose in limits:
+            recent[key] = [t for t in self._said.get(key, ()) if now - t < CHAT_WINDOW]
+            if len(recent[key]) >= lines:
+                return f"at most {lines} lines every {CHAT_WINDOW:g} seconds {whose}"
+        for key, times in recent.items():
+            self._said[key] = [*times, now]
+        return None

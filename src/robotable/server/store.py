@@ -27,7 +27,7 @@ from .database import PostgreSQL, SQLite, is_postgres_url
 
 log = logging.getLogger("robotable.server")
 
-CHAT_KEPT = 50  # chat lines a table sends a newcomer
+CHAT_KEPT = 50  # chat lines a table keeps, and sends a newcomer
 CHANNEL = "robotable"  # the PostgreSQL channel on which server processes announce changes
 
 
@@ -251,13 +251,21 @@ class Store:
         )
 
     async def add_chat(self, table_id: str, seat: int, text: str, at: float) -> None:
-        await self._submit(
-            lambda conn: conn.execute(
+        """A line of a table's chat; lines older than its last CHAT_KEPT are deleted."""
+        row_id = self.dialect.row_id
+
+        def write(conn: Any) -> None:
+            conn.execute(
                 "INSERT INTO chat (table_id, at, seat, text) VALUES (?, ?, ?, ?)",
                 (table_id, at, seat, text),
-            ),
-            changed=table_id,
-        )
+            )
+            conn.execute(
+                f"DELETE FROM chat WHERE table_id = ? AND {row_id} NOT IN"
+                f" (SELECT {row_id} FROM chat WHERE table_id = ? ORDER BY at DESC LIMIT ?)",
+                (table_id, table_id, CHAT_KEPT),
+            )
+
+        await self._submit(write, changed=table_id)
 
     async def append_action(
         self,
@@ -366,18 +374,22 @@ class Store:
         return count
 
     async def abandon_idle(self, cutoff: float, now: float) -> list[str]:
-        """Mark unfinished tables without a move since `cutoff` abandoned; returns their ids."""
+        """Mark unfinished tables without a move since `cutoff` abandoned and delete their
+        chat (a given-up table keeps its game, not what strangers said); returns their ids."""
         ids: list[str] = []
 
         def write(conn: Any) -> None:
-            ids.extend(
+            given_up = [
                 row[0]
                 for row in conn.execute(
                     "UPDATE tables SET abandoned = ? WHERE result IS NULL AND abandoned IS NULL"
                     " AND updated < ? RETURNING id",
                     (now, cutoff),
-                )
-            )
+                ).fetchall()
+            ]
+            for table_id in given_up:
+                conn.execute("DELETE FROM chat WHERE table_id = ?", (table_id,))
+            ids[:] = given_up  # a batch redone after a failure runs this again
 
         await self._submit(write)
         return ids

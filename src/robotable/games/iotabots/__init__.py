@@ -98,10 +98,19 @@ class IotabotsGame(GameTables, Game):
             "proposed_texts",
             bool,
             False,
-            "give Draw, Kamikaze, Bi, Sneaky and Wall Bot the rules notes' proposed texts",
+            "Draw, Kamikaze, Bi, Sneaky and Wall Bot play the texts the rules notes propose",
         ),
-        OptionSpec("max_turns", int, 80, "turns per duel before it is declared a draw", minimum=2),
-        OptionSpec("first_turn_draw", bool, True, "the starting player draws on the first turn"),
+        OptionSpec(
+            "max_turns",
+            int,
+            80,
+            "turns in a duel, both players' counted, after which the duel is a draw",
+            minimum=2,
+            maximum=1000,
+        ),
+        OptionSpec(
+            "first_turn_draw", bool, True, "the starting player draws a card on the first turn too"
+        ),
         OptionSpec(
             "second_player_bonus",
             str,

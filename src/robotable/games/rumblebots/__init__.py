@@ -15,7 +15,7 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from robotable.core.errors import OptionError
-from robotable.core.options import OptionSpec, shown
+from robotable.core.options import OptionSpec, rules_option, shown
 from robotable.core.protocol import Action, Game
 
 from . import encoding, heuristic, narration, render, rules, state
@@ -61,27 +61,41 @@ class RumblebotsGame(RumbleTables, Game):
     views: ClassVar[ModuleType] = render  # view, prompt, battle_log
     narration: ClassVar[ModuleType] = narration  # describe_action
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        rules_option(
+            {
+                "first_champion_cryo": 0,
+                "first_champion_scraps": (),
+                "first_challengers_scraps": (),
+                "first_neighbours_scraps": (),
+            },
+            "balanced: at 2 and 4 seats a round-4 scrap head start; printed: no head start",
+        ),
         OptionSpec(
             "cards",
             str,
             "",
-            "path of a card file replacing the bundled set (TOML)",
+            "a card file (TOML) to play with instead of the bundled cards",
             content="card set",
         ),
         OptionSpec(
             "round_crystals",
             tuple,
             (2, 2, 3, 3, 4),
-            "crystals on the round spaces 1-5 (ruling RB-2.3)",
+            "crystals on the round spaces 1 to 5, e.g. 2,2,3,3,4",
         ),
         OptionSpec(
-            "total_crystals", int, 30, "crystals in the box (rest is the supply)", minimum=1
+            "total_crystals",
+            int,
+            30,
+            "crystals in the box; the rest is the supply",
+            minimum=1,
+            maximum=999,
         ),
         OptionSpec(
             "first_champion",
             int,
             -1,
-            "seat holding the Champion token first; -1 draws it with the seed (ruling RB-2.4)",
+            "which seat holds the Champion token first (0 is the first seat); -1 draws it",
             minimum=-1,
             maximum=3,
         ),
@@ -89,9 +103,8 @@ class RumblebotsGame(RumbleTables, Game):
             "first_champion_cryo",
             int,
             0,
-            "crystals the first Champion starts with in its Cryo-cell, from the supply "
-            "(ruling RB-2.5); -1: 2 in a two-seat game and none with more seats, the ruling "
-            "before 27 Nov 2026 (records made then replay with it)",
+            "crystals the first Champion starts with in its Cryo-cell (-1: 2 at two seats, else "
+            "none)",
             minimum=-1,
             maximum=3,
         ),
@@ -105,9 +118,7 @@ class RumblebotsGame(RumbleTables, Game):
             "first_champion_scraps",
             tuple,
             (),
-            "extra scraps in the first Champion's income, round by round from round 1, e.g. "
-            "0,1 for one more in round 2 (ruling RB-2.5); 0,0,0,1, one more in round 4, the "
-            "four-seat default; unset: none",
+            "extra scraps for the first Champion, round by round (0,0,0,1: one more in round 4)",
             default_by_players={4: (0, 0, 0, 1)},
         ),
         # RB-2.5: since 29 Nov 2026 one more scrap in round 4 for the second Champion of a
@@ -118,9 +129,7 @@ class RumblebotsGame(RumbleTables, Game):
             "first_challengers_scraps",
             tuple,
             (),
-            "extra scraps in the income of every seat that did not hold the Champion token in "
-            "round 1, round by round from round 1, e.g. 0,0,0,1 for one more in round 4, the "
-            "two-seat default (ruling RB-2.5); unset: none",
+            "extra scraps, round by round, for every seat that did not start as the Champion",
             default_by_players={2: (0, 0, 0, 1)},
             recorded_absent=(),
         ),
@@ -132,38 +141,51 @@ class RumblebotsGame(RumbleTables, Game):
             "first_neighbours_scraps",
             tuple,
             (),
-            "extra scraps in the income of the two seats beside the first Champion (the next and "
-            "the previous in seat order), round by round from round 1, e.g. 0,0,1 for one more "
-            "in round 3, 0,0,0,1 in round 4, the four-seat default (ruling RB-2.5); unset: none",
+            "extra scraps, round by round, for the two seats beside the first Champion",
             default_by_players={4: (0, 0, 0, 1)},
             recorded_absent=(),
         ),
-        OptionSpec("crit_threshold", int, 4, "crits that break a gang without barriers", minimum=1),
+        OptionSpec(
+            "crit_threshold",
+            int,
+            4,
+            "crits that break a gang without barriers",
+            minimum=1,
+            maximum=99,
+        ),
         OptionSpec(
             "attack_must_exceed",
             bool,
             True,
-            "attack must exceed defense (false: equal is enough) (ruling RB-5.4)",
+            "a challenger's attack must exceed the defense (false: equal is enough)",
         ),
-        OptionSpec("dominance_margin", int, 6, "crystal lead for a Dominance Victory", minimum=1),
+        OptionSpec(
+            "dominance_margin",
+            int,
+            6,
+            "crystal lead for a Dominance Victory",
+            minimum=1,
+            maximum=999,
+        ),
         OptionSpec(
             "reactor_to_cryo",
             bool,
             True,
-            "Reactor crystals move to the Cryo-cell at the end of a round (ruling RB-6.4)",
+            "Reactor crystals move to the Cryo-cell at the end of a round",
         ),
         OptionSpec(
             "showdown_crystals",
             bool,
             False,
-            "the Showdown battle also pays crystals (ruling RB-7.2)",
+            "the Showdown battle also pays crystals",
         ),
         OptionSpec(
             "battle_reveal_cap",
             int,
             300,
-            "reveals after which a battle stops and the Champion wins it (ruling RB-5.11)",
+            "cards revealed after which a battle stops and the Champion wins it",
             minimum=10,
+            maximum=1000,
         ),
     )
 
