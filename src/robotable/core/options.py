@@ -59,6 +59,11 @@ class OptionSpec:
     # the names of the bundled ones; "" always means the bundled default.
     content: str = ""
     bundled: tuple[str, ...] = ()
+    # A preset option (the `rules` switch): for a chosen value, the other options it sets where
+    # the user did not set them, {value: {option: value}}; and the words a person reads for each
+    # choice, {value: label} (a value without one reads as itself).
+    presets: dict[Any, dict[str, Any]] = field(default_factory=dict)
+    labels: dict[Any, str] = field(default_factory=dict)
 
     def default_for(self, num_players: int) -> Any:
         return self.default_by_players.get(num_players, self.default)
@@ -159,4 +164,30 @@ def resolve_options(
             resolved[spec.name] = spec.coerce(game, given[spec.name])
         else:
             resolved[spec.name] = spec.default_for(num_players)
+    # A preset fills in the options it names, except those the user set: an explicit option wins.
+    for spec in specs:
+        for name, value in spec.presets.get(resolved[spec.name], {}).items():
+            if given.get(name) is None:
+                resolved[name] = by_name[name].coerce(game, value)
     return resolved
+
+
+# The rules switch every game offers: its measured fairness rulings, or the rulebook as written.
+BALANCED, PRINTED = "balanced", "printed"
+
+
+def rules_option(printed: dict[str, Any], help: str) -> OptionSpec:
+    """The `rules` option: `balanced` (robotable's measured fairness rulings, the default) or
+    `printed` (the rulebook as written, with rulings only where it is silent), which sets each
+    fairness option in `printed` to its rulebook value unless the user set that option. Records
+    and stored tables made before the switch existed played balanced, and replay so."""
+    return OptionSpec(
+        "rules",
+        str,
+        BALANCED,
+        help,
+        choices=(BALANCED, PRINTED),
+        recorded_absent=BALANCED,
+        presets={PRINTED: dict(printed)},
+        labels={BALANCED: "balanced (recommended)", PRINTED: "as printed"},
+    )

@@ -330,6 +330,13 @@ class Game(ABC):
                     "default_by_players": {str(n): v for n, v in s.default_by_players.items()},
                     "help": s.help,
                     "choices": list(s.choices),
+                    # a choice's words for a person ("balanced (recommended)"), and what a
+                    # preset choice sets: {choice: {option: value}} (the `rules` switch)
+                    "labels": {str(k): v for k, v in s.labels.items()},
+                    "presets": {
+                        str(k): {n: list(v) if isinstance(v, tuple) else v for n, v in p.items()}
+                        for k, p in s.presets.items()
+                    },
                     "content": s.content,
                     "bundled": list(s.bundled),
                 }

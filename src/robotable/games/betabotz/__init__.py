@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from robotable.core.options import OptionSpec
+from robotable.core.options import OptionSpec, rules_option
 from robotable.core.protocol import Game
 
 from . import encoding, heuristic, narration, render, rules, state, view
@@ -37,26 +37,30 @@ class BetabotzGame(BetabotzTables, Game):
     min_players = 3
     max_players = 6
     option_specs = (
+        # The rulebook as written meets the first-mover target at every seat count, so printed
+        # changes nothing here (docs/rules/betabotz.md, "Balanced and printed").
+        rules_option(
+            {}, "balanced and printed are the same game: the rulebook as written plays fair"
+        ),
         OptionSpec(
             "content",
             str,
             "",
-            "path of a TOML card file replacing the bundled set (same schema as data/content.toml)",
+            "a card file (TOML, the bundled set's schema) to play with instead of the bundled set",
             content="card set",
         ),
         OptionSpec(
             "bid_amounts",
             str,
             "all",
-            "bid amounts offered: 'all' (every amount near the minimum, coarser far above) or "
-            "'coarse' (minimum +0,1,2,3,5,8,12,17,23,30) for agents",
+            "bids offered: all (every amount near the minimum) or coarse (fewer, steps up to +30)",
             choices=("all", "coarse"),
         ),
         OptionSpec(
             "proposals",
             int,
             2,
-            "team proposals each seat may make per mission (keeps the mission phase finite)",
+            "team proposals each player may make per mission",
             minimum=0,
             maximum=5,
         ),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from robotable.core.errors import ContentError, OptionError
-from robotable.core.options import OptionSpec
+from robotable.core.options import OptionSpec, rules_option
 from robotable.core.protocol import Game
 
 from . import encoding, heuristic, narration, render, rules, state
@@ -34,24 +34,28 @@ class BreadWinnerGame(Game):
     min_players = 2
     max_players = 2
     option_specs = (
+        rules_option(
+            {"first_turn_bots": 4, "second_player_loaves": 0},
+            "balanced: the first player builds at most 2 bots on the first turn; printed: up to 4",
+        ),
         OptionSpec(
             "crop_values",
             tuple,
             None,
-            "the 10 crop chip values, e.g. 1,2,2,3,3,3,4,4,5,5 (default: data/crop_chips.toml)",
+            "the 10 crop chips' values, e.g. 1,2,2,3,3,3,4,4,5,5 (unset: the bundled chips)",
         ),
         OptionSpec(
             "crop_file",
             str,
             "",
-            "a TOML crop chip file ([[chip]] name, value, count) used when crop_values is unset",
+            "a crop chip file (TOML: [[chip]] name, value, count), used when crop_values is unset",
             content="crop chip file",
         ),
         OptionSpec(
             "max_turns",
             int,
             60,
-            "stalemate ruling BW-R14: the game ends after this many turns per player",
+            "turns each player takes before the game ends without a Bread Winner",
             minimum=1,
             maximum=1000,
         ),
@@ -59,27 +63,27 @@ class BreadWinnerGame(Game):
             "stalemate",
             str,
             "most_loaves",
-            "at the turn cap: most_loaves wins (equal is a draw), or draw always",
+            "when the turns run out: most_loaves wins (equal loaves draw), or draw always",
             choices=("most_loaves", "draw"),
         ),
         OptionSpec(
             "act_after_deploy",
             bool,
             False,
-            "ruling BW-R4: a bot deployed from a factory may take an offensive action or unload",
+            "a bot deployed from a factory may at once take an offensive action or unload",
         ),
         OptionSpec(
             "first_player",
             str,
             "random",
-            "who takes the first turn: random (ruling BW-R1), seat0 or seat1",
+            "who takes the first turn: random, seat0 (the first seat) or seat1 (the second)",
             choices=("random", "seat0", "seat1"),
         ),
         OptionSpec(
             "second_player_loaves",
             int,
             0,
-            "loaves the second player takes from the centre at setup (ruling BW-R19)",
+            "loaves the second player takes from the centre before the first turn",
             minimum=0,
             maximum=3,
         ),
@@ -87,8 +91,7 @@ class BreadWinnerGame(Game):
             "first_turn_bots",
             int,
             2,
-            "bots the first player may build on the first turn (ruling BW-R20; 4 = every "
-            "factory, as the rulebook has it)",
+            "bots the first player may build on the first turn (4: one on every factory)",
             minimum=1,
             maximum=4,
         ),

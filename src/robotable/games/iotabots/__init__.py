@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from robotable.core.errors import OptionError
-from robotable.core.options import OptionSpec
+from robotable.core.options import OptionSpec, rules_option
 from robotable.core.protocol import Action, Game
 
 from . import encoding, heuristic, narration, render, rules, state
@@ -64,11 +64,15 @@ class IotabotsGame(GameTables, Game):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        rules_option(
+            {"second_player_bonus": "none"},
+            "balanced: the player going second gets 1 more card and 1 more mana; printed: neither",
+        ),
         OptionSpec(
             "deck0",
             str,
             DEFAULT_DECKS[0],
-            "seat 0's deck: a bundled deck name or a path to a deck list ('3 Tri Bot' per line)",
+            "the first seat's deck: a bundled deck's name or a deck list file ('3 Tri Bot' a line)",
             content="deck",
             bundled=BUNDLED_DECKS,
         ),
@@ -76,7 +80,7 @@ class IotabotsGame(GameTables, Game):
             "deck1",
             str,
             DEFAULT_DECKS[1],
-            "seat 1's deck: a bundled deck name or a path to a deck list ('3 Tri Bot' per line)",
+            "the second seat's deck: a bundled deck's name or a deck list file ('3 Tri Bot' a line)",
             content="deck",
             bundled=BUNDLED_DECKS,
         ),
@@ -84,14 +88,14 @@ class IotabotsGame(GameTables, Game):
             "cards",
             str,
             "",
-            "a card file (TOML) to use instead of the bundled pool",
+            "a card file (TOML) to play with instead of the bundled cards",
             content="card pool",
         ),
         OptionSpec(
             "limits",
             str,
             "",
-            "a forbidden/limited list file (TOML [limits] table)",
+            "a forbidden and limited list (TOML): the most copies of each card a deck may hold",
             content="limits list",
         ),
         OptionSpec(
@@ -115,16 +119,15 @@ class IotabotsGame(GameTables, Game):
             "second_player_bonus",
             str,
             "both",
-            "what the player going second gets (ruling IB-4.8): both (one more card in the opening "
-            "hand and one more mana on their first turn), mana, card, or none (the rulebook as "
-            "written)",
+            "what the player going second gets: both (a card and a first-turn mana more), mana, "
+            "card or none",
             choices=("mana", "card", "both", "none"),
         ),
         OptionSpec(
             "direct_attack_requires_empty_zone",
             bool,
             False,
-            "Life Points can be attacked only when the defender has no Bots (2023 prototype)",
+            "Life Points can be attacked only when the defender has no Bots (a prototype's rule)",
         ),
     )
     action_classes: ClassVar[tuple[type[Action], ...]] = ACTION_CLASSES
