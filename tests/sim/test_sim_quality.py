@@ -475,12 +475,19 @@ def test_variant_comparisons_are_against_the_first_variant_and_holm_adjusted(tmp
     assert "first_mover" in summary["variants"][1]
 
 
-def test_report_leads_with_first_mover_and_game_quality(tmp_path):
+def test_report_leads_with_the_verdict_then_first_mover_and_game_quality(tmp_path):
     spec = RunSpec("simscript", 2, ("random",), games=4, quality=True, error_dir=str(tmp_path))
     from robotable.sim.text import json_safe
 
     text = render_html(json_safe(summarize(run(spec, workers=1))))
     headings = [part.split("</h2>")[0] for part in text.split("<h2>")[1:]]
-    assert headings[:3] == ["First mover", "Game quality", "Seats"]
+    # The verdict in words first (sim/verdicts.py), then the numbers behind it.
+    assert headings[:5] == [
+        "Verdict",
+        "The numbers behind it",
+        "First mover",
+        "Game quality",
+        "Seats",
+    ]
     assert "seat 1 (first listed)" in text and "Seat 1 (the first listed seat)" in text
     assert "The share of the game after which the eventual winner led for good" in text

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..core.narration import plural
 from .challenge import GROUP_CLEARED, GROUP_OPEN, GROUP_PAST, games_to_settle, group_bound
+from .verdicts import verdict_lines
 
 MAX_CARD_ROWS = 24
 
@@ -696,6 +697,8 @@ h1{font-size:1.5em}h2{font-size:1.15em;margin-top:1.8em;border-bottom:1px solid 
 table{border-collapse:collapse;font-size:.85em;margin:.6em 0}
 td,th{border:1px solid #ddd;padding:.25em .5em;text-align:left}th{background:#f0f0f0}
 img{max-width:100%}.note{color:#555;font-size:.85em}code{background:#f0f0f0;padding:0 .2em}
+.verdict{font-size:1.1em;border-left:4px solid #54a24b;padding:.4em 1em .4em 2em}
+.verdict .warning{color:#a23b2a;font-weight:600}
 """
 
 
@@ -708,6 +711,12 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
     ]
     if command:
         parts.append(f"<p class='note'>Command: <code>{_esc(command)}</code></p>")
+    # The answer in words first (sim/verdicts.py); the numbers behind it follow.
+    parts.append("<h2>Verdict</h2><ul class='verdict'>")
+    for line in verdict_lines(summary):
+        warning = " class='warning'" if line.startswith("Warning:") else ""
+        parts.append(f"<li{warning}>{_esc(line)}</li>")
+    parts.append("</ul><h2>The numbers behind it</h2>")
     parts.append("<div class='summary'><ul>")
     parts.extend(f"<li>{_esc(line)}</li>" for line in headline(summary))
     parts.append("</ul></div>")

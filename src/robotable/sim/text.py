@@ -63,6 +63,7 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
         timing_line,
         who_moved_first,
     )
+    from .verdicts import verdict_lines
 
     def say(text: str) -> None:
         out.print(text, markup=False, highlight=False, soft_wrap=True)
@@ -75,6 +76,11 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
     if summary.get("interrupted"):
         title += f" (INTERRUPTED: {summary['games']} of {summary['games_planned']} games)"
     say(title)
+    # The answer in words first (sim/verdicts.py); the numbers behind it follow.
+    say("Verdict:")
+    for line in verdict_lines(summary):
+        say(f"- {line}")
+    say("The numbers behind it:")
     print_challenge(summary, out)
     variants = summary["variants"]
     groups = variants if len(variants) > 1 else [{**summary, "label": "all games"}]
