@@ -17,6 +17,7 @@ from rich.table import Table as RichTable
 from ..core.errors import OptionError, RecordError
 from ..core.records import load_record, replay_record
 from ..core.registry import game_class, game_names
+from ..core.text import NAME_LENGTH, clean_text, printable
 from .common import build_game, fail, guard, parse_options
 
 OptionList = Annotated[
@@ -259,17 +260,21 @@ def replay_command(
         fail(str(exc), code=1 if exc.step is not None else 2)
     if not quiet:
         # What a spectator would have read, move by move (private events stay private).
+        # A record may come from anyone: its names and the card names in its lines are
+        # printed without control characters or bidi overrides (print reads no markup).
         if names is None and isinstance(data.get("names"), list):
             names = [str(n) for n in data["names"]]
+        if names is not None:
+            names = [clean_text(n, NAME_LENGTH) or f"Seat {i + 1}" for i, n in enumerate(names)]
         shown = names or [f"Seat {i + 1}" for i in range(game.num_players)]
         for step, (seat, events) in enumerate(zip(_deciders(data, game), log), start=1):
             if step < start:
                 continue
             print(f"{step:4d}. {shown[seat] if 0 <= seat < len(shown) else 'Chance'}")
             if step in notes:
-                print(f"      ({notes[step]})")
+                print(f"      ({printable(notes[step])})")
             for line in game.narrate(events, None, names):
-                print(f"      {line}")
+                print(f"      {printable(line)}")
     outcome = f"returns {state.returns()}" if state.is_terminal() else "unfinished"
     what = f"record {record}" if game_index is None else f"{record}, game {game_index}"
     print(f"{what}: {len(data['actions'])} actions replay exactly; {outcome}")

@@ -667,7 +667,8 @@ def register(app: typer.Typer) -> None:
             sys.stdout.write(dump_json(result) + "\n")
             sys.stdout.flush()
             return
-        print_ladder(json_safe(result), labels, Console())
+        # markup=False: card names, variant and agent labels come from files, not from us.
+        print_ladder(json_safe(result), labels, Console(markup=False))
         if result["errors"]:
             Console().print(
                 f"{result['errors']} games raised an error; records in {errors_dir}", markup=False
@@ -810,7 +811,7 @@ def register(app: typer.Typer) -> None:
             sys.stdout.write(dump_json(result) + "\n")
             sys.stdout.flush()
             return
-        print_tune(json_safe(result), Console())
+        print_tune(json_safe(result), Console(markup=False))
 
 
 def _write_outputs(
@@ -834,7 +835,7 @@ def _write_outputs(
         sys.stdout.write(dump_json(summary) + "\n")
         sys.stdout.flush()
         return
-    out = Console()
+    out = Console(markup=False)  # card names and labels in its tables are never markup
     if first_line:
         out.print(first_line, markup=False, highlight=False, soft_wrap=True)
     print_summary(json_safe(summary), out)

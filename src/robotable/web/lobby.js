@@ -232,7 +232,7 @@ function showCreated(created) {
   humans.forEach((s, i) => {
     const url = new URL(s.join_url, window.location.href).href;
     const copy = h("button", { type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(url) }, "Copy");
-    list.appendChild(h("li", {}, h("b", {}, `${s.name} (seat ${s.seat + 1})`), " ",
+    list.appendChild(h("li", {}, h("b", {}, h("bdi", {}, s.name), ` (seat ${s.seat + 1})`), " ",
       h("a", { href: s.join_url, class: i === 0 ? "button join-first" : "", id: i === 0 ? "open-table" : null }, i === 0 ? "Play this seat" : "Join link"),
       " ", h("input", { readonly: true, value: url, class: "link-field", "aria-label": `Seat ${s.seat + 1} link` }), " ", copy));
   });
@@ -242,8 +242,9 @@ function showCreated(created) {
   box.appendChild(h("p", {}, "Spectators: ", h("a", { href: created.url }, new URL(created.url, window.location.href).href)));
 }
 
+// Names as nodes, each isolated (<bdi>): a right-to-left name does not reorder the words around it.
 function seatSummary(t) {
-  return t.seats.map((s) => (s.kind === "ai" ? `AI ${s.ai}` : s.name)).join(" vs ");
+  return t.seats.flatMap((s, i) => [i ? " vs " : null, h("bdi", {}, s.kind === "ai" ? `AI ${s.ai}` : s.name)]);
 }
 
 function resultText(t) {
@@ -251,7 +252,8 @@ function resultText(t) {
   const r = t.result.returns;
   const best = Math.max(...r);
   const winners = r.map((v, i) => [v, i]).filter(([v]) => v === best && v > 0).map(([, i]) => t.seats[i].kind === "ai" ? `AI ${t.seats[i].ai}` : t.seats[i].name);
-  return winners.length === r.length || winners.length === 0 ? "draw" : `won by ${winners.join(" and ")}`;
+  if (winners.length === r.length || winners.length === 0) return "draw";
+  return ["won by ", winners.flatMap((name, i) => [i ? " and " : null, h("bdi", {}, name)])];
 }
 
 async function claimSeat(tableId, seat) {
@@ -279,7 +281,7 @@ async function refreshTables() {
       if (rows.length === 0) ul.appendChild(h("li", { class: "muted" }, "none"));
       for (const t of rows) {
         ul.appendChild(h("li", {},
-          h("b", {}, titles[t.game] || t.game), ` · ${seatSummary(t)} · ${t.step} moves `,
+          h("b", {}, titles[t.game] || t.game), " · ", seatSummary(t), ` · ${t.step} moves `,
           finished ? h("span", { class: "result" }, resultText(t)) : null, " ",
           h("a", { href: t.url }, finished ? "view" : "watch"),
           finished ? null : t.seats.map((s, i) => (s.open ? [" ", h("button", {

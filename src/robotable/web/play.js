@@ -254,7 +254,7 @@ function renderHeader() {
     if (page.view && s.seat === page.view.current_player) classes.push("deciding");
     const badge = s.kind === "ai" ? `AI ${s.ai}` : (s.connected ? "online" : "away");
     seats.appendChild(h("span", { class: classes.join(" "), dataset: { seat: s.seat } },
-      h("b", {}, `${s.seat + 1}. ${s.name}`), " ", h("small", {}, s.seat === page.you ? "you" : badge)));
+      h("b", {}, `${s.seat + 1}. `, h("bdi", {}, s.name)), " ", h("small", {}, s.seat === page.you ? "you" : badge)));
   }
   if (page.you === null) seats.appendChild(h("span", { class: "seat-chip spectator" }, "watching"));
   if (t.spectators) seats.appendChild(h("span", { class: "seat-chip spectators", title: "spectators" }, `${t.spectators} watching`));
@@ -279,12 +279,12 @@ function renderStatus(view, youDecide) {
     status.textContent = `Your decision${why}`;
     status.classList.add("yours");
   } else if (page.thinking !== null && page.thinking !== undefined) {
-    status.textContent = `${who} is thinking…`;
+    status.replaceChildren(h("bdi", {}, who), " is thinking…");
     status.classList.add("thinking");
   } else {
-    status.textContent = `Waiting for ${who} to decide`;
+    status.replaceChildren("Waiting for ", h("bdi", {}, who), " to decide");
   }
-  if (page.table.ai_error) status.textContent += ` — ${page.table.ai_error}`;
+  if (page.table.ai_error) status.append(` — ${page.table.ai_error}`);
 }
 
 function renderLeftoverActions(ctx) {
@@ -438,8 +438,11 @@ function renderChat() {
     list.appendChild(h("li", { class: "muted" }, `The chat is muted (${page.chat.length} lines).`));
     return;
   }
-  // Text nodes only: whatever a player types is shown as text, never as markup.
-  for (const line of page.chat) list.appendChild(h("li", {}, h("b", {}, `${seatName(line.seat)}: `), line.text));
+  // Text nodes only: whatever a player types is shown as text, never as markup; names and lines
+  // are isolated (<bdi>), so right-to-left text does not reorder what is around it.
+  for (const line of page.chat) {
+    list.appendChild(h("li", {}, h("b", {}, h("bdi", {}, seatName(line.seat)), ": "), h("bdi", {}, line.text)));
+  }
   list.scrollTop = list.scrollHeight;
 }
 
