@@ -145,6 +145,8 @@ class Game(ABC):
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
     description: ClassVar[str] = ""
+    # How long a game takes at the table, as the publisher gives it ("30-60"); "" when it does not.
+    minutes: ClassVar[str] = ""
     # The rules version: it goes up whenever the rules or the bundled content change what a
     # recorded game does. A record and a stored web table keep the version they were made with.
     version: ClassVar[str] = "1"
@@ -317,6 +319,7 @@ class Game(ABC):
             "name": self.name,
             "title": self.title,
             "description": self.description,
+            "minutes": self.minutes,
             "version": self.version,
             "min_players": self.min_players,
             "max_players": self.max_players,
@@ -330,6 +333,8 @@ class Game(ABC):
                     "default_by_players": {str(n): v for n, v in s.default_by_players.items()},
                     "help": s.help,
                     "choices": list(s.choices),
+                    "minimum": s.minimum,
+                    "maximum": s.maximum,
                     # a choice's words for a person ("balanced (recommended)"), and what a
                     # preset choice sets: {choice: {option: value}} (the `rules` switch)
                     "labels": {str(k): v for k, v in s.labels.items()},

@@ -34,38 +34,29 @@ def register(app: typer.Typer) -> None:
     app.command("soak")(soak_command)
 
 
+@guard
 def games_command(
+    game: Annotated[
+        str | None, typer.Argument(help="A game whose options to show (default: every game).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
-    """List the games with their seat counts and options.
+    """List the games (seats, minutes, what each is), or one game's options.
 
-    Example: `robotable games --json`.
+    Examples: `robotable games`, `robotable games iotabots`, `robotable games --json`.
     """
+    from .catalogue import games_table, print_game_options
+
     infos = []
-    for name in game_names():
+    for name in [game] if game is not None else game_names():
         cls = game_class(name)
         infos.append(cls(num_players=cls.usual_players()).info())
     if as_json:
-        print(json.dumps(infos, indent=1))
-        return
-    table = RichTable(title="robotable games", show_lines=True)
-    table.add_column("game", style="bold")
-    table.add_column("seats")
-    table.add_column("what it is")
-    table.add_column("options (default)")
-    for info in infos:
-        options = "\n".join(
-            f"{o['name']}={o['default']!r}{_by_seats(o)}: {o['help']}" for o in info["options"]
-        )
-        seats = f"{info['min_players']}-{info['max_players']}"
-        table.add_row(info["name"], seats, f"{info['title']}\n{info['description']}", options)
-    Console().print(table)
-
-
-def _by_seats(option: dict) -> str:
-    """A seat count's own default, as ' (2 seats: (0, 0, 0, 1))'."""
-    by = option["default_by_players"]
-    return "".join(f" ({n} seat{'s' * (n != '1')}: {v!r})" for n, v in by.items())
+        print(json.dumps(infos[0] if game is not None else infos, indent=1))
+    elif game is not None:
+        print_game_options(infos[0], Console())
+    else:
+        print(games_table(infos))
 
 
 @guard

@@ -33,6 +33,7 @@ class BetabotzGame(BetabotzTables, Game):
         "Auction Betabots and components, draw Code cards, then attempt ten missions alone or "
         "in teams with negotiated reward splits; most Bitz enters Robotopia."
     )
+    minutes = "30-60"  # the rulebook's cover
     version = "1"
     min_players = 3
     max_players = 6

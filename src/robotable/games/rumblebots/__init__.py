@@ -36,6 +36,7 @@ class RumblebotsGame(RumbleTables, Game):
         "Build bots in your Workshop over five rounds and a Showdown; each battle is fought "
         "automatically by shuffled decks, clash after clash, for crystals."
     )
+    minutes: ClassVar[str] = "60"  # the publisher's figure
     # Version 2: Rust Rooster costs 3, Kettle Paladin is 3/4; version 3: Bolt Beetle and Kettle
     # Knight cost 4; version 4: Steam Sparrow costs 3; version 5: Piston Pup costs 3 (RB-1.1).
     # The former versions' sets are kept.

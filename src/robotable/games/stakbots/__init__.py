@@ -55,6 +55,8 @@ class StakBots(GameTables, Game):
         "Stack robots, attack top card against top card, chain entry effects; "
         "the last player with cards in their stak wins."
     )
+    # The publisher: a few minutes for a simple duel, up to 45 for four seats with several staks.
+    minutes: ClassVar[str] = "5-45"
     version: ClassVar[str] = "1"
     min_players: ClassVar[int] = 1  # one seat: Drone Mode (SB-11.14)
     max_players: ClassVar[int] = 4
