@@ -35,7 +35,9 @@ class GameRng:
     __slots__ = ("state",)
 
     def __init__(self, seed: int = 0) -> None:
-        self.state = seed & _MASK
+        # A seed below 2**64 is the state itself (so every record replays as it always has); a
+        # larger one is folded in whole (fold_seed): web tables draw 128-bit seeds.
+        self.state = seed & _MASK if seed <= _MASK else fold_seed(seed)
 
     @cython.locals(s=cython.ulonglong, z=cython.ulonglong)
     def next64(self) -> int:
@@ -113,6 +115,22 @@ class GameRng:
         # A compiled GameRng pickles to the same thing as the pure one: the class and its state
         # (a state is already below 2**64, so the constructor's mask keeps it as it is).
         return (GameRng, (self.state,))
+
+
+def fold_seed(seed: int) -> int:
+    """The 64-bit state a seed gives: the XOR of its 64-bit words, least significant first.
+
+    Every bit of the seed reaches the state, so two seeds that differ only above bit 64 give
+    different deals, and a seed of 128 random bits gives a uniform 64-bit state. A seed below
+    2**64 is its own state (its one word); a negative one keeps its low 64 bits, as always.
+    """
+    if seed <= _MASK:
+        return seed & _MASK
+    state = 0
+    while seed:
+        state ^= seed & _MASK
+        seed >>= 64
+    return state
 
 
 def derive_seed(master: int, index: int) -> int:

@@ -16,13 +16,10 @@ from typing import Any
 
 from rich.console import Console
 from rich.markdown import Markdown
-from rich.markup import escape
-from rich.text import Text
 
 from ..agents import Agent, make_agent
 from ..core.protocol import Action, Game, State
 from ..core.records import make_record, save_record
-from ..core.text import NAME_LENGTH, clean_text, printable
 
 HELP = (
     "Type the number of a choice to take it. Other commands:\n"
@@ -69,8 +66,7 @@ class Table:
 
     def __post_init__(self) -> None:
         self.state = self.game.new_initial_state(seed=self.seed)
-        # Names may come from a record someone sent: no control characters, no markup read.
-        given = [clean_text(str(n), NAME_LENGTH) for n in self.names]
+        given = [n.strip() for n in self.names]
         self.names = [
             given[i] if i < len(given) and given[i] else f"Seat {i + 1}"
             for i in range(self.game.num_players)
@@ -123,9 +119,9 @@ class Table:
         if step.forced and step.seat in self.humans and self.auto:
             whose = "your" if own else f"{self.names[step.seat]}'s"
             head += f" ({whose} only choice, taken automatically)"
-        say(self.console, head, "dim")
+        self.console.print(f"[dim]{head}[/dim]", highlight=False, markup=True)
         for line in self.lines(step):
-            say(self.console, f"    {line}")
+            self.console.print(f"    {line}", highlight=False, markup=False)
 
     def replay(self, actions: list[Action]) -> None:
         self.state = self.game.new_initial_state(seed=self.seed)
@@ -156,12 +152,6 @@ class Table:
             return None
         save_record(self.record(), self.record_path)
         return self.record_path
-
-
-def say(console: Console, text: str, style: str | None = None) -> None:
-    """Print words from a game or from people (names, card names, a record's text): never read
-    as markup, never with control characters or bidi overrides."""
-    console.print(printable(text), style=style, highlight=False, markup=False)
 
 
 def build_agents(seats: list[str], seed: int) -> dict[int, Agent]:
@@ -202,11 +192,11 @@ def _play(table: Table, input_fn) -> int:
             return 0
     returns = table.state.returns()
     console.rule("game over")
-    say(console, table.board(table.reader))
-    say(console, f"Game over after {len(table.actions)} moves: {verdict(table, returns)}.")
+    console.print(table.board(table.reader), highlight=False, markup=False)
+    console.print(f"Game over after {len(table.actions)} moves: {verdict(table, returns)}.")
     path = table.save()
     if path:
-        say(console, f"Record saved to {path} (replay it with: robotable replay {path}).")
+        console.print(f"Record saved to {path} (replay it with: robotable replay {path}).")
     return 0
 
 
@@ -216,16 +206,12 @@ def introduce(table: Table) -> None:
         f"{table.names[s]} ({'you' if s == table.reader else _kind(kind)})"
         for s, kind in enumerate(table.seats)
     )
-    table.console.print(
-        Text.assemble(
-            (game.title or game.name, "bold"), printable(f", seed {table.seed}: {seated}.")
-        )
-    )
+    table.console.print(f"[bold]{game.title or game.name}[/bold], seed {table.seed}: {seated}.")
     if table.humans:
         table.console.print("Type a number to choose; help lists the commands.")
     opening = table.game.new_initial_state(seed=table.seed).opening_events()
     for line in table.game.narrate(opening, table.reader, table.names):
-        say(table.console, f"    {line}")
+        table.console.print(f"    {line}", highlight=False, markup=False)
     for step in table.log:  # a resumed game: what happened so far
         table.show(step)
 
@@ -239,7 +225,7 @@ def think(table: Table, seat: int) -> Action:
     agent = table.agents[seat]
     if not table.console.is_terminal:
         return agent.act(table.state)
-    with table.console.status(Text(f"{table.names[seat]} is thinking…"), spinner="dots"):
+    with table.console.status(f"{table.names[seat]} is thinking…", spinner="dots"):
         return agent.act(table.state)
 
 
@@ -268,9 +254,9 @@ def _stopped(table: Table) -> None:
     if path is None:
         table.console.print("Game stopped.")
         return
-    say(table.console, f"Game stopped and saved to {path}.")
+    table.console.print(f"Game stopped and saved to {path}.")
     if not table.state.is_terminal():
-        say(table.console, f"Resume it with: robotable play --resume {path}")
+        table.console.print(f"Resume it with: robotable play --resume {path}")
 
 
 @dataclass
@@ -336,20 +322,20 @@ def ask_human(table: Table, seat: int, input_fn) -> bool:
     """Show the seat's table and choices, read commands until one decides; False to stop."""
     console = table.console
     state = table.state
-    console.rule(Text(f"{table.names[seat]} to decide"))
+    console.rule(f"{table.names[seat]} to decide")
     board = table.board(seat)
-    say(console, board)
+    console.print(board, highlight=False, markup=False)
     prompt = table.named(state.prompt())
     if prompt and prompt not in board:
-        say(console, prompt, "bold")
+        console.print(f"[bold]{prompt}[/bold]", highlight=False)
     choices = menu(state, state.legal_actions())
     headed = len(choices) > GROUP_AT and len({c.group for c in choices}) > 1
     group = None
     for number, choice in enumerate(choices, start=1):
         if headed and choice.group != group:
             group = choice.group
-            say(console, f"  {group}", "dim")
-        console.print(Text.assemble("  ", (f"{number:3d}", "bold"), "  ", printable(choice.text)))
+            console.print(f"  [dim]{group}[/dim]", highlight=False)
+        console.print(f"  [bold]{number:3d}[/bold]  {choice.text}", highlight=False)
     while True:
         try:
             answer = input_fn(f"{table.names[seat]}> ").strip()
@@ -372,9 +358,9 @@ def ask_human(table: Table, seat: int, input_fn) -> bool:
                 options = hint(
                     state, "hard", seed=table.seed + len(table.actions), names=table.names
                 )
-            say(console, format_hint(options))
+            console.print(format_hint(options), highlight=False, markup=False)
         elif word == "board":
-            say(console, table.board(seat))
+            console.print(table.board(seat), highlight=False, markup=False)
         elif word == "log":
             for step in table.log[-40:]:
                 table.show(step)
@@ -446,7 +432,7 @@ def _chosen(table: Table, choice: Choice, rest: str, input_fn) -> Action | None:
             return choice.by_value[int(text)]
         if not text or text.lower() in ("back", "b"):
             return None
-        say(table.console, f"{text!r} is not allowed here: a number from {low} to {high}.")
+        table.console.print(f"{text!r} is not allowed here: a number from {low} to {high}.")
         text = ""
 
 
@@ -461,13 +447,12 @@ def show_terms(table: Table, word: str) -> None:
         table.console.print("This game has no list of terms; type rules for how to play.")
     elif not found and not cards:
         table.console.print(
-            f'Nothing called "{escape(printable(word))}" here; type terms for the whole list.',
-            highlight=False,
+            f'Nothing called "{word}" here; type terms for the whole list.', highlight=False
         )
     for term, meaning in found.items():
-        table.console.print(Text.assemble((printable(term), "bold"), printable(f": {meaning}")))
+        table.console.print(f"[bold]{term}[/bold]: {meaning}", highlight=False)
     for text in cards:
-        say(table.console, text)
+        table.console.print(text, highlight=False, markup=False)
 
 
 _NAME_KEYS = ("name", "title", "card")

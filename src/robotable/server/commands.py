@@ -71,6 +71,16 @@ def register(app: typer.Typer) -> None:
                 min=0.01, help="An unfinished table without a move this long is given up."
             ),
         ] = 72.0,
+        empty_table_minutes: Annotated[
+            float,
+            typer.Option(
+                min=0.1, help="A table no person has joined (no seat connected or taken) is "
+                "given up after this long."
+            ),
+        ] = 10.0,
+        max_open_per_address: Annotated[
+            int, typer.Option(min=1, help="Open tables one client address may have created.")
+        ] = 20,
         max_watchers: Annotated[
             int, typer.Option(min=1, help="Connections to one table (players and spectators).")
         ] = 32,
@@ -120,6 +130,8 @@ def register(app: typer.Typer) -> None:
                     max_tables=max_tables,
                     creates_per_minute=creates_per_minute,
                     idle_hours=table_idle_hours,
+                    empty_minutes=empty_table_minutes,
+                    max_open_per_address=max_open_per_address,
                     max_watchers=max_watchers,
                     max_connections=max_connections,
                 ),

@@ -1,5 +1,6 @@
-"""Limits a host sets so that strangers cannot fill the machine: open tables, table creation
-per client, idle tables, watchers per table, and the shape of what a client sends."""
+"""Limits a host sets so that strangers cannot fill the machine: open tables, in all and per
+client address, table creation per client, idle and empty tables, watchers per table, and the
+shape of what a client sends."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ class ServerLimits:
     max_tables: int = 1000  # open tables (unfinished and not abandoned)
     creates_per_minute: float = 6.0  # tables one client address may open, with a burst as large
     idle_hours: float = 72.0  # an unfinished table without a move this long is abandoned
+    # A table no person ever joined (nobody connected to a seat or took one) is abandoned after
+    # this many minutes: a table opened and left empty holds the lobby only briefly.
+    empty_minutes: float = 10.0
+    max_open_per_address: int = 20  # open tables created from one client address
     max_watchers: int = 32  # websocket connections to one table
     max_connections: int = 4000  # connections in all (uvicorn answers 503 past it)
     max_depth: int = 16  # JSON nesting in anything a client sends

@@ -55,7 +55,8 @@ class CreateTable(_Strict):
     num_players: int = Field(ge=1, le=MAX_SEATS)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=32)
     seats: list[SeatSpec] = Field(min_length=1, max_length=MAX_SEATS)
-    seed: int | None = Field(default=None, ge=0, lt=2**63)
+    # A chosen deal: only with no open seat, and shown to every player (Tables.create).
+    seed: int | None = Field(default=None, ge=0, lt=2**128)
     clock: ClockSpec | None = None
     hints: bool = True  # players may ask what the Hard AI would do (never with a clock)
 

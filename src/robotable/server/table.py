@@ -81,6 +81,9 @@ class Table:
             "seats": seats,
             "step": len(self.steps),
             "hints": self.row.hints,
+            # A seed its creator chose is everyone's to see (as text: JavaScript numbers hold 53
+            # bits); a drawn one is secret until the record, when the game is over.
+            "seed": str(self.row.seed) if self.row.seeded else None,
             "finished": self.finished,
             "result": {"returns": self.state.returns()} if self.finished else None,
             "record_url": f"/api/tables/{self.id}/record" if self.finished else None,

@@ -258,6 +258,8 @@ function renderHeader() {
   }
   if (page.you === null) seats.appendChild(h("span", { class: "seat-chip spectator" }, "watching"));
   if (t.spectators) seats.appendChild(h("span", { class: "seat-chip spectators", title: "spectators" }, `${t.spectators} watching`));
+  // A seed the table's creator chose is shown to everyone (the server sends it as text).
+  if (t.seed) seats.appendChild(h("span", { class: "seat-chip seeded", title: "the table's creator chose this deal" }, `seed ${t.seed}`));
 }
 
 function renderStatus(view, youDecide) {
