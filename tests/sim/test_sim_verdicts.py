@@ -160,6 +160,22 @@ def test_stalls_and_draws_are_counted():
     assert "5 of 200 games (2%) ended in a draw." in lines
 
 
+def test_each_variant_gets_its_own_first_mover_and_length_under_its_label():
+    capped = {"end_reason": {"counts": {"win": 10, "turn_cap": 30, "draw": 0}}}
+    variants = [
+        {**_summary(_first_mover(0.17, (0.04, 0.28), 0.01), completed=40), "label": "rules=a"},
+        {**_summary(quality=capped, completed=40), "label": "rules=b"},
+    ]
+    lines = verdicts(_summary(completed=80, variants=variants))
+    assert lines[0].startswith("With rules=a: moving first is worth +17 points")
+    assert lines[1].startswith("With rules=b: moving first is worth 0 points")
+    assert (
+        "With rules=b: 30 of 40 games (75%) stopped at the turn cap without a winner: games can "
+        "stall." in lines
+    )
+    assert not any(line.startswith("With rules=a: 30 of") for line in lines)
+
+
 def test_the_verdicts_of_a_real_run_read_alike_from_the_summary_and_its_json(tmp_path):
     spec = RunSpec("stakbots", 2, ("greedy",), games=24, error_dir=str(tmp_path))
     summary = summarize(run(spec, workers=1))

@@ -16,10 +16,13 @@ from typing import Any
 
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
+from rich.text import Text
 
 from ..agents import Agent, make_agent
 from ..core.protocol import Action, Game, State
 from ..core.records import make_record, save_record
+from ..core.text import NAME_LENGTH, clean_text, printable
 
 HELP = (
     "Type the number of a choice to take it. Other commands:\n"
@@ -66,7 +69,8 @@ class Table:
 
     def __post_init__(self) -> None:
         self.state = self.game.new_initial_state(seed=self.seed)
-        given = [n.strip() for n in self.names]
+        # Names may come from a record someone sent: no control characters, no markup read.
+        given = [clean_text(str(n), NAME_LENGTH) for n in self.names]
         self.names = [
             given[i] if i < len(given) and given[i] else f"Seat {i + 1}"
             for i in range(self.game.num_players)
@@ -119,9 +123,9 @@ class Table:
         if step.forced and step.seat in self.humans and self.auto:
             whose = "your" if own else f"{self.names[step.seat]}'s"
             head += f" ({whose} only choice, taken automatically)"
-        self.console.print(f"[dim]{head}[/dim]", highlight=False, markup=True)
+        say(self.console, head, "dim")
         for line in self.lines(step):
-            self.console.print(f"    {line}", highlight=False, markup=False)
+            say(self.console, f"    {line}")
 
     def replay(self, actions: list[Action]) -> None:
         self.state = self.game.new_initial_state(seed=self.seed)
@@ -152,6 +156,12 @@ class Table:
             return None
         save_record(self.record(), self.record_path)
         return self.record_path
+
+
+def say(console: Console, text: str, style: str | None = None) -> None:
+    """Print words from a game or from people (names, card names, a record's text): never read
+    as markup, never with control characters or bidi overrides."""
+    console.print(printable(text), style=style, highlight=False, markup=False)
 
 
 def build_agents(seats: list[str], seed: int) -> dict[int, Agent]:
@@ -192,11 +202,11 @@ def _play(table: Table, input_fn) -> int:
             return 0
     returns = table.state.returns()
     console.rule("game over")
-    console.print(table.board(table.reader), highlight=False, markup=False)
-    console.print(f"Game over after {len(table.actions)} moves: {verdict(table, returns)}.")
+    say(console, table.board(table.reader))
+    say(console, f"Game over after {len(table.actions)} moves: {verdict(table, returns)}.")
     path = table.save()
     if path:
-        console.print(f"Record saved to {path} (replay it with: robotable replay {path}).")
+        say(console, f"Record saved to {path} (replay it with: robotable replay {path}).")
     return 0
 
 
@@ -206,12 +216,16 @@ def introduce(table: Table) -> None:
         f"{table.names[s]} ({'you' if s == table.reader else _kind(kind)})"
         for s, kind in enumerate(table.seats)
     )
-    table.console.print(f"[bold]{game.title or game.name}[/bold], seed {table.seed}: {seated}.")
+    table.console.print(
+        Text.assemble(
+            (game.title or game.name, "bold"), printable(f", seed {table.seed}: {seated}.")
+        )
+    )
     if table.humans:
         table.console.print("Type a number to choose; help lists the commands.")
     opening = table.game.new_initial_state(seed=table.seed).opening_events()
     for line in table.game.narrate(opening, table.reader, table.names):
-        table.console.print(f"    {line}", highlight=False, markup=False)
+        say(table.console, f"    {line}")
     for step in table.log:  # a resumed game: what happened so far
         table.show(step)
 
@@ -225,7 +239,7 @@ def think(table: Table, seat: int) -> Action:
     agent = table.agents[seat]
     if not table.console.is_terminal:
         return agent.act(table.state)
-    with table.console.status(f"{table.names[seat]} is thinking…", spinner="dots"):
+    with table.console.status(Text(f"{table.names[seat]} is thinking…"), spinner="dots"):
         return agent.act(table.state)
 
 
@@ -254,9 +268,9 @@ def _stopped(table: Table) -> None:
     if path is None:
         table.console.print("Game stopped.")
         return
-    table.console.print(f"Game stopped and saved to {path}.")
+    say(table.console, f"Game stopped and saved to {path}.")
     if not table.state.is_terminal():
-        table.console.print(f"Resume it with: robotable play --resume {path}")
+        say(table.console, f"Resume it with: robotable play --resume {path}")
 
 
 @dataclass
@@ -322,20 +336,20 @@ def ask_human(table: Table, seat: int, input_fn) -> bool:
     """Show the seat's table and choices, read commands until one decides; False to stop."""
     console = table.console
     state = table.state
-    console.rule(f"{table.names[seat]} to decide")
+    console.rule(Text(f"{table.names[seat]} to decide"))
     board = table.board(seat)
-    console.print(board, highlight=False, markup=False)
+    say(console, board)
     prompt = table.named(state.prompt())
     if prompt and prompt not in board:
-        console.print(f"[bold]{prompt}[/bold]", highlight=False)
+        say(console, prompt, "bold")
     choices = menu(state, state.legal_actions())
     headed = len(choices) > GROUP_AT and len({c.group for c in choices}) > 1
     group = None
     for number, choice in enumerate(choices, start=1):
         if headed and choice.group != group:
             group = choice.group
-            console.print(f"  [dim]{group}[/dim]", highlight=False)
-        console.print(f"  [bold]{number:3d}[/bold]  {choice.text}", highlight=False)
+            say(console, f"  {group}", "dim")
+        console.print(Text.assemble("  ", (f"{number:3d}", "bold"), "  ", printable(choice.text)))
     while True:
         try:
             answer = input_fn(f"{table.names[seat]}> ").strip()
@@ -358,9 +372,9 @@ def ask_human(table: Table, seat: int, input_fn) -> bool:
                 options = hint(
                     state, "hard", seed=table.seed + len(table.actions), names=table.names
                 )
-            console.print(format_hint(options), highlight=False, markup=False)
+            say(console, format_hint(options))
         elif word == "board":
-            console.print(table.board(seat), highlight=False, markup=False)
+            say(console, table.board(seat))
         elif word == "log":
             for step in table.log[-40:]:
                 table.show(step)
@@ -432,7 +446,7 @@ def _chosen(table: Table, choice: Choice, rest: str, input_fn) -> Action | None:
             return choice.by_value[int(text)]
         if not text or text.lower() in ("back", "b"):
             return None
-        table.console.print(f"{text!r} is not allowed here: a number from {low} to {high}.")
+        say(table.console, f"{text!r} is not allowed here: a number from {low} to {high}.")
         text = ""
 
 
@@ -447,12 +461,13 @@ def show_terms(table: Table, word: str) -> None:
         table.console.print("This game has no list of terms; type rules for how to play.")
     elif not found and not cards:
         table.console.print(
-            f'Nothing called "{word}" here; type terms for the whole list.', highlight=False
+            f'Nothing called "{escape(printable(word))}" here; type terms for the whole list.',
+            highlight=False,
         )
     for term, meaning in found.items():
-        table.console.print(f"[bold]{term}[/bold]: {meaning}", highlight=False)
+        table.console.print(Text.assemble((printable(term), "bold"), printable(f": {meaning}")))
     for text in cards:
-        table.console.print(text, highlight=False, markup=False)
+        say(table.console, text)
 
 
 _NAME_KEYS = ("name", "title", "card")

@@ -55,16 +55,26 @@ def verdicts(summary: dict[str, Any]) -> list[str]:
             "`--games 200` or more."
         )
     lines.extend(agent_warnings(summary))
+    # Several variants each get their own first mover and length: pooled, a variant that
+    # stalls or favours the first seat would hide in the others.
     variants = summary.get("variants") or []
-    if len(variants) > 1 and all("first_mover" in v for v in variants):
-        for v in variants:
-            lines.extend(first_mover_verdict(v["first_mover"], prefix=f"With {v['label']}: "))
-    elif "first_mover" in summary:
-        lines.extend(first_mover_verdict(summary["first_mover"]))
+    several = len(variants) > 1 and all("first_mover" in v for v in variants)
+    groups = [(f"With {v['label']}: ", v) for v in variants] if several else [("", summary)]
+    for prefix, group in groups:
+        if "first_mover" in group:
+            lines.extend(_with(prefix, first_mover_verdict(group["first_mover"])))
     if not all_weak(summary):
         lines.extend(card_verdicts(summary))
-    lines.extend(length_verdicts(summary, completed))
+    for prefix, group in groups:
+        done = group.get("completed", completed)
+        if done:
+            lines.extend(_with(prefix, length_verdicts(group, done)))
     return lines
+
+
+def _with(prefix: str, lines: list[str]) -> list[str]:
+    """'With rules=printed: moving first ...': a variant's label before its sentences."""
+    return [f"{prefix}{line[0].lower()}{line[1:]}" if prefix else line for line in lines]
 
 
 def verdict_lines(summary: dict[str, Any]) -> list[str]:
@@ -109,7 +119,7 @@ def _percent(x: float) -> str:
 # -- the first mover --------------------------------------------------------------------------
 
 
-def first_mover_verdict(first: dict[str, Any], prefix: str = "") -> list[str]:
+def first_mover_verdict(first: dict[str, Any]) -> list[str]:
     """'Moving first is worth +17 points (seat 1 always moves first and wins 65%; a fair share
     is 48%): likely real.'"""
     advantage = _number(first.get("advantage"))
@@ -130,7 +140,7 @@ def first_mover_verdict(first: dict[str, Any], prefix: str = "") -> list[str]:
     )
     fair_within = sure == COULD_BE_CHANCE and low > -BAR_POINTS and high < BAR_POINTS
     return [
-        f"{prefix}{'M' if not prefix else 'm'}oving first is worth {points_text(100 * advantage)} "
+        f"Moving first is worth {points_text(100 * advantage)} "
         f"({who}; a fair share is {_percent(fair)}): {sure}"
         + ("; fair within 10 points." if fair_within else ".")
     ]

@@ -67,6 +67,9 @@ function onCountChange() {
     else if (input.tagName === "SELECT") input.value = String(defaultFor(opt));
     else input.placeholder = shownDefault(opt);
   }
+  const rules = g.options.find((o) => o.presets && Object.keys(o.presets).length);
+  const chosen = rules && document.querySelector(`.option-input[data-option="${rules.name}"]`);
+  if (chosen) showPreset(g, rules, chosen.value);
 }
 
 function renderSeats() {
@@ -128,7 +131,10 @@ function renderOptions(g) {
     if (opt.content) {
       input = contentInput(opt, base);
     } else if (opt.choices && opt.choices.length) {
-      input = h("select", base, opt.choices.map((c) => h("option", { value: String(c) }, String(c))));
+      // A choice's words where the game gives them: the rules switch reads "balanced
+      // (recommended)" and "as printed".
+      const label = (c) => (opt.labels && opt.labels[String(c)]) || String(c);
+      input = h("select", base, opt.choices.map((c) => h("option", { value: String(c) }, label(c))));
       input.value = String(defaultFor(opt));
     } else if (opt.type === "bool") {
       input = h("input", { ...base, type: "checkbox" });
@@ -139,6 +145,7 @@ function renderOptions(g) {
       input = h("input", { ...base, type: "text", placeholder: shownDefault(opt) });
     }
     input.addEventListener("change", () => { input.dataset.touched = "1"; });
+    if (opt.presets && Object.keys(opt.presets).length) input.addEventListener("change", () => showPreset(g, opt, input.value));
     // A content option's own help speaks of file paths, which the web table does not open.
     const help = opt.content ? `A bundled ${opt.content}, or your own ${opt.content} file uploaded from this device.` : opt.help || "";
     box.appendChild(h("label", { class: "option", title: help }, h("span", {}, opt.name.replace(/_/g, " ")), input,
@@ -146,10 +153,27 @@ function renderOptions(g) {
   }
 }
 
+// The rules switch chosen: each option it sets that the person has not touched shows the value
+// it will have (the server applies the preset; an option set by hand wins).
+function showPreset(g, switchOpt, choice) {
+  const preset = switchOpt.presets[choice] || {};
+  for (const opt of g.options) {
+    const input = document.querySelector(`.option-input[data-option="${opt.name}"]`);
+    if (!input || input.dataset.touched || opt === switchOpt || opt.content) continue;
+    const value = Object.prototype.hasOwnProperty.call(preset, opt.name) ? preset[opt.name] : defaultFor(opt);
+    const shownValue = Array.isArray(value) ? value.join(",") : String(value ?? "");
+    if (input.type === "checkbox") input.checked = Boolean(value);
+    else if (input.tagName === "SELECT") input.value = String(value);
+    else input.placeholder = shownValue;
+  }
+}
+
 function readOptions() {
   const options = {};
   for (const input of document.querySelectorAll(".option-input")) {
     const { option, type, content } = input.dataset;
+    // An option left alone is left to the server: its default, or what the rules switch sets.
+    if (!content && !input.dataset.touched) continue;
     if (content) {
       if (input.value === UPLOAD) {
         const text = input.dataset.inline || "";
