@@ -88,6 +88,11 @@ def test_a_wide_interval_is_not_enough_games_to_tell_and_a_small_run_says_so():
     assert verdicts(_summary(completed=0)) == ["No game finished: there is nothing to judge yet."]
 
 
+def test_an_interrupted_run_says_how_many_games_its_verdict_rests_on():
+    lines = verdicts(_summary(interrupted=True, games_planned=400))
+    assert lines[0] == "Interrupted: this verdict rests on 200 finished games of 400 planned."
+
+
 def test_a_first_mover_who_changes_is_named_the_first_mover():
     first = {**_first_mover(-0.06, (-0.12, 0.01), 0.09), "by_seat": {"0": 100, "1": 100}}
     assert verdicts(_summary(first))[0].startswith(

@@ -26,6 +26,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..core.narration import plural
+
 # Below this many finished games every verdict is a guess (the run is flagged as too small).
 FEW_GAMES = 20
 # The fairness pass's bar (docs/balancing.md): an edge this size, in points, matters.
@@ -49,9 +51,14 @@ def verdicts(summary: dict[str, Any]) -> list[str]:
     if not completed:
         return ["No game finished: there is nothing to judge yet."]
     lines = []
+    if summary.get("interrupted"):
+        lines.append(
+            f"Interrupted: this verdict rests on {plural(completed, 'finished game')} of "
+            f"{summary.get('games_planned', '?')} planned."
+        )
     if completed < FEW_GAMES:
         lines.append(
-            f"Only {completed} games finished: not enough games to tell much; run "
+            f"Only {plural(completed, 'game')} finished: not enough games to tell much; run "
             "`--games 200` or more."
         )
     lines.extend(agent_warnings(summary))
@@ -238,9 +245,7 @@ def card_verdicts(summary: dict[str, Any]) -> list[str]:
         lines.append(text + ".")
     rare = sum(1 for r in rows if not r.get("ranked"))
     if rare:
-        lines.append(
-            f"{rare} {'card' if rare == 1 else 'cards'} came up too rarely to judge: {TOO_FEW}."
-        )
+        lines.append(f"{plural(rare, 'card')} came up too rarely to judge: {TOO_FEW}.")
     return lines
 
 
@@ -325,12 +330,12 @@ def length_verdicts(summary: dict[str, Any], completed: int) -> list[str]:
     draws = int(end.get("draw", summary.get("draws") or 0) or 0)
     if capped:
         lines.append(
-            f"{capped} of {completed} games ({_percent(capped / completed)}) stopped at the turn "
-            "cap without a winner: games can stall."
+            f"{capped} of {plural(completed, 'game')} ({_percent(capped / completed)}) stopped at "
+            "the turn cap without a winner: games can stall."
         )
     if draws:
         lines.append(
-            f"{draws} of {completed} {'game' if completed == 1 else 'games'} "
-            f"({_percent(draws / completed)}) ended in a draw."
+            f"{draws} of {plural(completed, 'game')} ({_percent(draws / completed)}) ended in a "
+            "draw."
         )
     return lines
