@@ -39,8 +39,12 @@ def _ai(spec: str) -> dict:
     [
         ("mcts:time=inf", "finite"),
         ("mcts:time=nan", "finite"),
-        ("mcts:time=1e9", "over this server's limit of 3 s"),
-        ("mcts:1000000000", "over this server's limit of 20000"),
+        ("mcts:time=1e9", "'time' must be at most 3600"),  # refused by the spec parser
+        ("mcts:time=100", "over this server's limit of 3 s"),
+        ("mcts:1000000000", "'iterations' must be at most 10000000"),
+        ("mcts:1000000", "over this server's limit of 20000"),
+        ("mcts:200,trees=1000000000", "'trees' must be at most 64"),
+        ("mcts:200,trees=20", "trees=20 is over this server's limit of 8"),
         ("mcts:iterations=500,time=4", "over this server's limit"),
         ("superhuman", "unknown agent"),
         ("hard:5", "takes no parameters"),

@@ -50,19 +50,28 @@ _PARAMS: dict[str, dict[str, type]] = {
     },
 }
 _POSITIONAL = {"mcts": "iterations"}
-_MAY_BE_ZERO = (
-    "rollout",
-    "noise",
-    "prior",
-    "reuse",
-    "guide",
-    "widen",
-    "norm",
-    "press",
-    "late",
-    "horizon",
-    "worlds",
-)
+# Every built-in parameter's range: (lowest, highest, whether the lowest itself is allowed). The
+# highest is far past any use (docs/ai.md's biggest searches are 10,000 iterations, 5 trees) and
+# there so that no spec, on the command line or a server, asks for work without end: a billion
+# trees each ran one iteration past any time cap. A server caps further (server/ai.py).
+_RANGES: dict[str, tuple[float, float, bool]] = {
+    "iterations": (0, 10_000_000, False),
+    "time": (0, 3600.0, False),  # seconds a decision
+    "turn": (0, 3600.0, False),  # seconds a turn
+    "c": (0, 100.0, False),
+    "rollout": (0, 1000, True),  # random moves before a leaf is valued
+    "noise": (0, 1.0, True),
+    "prior": (0, 100_000.0, True),  # virtual visits
+    "reuse": (0, 1, True),
+    "guide": (0, 1.0, True),
+    "widen": (0, 1000.0, True),
+    "norm": (0, 1, True),
+    "press": (0, 1.0, True),
+    "late": (0, 100_000, True),  # a turn number
+    "horizon": (0, 1000, True),  # turns
+    "trees": (0, 64, False),
+    "worlds": (0, 100_000, True),
+}
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -115,10 +124,12 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
             ) from None
         if not math.isfinite(number):
             raise OptionError(f"agent spec '{spec}': parameter '{key}' must be a finite number")
-        if number <= 0 and key not in _MAY_BE_ZERO or number < 0:
+        low, high, zero_ok = _RANGES.get(key, (0, math.inf, False))
+        if number < low or number == low and not zero_ok:
             raise OptionError(f"agent spec '{spec}': parameter '{key}' must be positive")
-        if key in ("noise", "guide", "press") and number > 1:
-            raise OptionError(f"agent spec '{spec}': parameter '{key}' must be at most 1")
+        if number > high:
+            most = int(high) if high == int(high) else high
+            raise OptionError(f"agent spec '{spec}': parameter '{key}' must be at most {most}")
         params[key] = number
     if kind == "mcts" and ("time" in params or "turn" in params) and "iterations" not in params:
         params["iterations"] = None

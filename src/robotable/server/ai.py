@@ -3,10 +3,11 @@
 `robotable serve` runs AI moves in worker processes (`ai_worker.py`: plain subprocesses speaking
 JSON lines, which exit with the server however it ends); tests use one thread in-process.
 
-Limits: every AI spec a table is created with is checked against `AiLimits` (seconds and MCTS
-iterations per move) and refused above them; every move is then run with the time cap added to
-its spec, so even an allowed spec cannot overrun in a slow game, and a worker that still has not
-answered well after the cap is killed and replaced.
+Limits: every AI spec a table is created with is checked against `AiLimits` (seconds, MCTS
+iterations, trees and rollout moves per move; the spec parser bounds every parameter already)
+and refused above them; every move is then run with the caps applied to its spec, so even an
+allowed spec cannot overrun in a slow game, and a worker that still has not answered well after
+the cap is killed and replaced.
 
 Fairness: requests wait in one first-in-first-out queue and each table has at most one request
 in it (a table asks for its next AI move only when the last one is applied), so while any table
@@ -40,6 +41,11 @@ class AiLimits:
 
     max_seconds: float = 3.0
     max_iterations: int = 20_000
+    # Each tree runs at least one iteration whatever the clock says, and each iteration plays
+    # `rollout` moves before it looks at the clock again: both bounded on a shared server (the
+    # named strengths use at most 5 trees and 4 rollout moves).
+    max_trees: int = 8
+    max_rollout: int = 50
     grace: float = 5.0  # seconds past twice the cap before a silent worker is killed
 
     @property
@@ -72,6 +78,14 @@ def check_agent_spec(spec: str, game: str, limits: AiLimits, seat: int = 0) -> N
             f"{who}: {iterations} iterations a move is over this server's limit of "
             f"{limits.max_iterations}"
         )
+    for key, cap in _caps(limits).items():
+        if params.get(key, 0) > cap:
+            raise Refused(f"{who}: {key}={params[key]} is over this server's limit of {cap}")
+
+
+def _caps(limits: AiLimits) -> dict[str, int]:
+    """The search parameters this server caps besides time and iterations."""
+    return {"trees": limits.max_trees, "rollout": limits.max_rollout}
 
 
 def capped_spec(spec: str, game: str, limits: AiLimits) -> str:
@@ -93,6 +107,10 @@ def capped_spec(spec: str, game: str, limits: AiLimits) -> str:
         "time": limits.max_seconds if seconds is None else min(seconds, limits.max_seconds),
         **params,
     }
+    # A table stored before these caps keeps playing, within them.
+    for key, cap in _caps(limits).items():
+        if key in capped:
+            capped[key] = min(capped[key], cap)
     return "mcts:" + ",".join(f"{k}={v}" for k, v in capped.items())
 
 

@@ -22,15 +22,20 @@ log = logging.getLogger("robotable.server")
 
 # Commit a move to a table (its lock held): (table, seat, action, timed_out) -> step number.
 Commit = Callable[[Table, int, Action, bool], Awaitable[int]]
+# Keep a table's `ai_error` (the registry stores it, so a restart does not think again).
+Stopped = Callable[[Table], Awaitable[None]]
 
 
 class Turns:
     """Sets each table going after a change: its AI seat thinks, or a person's clock runs."""
 
-    def __init__(self, ai: AiRunner, ai_delay: float, commit: Commit) -> None:
+    def __init__(
+        self, ai: AiRunner, ai_delay: float, commit: Commit, stopped: Stopped | None = None
+    ) -> None:
         self.ai = ai
         self.ai_delay = ai_delay
         self._commit_move = commit
+        self._stopped = stopped
 
     async def _commit(
         self, table: Table, seat: int, action: Action, timed_out: bool = False
@@ -102,14 +107,11 @@ class Turns:
                 raise
             except AiFailed as exc:
                 log.error("table %s: AI seat %d (%s) failed: %s", table.id, seat, spec, exc)
-                name = table.row.seats[seat].name
-                table.ai_error = f"{name} (AI) could not choose a move: {exc}"
-                table.broadcast_presence()
+                await self._stop(table, seat, f"{exc}")
                 return
             except Exception:
                 log.exception("table %s: AI seat %d (%s) failed", table.id, seat, spec)
-                table.ai_error = f"{table.row.seats[seat].name} (AI) failed to choose a move"
-                table.broadcast_presence()
+                await self._stop(table, seat, "it failed")
                 return
             async with table.lock:
                 if table.generation != generation or len(table.steps) != number:
@@ -121,6 +123,22 @@ class Turns:
                     table.ai_error = f"AI seat {seat + 1} could not move"
                     table.broadcast_presence()
                     return
+
+    async def _stop(self, table: Table, seat: int, why: str) -> None:
+        """An AI seat that could not move stops there, for good: the worker it overran was
+        killed, and trying again (now or after a restart) costs as much and ends the same, while
+        every other table waits behind it. The players read why and what they can do."""
+        name = table.row.seats[seat].name
+        table.ai_error = (
+            f"{name} (AI) could not choose a move ({why}) and stops here; "
+            "undo a move to let it try again"
+        )
+        table.broadcast_presence()
+        if self._stopped is not None:
+            try:
+                await self._stopped(table)
+            except StoreError as exc:
+                log.error("table %s: the AI seat's stop was not stored: %s", table.id, exc)
 
 
 def _timeout_choice(state: State, seed: int) -> Action:
