@@ -41,7 +41,7 @@ from .schemas import (
     Hello,
     describe_error,
 )
-from .store import Store, StoreError
+from .store import Store, StoreError, hash_address
 from .wire import dumps as _dumps
 from .wire import loads, nesting_depth
 
@@ -174,6 +174,7 @@ def create_app(
                 spec.seed,
                 None if spec.clock is None else spec.clock.model_dump(),
                 hints=spec.hints,
+                creator=hash_address(client),
             )
         except TooMany as exc:
             return _error(429, str(exc))
@@ -312,8 +313,10 @@ def _tune_garbage_collector() -> None:
 
 
 async def _expire_periodically(tables: Tables) -> None:
-    """Give up idle tables now and then (the work is one indexed query, whatever the load)."""
-    period = max(60.0, min(600.0, tables.limits.idle_hours * 3600 / 20))
+    """Give up idle and empty tables now and then (the work is one indexed query, whatever the
+    load); an empty table goes within a third more than `empty_minutes`."""
+    limits = tables.limits
+    period = max(60.0, min(600.0, limits.idle_hours * 3600 / 20, limits.empty_minutes * 60 / 3))
     while True:
         await asyncio.sleep(period)
         try:
@@ -500,4 +503,5 @@ def _summary(row: Any, steps: int) -> dict[str, Any]:
         "result": row.result,
         "url": f"/table/{row.id}",
         "record_url": f"/api/tables/{row.id}/record" if row.result is not None else None,
+        "seeded": row.seeded,  # its creator chose the deal (and holds every seat)
     }

@@ -22,7 +22,7 @@ CREATE TABLE IF NOT EXISTS tables (
     version TEXT NOT NULL,
     num_players INTEGER NOT NULL,
     options TEXT NOT NULL,
-    seed INTEGER NOT NULL,
+    seed TEXT NOT NULL,
     seats TEXT NOT NULL,
     created REAL NOT NULL,
     updated REAL NOT NULL,
@@ -30,7 +30,10 @@ CREATE TABLE IF NOT EXISTS tables (
     abandoned REAL,
     rematch TEXT,
     clock TEXT,
-    hints INTEGER
+    hints INTEGER,
+    creator TEXT,
+    joined REAL,
+    seeded INTEGER
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -59,8 +62,8 @@ CREATE TABLE IF NOT EXISTS chat (
 CREATE INDEX IF NOT EXISTS chat_by_table ON chat(table_id, at);
 """
 
-# The same tables in PostgreSQL's types: 64-bit seeds and secrets, double-precision times
-# (PostgreSQL's REAL is single precision).
+# The same tables in PostgreSQL's types: seeds as decimal text (128 bits fit no integer type),
+# 64-bit secrets, double-precision times (PostgreSQL's REAL is single precision).
 POSTGRES_SCHEMA = [
     """CREATE TABLE IF NOT EXISTS tables (
         id TEXT PRIMARY KEY,
@@ -68,7 +71,7 @@ POSTGRES_SCHEMA = [
         version TEXT NOT NULL,
         num_players INTEGER NOT NULL,
         options TEXT NOT NULL,
-        seed BIGINT NOT NULL,
+        seed TEXT NOT NULL,
         seats TEXT NOT NULL,
         created DOUBLE PRECISION NOT NULL,
         updated DOUBLE PRECISION NOT NULL,
@@ -76,7 +79,10 @@ POSTGRES_SCHEMA = [
         abandoned DOUBLE PRECISION,
         rematch TEXT,
         clock TEXT,
-        hints INTEGER
+        hints INTEGER,
+        creator TEXT,
+        joined DOUBLE PRECISION,
+        seeded INTEGER
     )""",
     """CREATE TABLE IF NOT EXISTS actions (
         table_id TEXT NOT NULL REFERENCES tables(id),
@@ -109,7 +115,13 @@ ADDED_COLUMNS = [
     ("clock", "TEXT", "TEXT"),
     ("hints", "INTEGER", "INTEGER"),
     ("ai_error", "TEXT", "TEXT"),  # why an AI seat stopped (server/turns.py); NULL: it plays
+    ("creator", "TEXT", "TEXT"),  # the creating client's address, hashed (store.hash_address)
+    ("joined", "REAL", "DOUBLE PRECISION"),  # when a person first took a seat there
+    ("seeded", "INTEGER", "INTEGER"),  # the seed was chosen by the creator, and is shown
 ]
+# What existing rows get when a column above is added to them: a table from before `joined`
+# counts as joined (it keeps the idle hours of a started game, not the minutes of an empty one).
+FILLED_WHEN_ADDED = {"joined": "created"}
 
 
 def is_postgres_url(db: str | Path) -> bool:
@@ -168,10 +180,16 @@ class SQLite:
 
     def prepare(self, conn: Any) -> None:
         conn.executescript(SQLITE_SCHEMA)
+        info = list(conn.execute("PRAGMA table_info(tables)"))
+        if any(row[1] == "seed" and row[2].upper() != "TEXT" for row in info):
+            _sqlite_seed_as_text(conn, info)
+            conn.executescript(SQLITE_SCHEMA)  # the indexes went with the old table
         columns = {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
         for name, sqlite_type, _ in ADDED_COLUMNS:
             if name not in columns:
                 conn.execute(f"ALTER TABLE tables ADD COLUMN {name} {sqlite_type}")
+                if name in FILLED_WHEN_ADDED:
+                    conn.execute(f"UPDATE tables SET {name} = {FILLED_WHEN_ADDED[name]}")
 
     @staticmethod
     def in_transaction(conn: Any) -> bool:
@@ -207,14 +225,53 @@ class PostgreSQL:
         try:
             for statement in POSTGRES_SCHEMA:
                 conn.execute(statement)
+            types = dict(
+                conn.execute(
+                    "SELECT column_name, data_type FROM information_schema.columns"
+                    " WHERE table_schema = current_schema() AND table_name = 'tables'"
+                ).fetchall()
+            )
+            if types.get("seed") != "text":  # a BIGINT seed from before 128-bit seeds
+                conn.execute("ALTER TABLE tables ALTER COLUMN seed TYPE TEXT USING seed::text")
             for name, _, pg_type in ADDED_COLUMNS:
                 conn.execute(f"ALTER TABLE tables ADD COLUMN IF NOT EXISTS {name} {pg_type}")
+                if name not in types and name in FILLED_WHEN_ADDED:
+                    conn.execute(f"UPDATE tables SET {name} = {FILLED_WHEN_ADDED[name]}")
         finally:
             conn.execute("SELECT pg_advisory_unlock(7242351)")
 
     def in_transaction(self, conn: Any) -> bool:
         status = conn.raw.info.transaction_status
         return status != self._psycopg.pq.TransactionStatus.IDLE
+
+
+def _sqlite_seed_as_text(conn: Any, info: list[tuple]) -> None:
+    """Make the tables table's seed column TEXT, keeping every row and column. SQLite cannot
+    change a column's type, and an INTEGER column turns a 128-bit seed into a float: so a new
+    table with the same columns is made, filled, and renamed in place of the old one, in one
+    transaction (SQLite's documented way to change a table's shape)."""
+    columns, names, values = [], [], []
+    for _, name, sql_type, notnull, default, primary in info:
+        parts = [name, "TEXT" if name == "seed" else sql_type]
+        parts += ["PRIMARY KEY"] if primary else []
+        parts += ["NOT NULL"] if notnull else []
+        parts += [f"DEFAULT {default}"] if default is not None else []
+        columns.append(" ".join(parts))
+        names.append(name)
+        values.append("CAST(seed AS TEXT)" if name == "seed" else name)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(f"CREATE TABLE tables_seed_text ({', '.join(columns)})")
+        conn.execute(
+            f"INSERT INTO tables_seed_text ({', '.join(names)})"
+            f" SELECT {', '.join(values)} FROM tables"
+        )
+        conn.execute("DROP TABLE tables")
+        conn.execute("ALTER TABLE tables_seed_text RENAME TO tables")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 @lru_cache(maxsize=256)

@@ -36,6 +36,10 @@ DEFAULT_AI = "medium"  # an AI seat created without a strength
 # Seconds a new table's game (options and content) and first position may take to build, in a
 # worker thread: bounded content builds in milliseconds, so an overrun means a loaded server.
 BUILD_SECONDS = 10.0
+# Random bits in a table's seed. A seat sees part of the deal; searching every seed for the deals
+# that fit what it sees cost 82 s with 31 bits. 128 bits give every 64-bit GameRng state (its
+# seed folds into it whole), 2**64 deals to try: 22,000 years at 26 million setups a second.
+TABLE_SEED_BITS = 128
 CHAT_LINES, CHAT_WINDOW = 5, 10.0  # chat lines one seat may send in that many seconds
 # Lines one client address may send in CHAT_WINDOW over all its seats and tables: two people on
 # one home connection can both talk, one machine with many seats cannot flood.
@@ -135,10 +139,13 @@ class Tables:
         return table
 
     async def expire_idle(self) -> list[str]:
-        """Give up unfinished tables without a move for `idle_hours`: they are kept (and can
+        """Give up unfinished tables without a move for `idle_hours`, and those no person ever
+        joined (connected to a seat or took one) within `empty_minutes`: they are kept (and can
         still be looked at) but no longer played, resumed at start, or counted as open."""
         now = self.clock()
-        ids = await self.store.abandon_idle(now - self.limits.idle_hours * 3600, now)
+        ids = await self.store.abandon_idle(
+            now - self.limits.idle_hours * 3600, now, now - self.limits.empty_minutes * 60
+        )
         for table_id in ids:
             table = self.live.get(table_id)
             if table is None:
@@ -169,9 +176,13 @@ class Tables:
         seed: int | None = None,
         clock: dict[str, Any] | None = None,
         hints: bool = True,
+        creator: str | None = None,
     ) -> tuple[Table, list[str | None]]:
         """A new table; returns it and each seat's token (None for AI seats). `clock`:
-        {"mode": "move" or "game", "seconds": ...} (see server/clocks.py)."""
+        {"mode": "move" or "game", "seconds": ...} (see server/clocks.py). `seed`: only where
+        the creator holds every seat (no open seat: nobody else plays a deal chosen for
+        them), and then shown to all. `creator`: the creating address, hashed (hash_address),
+        held to `max_open_per_address`."""
         game = await self._built(load_table_game, game_name, num_players, options)
         if len(seats) != game.num_players:
             raise Refused(
@@ -196,9 +207,16 @@ class Tables:
                     SeatRow("human", name or f"Player {i + 1}", token_hash=hash_token(token))
                 )
                 tokens.append(token)
+        open_seat = next((i for i, row in enumerate(rows) if row.open), None)
+        if seed is not None and open_seat is not None:
+            raise Refused(
+                f"a chosen seed needs every seat taken at creation; seat {open_seat + 1} is open"
+            )
         timer = None if clock is None else Clock.new(clock["mode"], clock["seconds"], len(rows))
         # A timed table is a contest: nobody gets the AI's advice there.
-        table = await self._open(game, rows, seed, clock=timer, hints=hints and timer is None)
+        table = await self._open(
+            game, rows, seed, clock=timer, hints=hints and timer is None, creator=creator
+        )
         return table, tokens
 
     async def _open(
@@ -209,10 +227,13 @@ class Tables:
         rematch_of: str | None = None,
         clock: Clock | None = None,
         hints: bool = True,
+        creator: str | None = None,
     ) -> Table:
-        """Store a new table and put it live (within `max_tables`)."""
+        """Store a new table and put it live (within `max_tables`, and a new one, not a rematch,
+        within `max_open_per_address` of its creator's). `seed` None: one drawn afresh."""
+        seeded = seed is not None
         if seed is None:
-            seed = secrets.randbits(31)
+            seed = secrets.randbits(TABLE_SEED_BITS)
         state, record = await self._built(_first_position, game, seed)
         now = self.clock()
         row = TableRow(
@@ -228,6 +249,8 @@ class Tables:
             result=None,
             clock=None if clock is None else clock.to_json(),
             hints=hints,
+            creator=creator,
+            seeded=seeded,
         )
         async with self._creating:
             if await asyncio.to_thread(self.store.count_open) >= self.limits.max_tables:
@@ -235,6 +258,13 @@ class Tables:
                     f"this server has its most open tables ({self.limits.max_tables}); "
                     "try again when some have finished"
                 )
+            cap = self.limits.max_open_per_address
+            if creator is not None and rematch_of is None:
+                if await asyncio.to_thread(self.store.count_open, creator) >= cap:
+                    raise TooMany(
+                        f"this address has its most open tables ({cap}); "
+                        "try again when some have finished"
+                    )
             await self.store.create_table(row, rematch_of)
         table = Table(row, game, state, [])
         self.live[row.id] = table
@@ -270,8 +300,17 @@ class Tables:
             seats = [*table.row.seats[:seat], taken, *table.row.seats[seat + 1 :]]
             await self.store.set_seats(table.id, seats)
             table.row.seats = seats
+            await self._mark_joined(table)
             table.broadcast_presence()
         return token
+
+    async def _mark_joined(self, table: Table) -> None:
+        """A person took part (took a seat, or connected to one): the table is not empty, and
+        keeps `idle_hours` instead of `empty_minutes`. Called with the table lock held."""
+        if table.row.joined is None:
+            now = self.clock()
+            await self.store.mark_joined(table.id, now)
+            table.row.joined = now
 
     async def hint(self, table: Table, seat: int | None) -> dict[str, Any]:
         """What the Hard AI would do for `seat`, deciding now, and why (agents/hints.py). Only
@@ -315,7 +354,13 @@ class Tables:
                 rows = [SeatRow(s.kind, s.name, s.ai, s.token_hash, s.open) for s in seats]
                 clock = table.clock and Clock.new(table.clock.mode, table.clock.seconds, len(rows))
                 new = await self._open(
-                    table.game, rows, None, rematch_of=table.id, clock=clock, hints=table.row.hints
+                    table.game,
+                    rows,
+                    None,
+                    rematch_of=table.id,
+                    clock=clock,
+                    hints=table.row.hints,
+                    creator=table.row.creator,
                 )
                 table.row.rematch = new.id
                 frame = _dumps({"type": "rematch", "table": new.id})
@@ -529,6 +574,8 @@ class Tables:
     # -- watchers -----------------------------------------------------------------------------
     async def attach(self, table: Table, watcher: Watcher) -> None:
         async with table.lock:
+            if watcher.seat is not None:
+                await self._mark_joined(table)
             table.watchers.add(watcher)
             watcher.push(_dumps(table.full_frame(watcher.seat)))
             table.broadcast_presence()

@@ -36,6 +36,13 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def hash_address(address: str) -> str:
+    """A client address as the store keeps it (what the per-address cap counts): hashed, so the
+    table list of a database is not a list of addresses. An IPv4 address can still be found
+    from its hash by trying them all; the hash keeps it out of sight, not secret."""
+    return hashlib.sha256(f"robotable address {address}".encode()).hexdigest()[:32]
+
+
 @dataclass(slots=True)
 class SeatRow:
     kind: str  # "human" or "ai"
@@ -83,6 +90,9 @@ class TableRow:
     clock: dict[str, Any] | None = None  # see server/clocks.py
     hints: bool = True  # may a player ask for a hint (never at a table with a clock)
     chat: list[dict[str, Any]] = field(default_factory=list)  # the latest lines, oldest first
+    creator: str | None = None  # the creating client's address, hashed (hash_address)
+    joined: float | None = None  # when a person first connected to a seat or took one
+    seeded: bool = False  # the creator chose the seed (allowed with no open seat; shown to all)
 
 
 class StoreError(RuntimeError):
@@ -383,27 +393,43 @@ class Store:
         )
         return [r[0] for r in rows]
 
-    def count_open(self) -> int:
-        """Unfinished tables that are not abandoned (what `max_tables` counts)."""
-        (count,) = (
-            self._reader()
-            .execute("SELECT COUNT(*) FROM tables WHERE result IS NULL AND abandoned IS NULL")
-            .fetchone()
-        )
+    def count_open(self, creator: str | None = None) -> int:
+        """Unfinished tables that are not abandoned (what `max_tables` counts); with `creator`,
+        those created from that (hashed) address (what `max_open_per_address` counts)."""
+        sql = "SELECT COUNT(*) FROM tables WHERE result IS NULL AND abandoned IS NULL"
+        params: tuple = ()
+        if creator is not None:
+            sql, params = sql + " AND creator = ?", (creator,)
+        (count,) = self._reader().execute(sql, params).fetchone()
         return count
 
-    async def abandon_idle(self, cutoff: float, now: float) -> list[str]:
+    async def mark_joined(self, table_id: str, at: float) -> None:
+        """A person connected to a seat of the table or took one: it is no longer empty."""
+        await self._submit(
+            lambda conn: conn.execute(
+                "UPDATE tables SET joined = ? WHERE id = ? AND joined IS NULL", (at, table_id)
+            )
+        )
+
+    async def abandon_idle(
+        self, cutoff: float, now: float, empty_cutoff: float | None = None
+    ) -> list[str]:
         """Mark unfinished tables without a move since `cutoff` abandoned and delete their
-        chat (a given-up table keeps its game, not what strangers said); returns their ids."""
+        chat (a given-up table keeps its game, not what strangers said); returns their ids.
+        With `empty_cutoff`, also those created before it that no person ever joined."""
         ids: list[str] = []
+        idle, params = "updated < ?", (now, cutoff)
+        if empty_cutoff is not None:
+            idle = "(updated < ? OR (joined IS NULL AND created < ?))"
+            params = (now, cutoff, empty_cutoff)
 
         def write(conn: Any) -> None:
             given_up = [
                 row[0]
                 for row in conn.execute(
                     "UPDATE tables SET abandoned = ? WHERE result IS NULL AND abandoned IS NULL"
-                    " AND updated < ? RETURNING id",
-                    (now, cutoff),
+                    f" AND {idle} RETURNING id",
+                    params,
                 ).fetchall()
             ]
             for table_id in given_up:
@@ -419,16 +445,21 @@ class Store:
         rows = self._reader().execute(
             "SELECT t.id, t.game, t.version, t.num_players, t.options, t.seed, t.seats,"
             " t.created, t.updated, t.result,"
-            " (SELECT COUNT(*) FROM actions a WHERE a.table_id = t.id)"
+            " (SELECT COUNT(*) FROM actions a WHERE a.table_id = t.id), t.seeded"
             f" FROM tables t WHERE {where} ORDER BY t.updated DESC LIMIT ?",
             (limit,),
         )
-        return [(_table_from_row(r[:10]), r[10]) for r in rows]
+        listed = []
+        for r in rows:
+            table = _table_from_row(r[:10])
+            table.seeded = bool(r[11])
+            listed.append((table, r[10]))
+        return listed
 
 
 _SELECT = (
     "SELECT id, game, version, num_players, options, seed, seats, created, updated, result,"
-    " abandoned, rematch, clock, hints FROM tables"
+    " abandoned, rematch, clock, hints, creator, joined, seeded FROM tables"
 )
 
 
@@ -456,20 +487,24 @@ def _settle(settled: list[tuple[asyncio.Future, BaseException | None]]) -> None:
 def _insert_table(conn: Any, row: TableRow) -> None:
     conn.execute(
         "INSERT INTO tables (id, game, version, num_players, options, seed, seats, created,"
-        " updated, result, clock, hints) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " updated, result, clock, hints, creator, joined, seeded)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             row.id,
             row.game,
             row.version,
             row.num_players,
             json.dumps(row.options),
-            row.seed,
+            str(row.seed),  # decimal text: a 128-bit seed fits no SQL integer type
             json.dumps([s.to_json() for s in row.seats]),
             row.created,
             row.updated,
             None if row.result is None else json.dumps(row.result),
             None if row.clock is None else json.dumps(row.clock),
             int(row.hints),
+            row.creator,
+            row.joined,
+            int(row.seeded),
         ),
     )
 
@@ -481,7 +516,7 @@ def _table_from_row(row: tuple) -> TableRow:
         version=row[2],
         num_players=row[3],
         options=json.loads(row[4]),
-        seed=row[5],
+        seed=int(row[5]),  # stored as text; a table from before 128-bit seeds, as an integer
         seats=[SeatRow.from_json(s) for s in json.loads(row[6])],
         created=row[7],
         updated=row[8],
@@ -490,4 +525,7 @@ def _table_from_row(row: tuple) -> TableRow:
         rematch=row[11] if len(row) > 11 else None,
         clock=json.loads(row[12]) if len(row) > 12 and row[12] else None,
         hints=len(row) <= 13 or row[13] is None or bool(row[13]),
+        creator=row[14] if len(row) > 14 else None,
+        joined=row[15] if len(row) > 15 else None,
+        seeded=len(row) > 16 and bool(row[16]),
     )
