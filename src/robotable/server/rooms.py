@@ -602,6 +602,7 @@ class Tables:
             **({"reseeds": row.reseeds} if row.reseeds else {}),
         }
 
+
 def _first_position(game: Game, seed: int) -> tuple[State, dict[str, Any]]:
     """A new table's first state and record (built off the event loop, Tables._built)."""
     return game.new_initial_state(seed=seed), make_record(game, seed, [])
