@@ -85,7 +85,13 @@ def test_narration_names_no_position_and_says_you_only_to_its_reader(
 # A board or a prompt names seats as "Seat N", counted from 1, and shows no data structure: no
 # Python list or dict, no None/True/False, no identifier with an underscore.
 SEAT_NUMBER = re.compile(r"\bseat (\d+)\b", flags=re.IGNORECASE)
-DATA = re.compile(r"\[\d+(, ?\d+)*\]|[{}]|\bNone\b|\bTrue\b|\bFalse\b|\b[a-z]+_[a-z_]+\b")
+DATA = re.compile(
+    r"\[[\d.]+(, ?[\d.]+)*\]|[{}]|\bNone\b|\bTrue\b|\bFalse\b|\b[a-z]+_[a-z_]+\b"
+    r"|\breturns \[|\bcontroller\b|\borigin known\b"
+)
+# What a spectator's board must not call a seat: a spectator sits on nobody's side. (The prompt
+# is another matter: it speaks to the seat deciding.)
+SIDED = re.compile(r"\((you|opponent|teammate)[,)]", flags=re.IGNORECASE)
 
 
 @pytest.mark.parametrize(("name", "num_players"), CONFIGS, ids=[f"{g}-{n}" for g, n in CONFIGS])
@@ -106,6 +112,9 @@ def test_boards_and_prompts_count_seats_from_one_and_show_no_data(
                 for number in SEAT_NUMBER.findall(line):
                     assert 1 <= int(number) <= num_players, f"{name}: a seat out of range: {line!r}"
                 assert not DATA.search(line), f"{name}: raw data in {line!r}"
+            if reader is None:
+                side = SIDED.search(game.render(state, None))
+                assert not side, f"{name}: a spectator is given a side: {side.group(0)!r}"
         if state.is_terminal():
             break
         state.apply_action(rng.choice(state.legal_actions()))
@@ -208,3 +217,67 @@ def test_a_wrapped_meaning_is_joined_whole(items) -> None:
     text += ["", "## After", "- **Not a term**: no"]
     glossary = parse_glossary("\n".join(text))
     assert glossary == {term: " ".join(" ".join(row) for row in rows) for term, rows in items}
+
+
+def test_a_result_says_who_won_and_by_how_much() -> None:
+    from robotable.core.narration import plural, result_by_score
+
+    two = Voice.of(2, None, ["Ada", "Bo"])
+    three = Voice.of(3, 1, ["Ada", "Bo", "Cy"])
+    loaves = lambda n: plural(n, "loaf", "loaves")  # noqa: E731
+    bitz = lambda n: f"{n} Bitz"  # noqa: E731
+    assert result_by_score([12, 9], [0], two, loaves) == "Ada wins, 12 loaves to 9."
+    assert result_by_score([7, 7], [0, 1], two, loaves) == "Ada and Bo draw, 7 loaves each."
+    assert (
+        result_by_score([40, 45, 31], [1], three, bitz)
+        == "You win with 45 Bitz, to Ada's 40 and Cy's 31."
+    )
+    assert (
+        result_by_score([40, 40, 31], [0], three, bitz, "on combined attributes")
+        == "Ada wins on combined attributes with 40 Bitz, to your 40 and Cy's 31."
+    )
+    assert (
+        result_by_score([40, 40, 31], [0, 1], three, bitz)
+        == "Ada and you share the win with 40 Bitz each, to Cy's 31."
+    )
+
+
+def test_a_team_win_is_said_as_one() -> None:
+    from robotable.core.narration import result_from_returns
+
+    voice = Voice.of(4, None, ["Ada", "Bo", "Cy", "Di"])
+    assert result_from_returns([0.5, 0, 0.5, 0], voice, [0, 1, 0, 1]) == "Ada and Cy win together."
+    assert result_from_returns([0.5, 0.5], Voice.of(2, 0, ["Ada", "Bo"])) == "You and Bo draw."
+
+
+# The words that say a game's margin: a count of the game's own points.
+MARGIN = {
+    "breadwinner": r"\d+ loa(f|ves)",
+    "betabotz": r"\d+ Bitz",
+    "rumblebots": r"\d+ crystals?",
+    "iotabots": r"\d+ duels?",
+    "stakbots": r"\d+ cards? left|draw|Drone",
+}
+
+
+@pytest.mark.parametrize(("name", "num_players"), CONFIGS, ids=[f"{g}-{n}" for g, n in CONFIGS])
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**31))
+def test_every_game_says_who_won_and_by_how_much(name: str, num_players: int, seed: int) -> None:
+    game = robotable.load_game(name, num_players=num_players)
+    state = game.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    names = NAMES[:num_players]
+    returns = state.returns()
+    best = max(returns)
+    for reader in [None, *range(num_players)]:
+        text = game.result_sentence(state, reader, names)
+        assert not RAW.search(text) and not POSITION.search(text), text
+        assert re.search(MARGIN[name], text), f"{name}: no margin in {text!r}"
+        if reader is None:
+            won = [names[s] for s, r in enumerate(returns) if r == best and r > 0]
+            assert all(w in text for w in won) and not YOU.search(text), text
+            if num_players > 1 and len(set(returns)) == 1:  # everybody level: a draw
+                assert re.search(r"\bdraw|share", text), text

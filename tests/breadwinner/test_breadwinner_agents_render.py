@@ -56,7 +56,7 @@ def test_bw_render_draws_the_board():
     text = st.game.render(st, 0)
     lines = text.splitlines()
     assert "A1 Hv+3" in text and "B2 Sh" in text and "[4: A3 Lc]" in text
-    assert "crop ?" in text and "POISON" in text and "centre 9, A 2, B 1" in text
+    assert "crop ?" in text and "POISON" in text and "centre 9, Seat 1 2, Seat 2 1" in text
     # A's side at the bottom: D_B is drawn above D_A.
     assert next(i for i, s in enumerate(lines) if "D_B" in s) < next(
         i for i, s in enumerate(lines) if "D_A" in s
@@ -65,7 +65,8 @@ def test_bw_render_draws_the_board():
     assert next(i for i, s in enumerate(flipped) if "D_A" in s) < next(
         i for i, s in enumerate(flipped) if "D_B" in s
     )
-    assert "decision: seat A" in text and "crop 5" not in text
+    assert "decision: Seat 1" in text and "crop 5" not in text
+    assert "Seat 1 (A) factories" in text  # the table puts the seat's name in; A marks its bots
 
 
 def test_bw_mcts_plays_legal_moves():

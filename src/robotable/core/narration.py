@@ -181,3 +181,68 @@ def narrate_events(
         if text:
             out.append(text)
     return out
+
+
+
+def result_by_score(
+    scores: Sequence[int],
+    winners: Sequence[int],
+    voice: Voice,
+    count: Callable[[int], str],
+    tiebreak: str = "",
+    how: str = "",
+) -> str:
+    """Who won and by how much, in one sentence, for a game scored in points: "Ada wins, 12
+    loaves to 9"; "Ada wins with 45 Bitz, to Bo's 40 and Cy's 31"; "Ada and Bo draw, 7 loaves
+    each"; "Ada and Bo share the win with 40 Bitz each, to Cy's 31". `count` words a score
+    ("12 loaves"); `how` says how the winner won ("by a Dominance Victory"), and `tiebreak`
+    how a winner level with another did ("on combined attributes")."""
+    n = len(scores)
+    winners = [w for w in winners if 0 <= w < n]
+    rest = sorted((s for s in range(n) if s not in winners), key=lambda s: (-scores[s], s))
+    others = join_words([f"{voice.whose(s)} {scores[s]}" for s in rest])
+    if not winners:
+        board = join_words([f"{voice.who(s)} {scores[s]}" for s in rest])
+        return sentence(f"Nobody wins ({board})")
+    if len(winners) == 1:
+        w = winners[0]
+        level = any(scores[s] == scores[w] for s in rest)
+        words = " ".join(x for x in (how, tiebreak if level else "") if x)
+        head = voice.does(w, "wins") + (f" {words}" if words else "")
+        if n == 2:
+            other = rest[0]
+            if scores[w] == scores[other]:
+                return sentence(f"{head}, {count(scores[w])} each")
+            return sentence(f"{head}, {count(scores[w])} to {scores[other]}")
+        return sentence(f"{head} with {count(scores[w])}, to {others}")
+    names = voice.seats(winners)
+    level = len({scores[w] for w in winners}) == 1
+    if not rest:
+        if level:
+            verb = "draw" if n == 2 else "share the win"
+            return sentence(f"{names} {verb}, {count(scores[winners[0]])} each")
+        return sentence(f"{names} share the win")
+    if level:
+        return sentence(f"{names} share the win with {count(scores[winners[0]])} each, to {others}")
+    board = join_words([f"{voice.who(s)} {scores[s]}" for s in winners])
+    return sentence(f"{names} win together ({board}), to {others}")
+
+
+def result_from_returns(
+    returns: Sequence[float], voice: Voice, teams: Sequence[int] | None = None
+) -> str:
+    """Who won, from a finished game's returns alone, for a game that does not say it itself:
+    "Ada wins", "Ada and Cy win together" (one team), "Ada and Bo draw"."""
+    if len(returns) == 1:  # one seat against the game itself
+        if returns[0] == 0.5:
+            return sentence(f"{voice.does(0, 'draws')} against the game")
+        return sentence(voice.does(0, "wins" if returns[0] > 0.5 else "loses"))
+    best = max(returns)
+    winners = [s for s, r in enumerate(returns) if r == best]
+    if len(winners) == 1:
+        return sentence(voice.does(winners[0], "wins"))
+    if teams and len({teams[s] for s in winners}) == 1:
+        return sentence(f"{voice.seats(winners)} win together")
+    if len(winners) == len(returns):
+        return sentence(f"{voice.seats(winners)} draw")
+    return sentence(f"{voice.seats(winners)} share the win")

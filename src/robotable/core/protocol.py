@@ -16,7 +16,7 @@ from typing import Any, ClassVar, TypeVar
 
 from .errors import IllegalAction
 from .events import Event
-from .narration import Voice, generic_line, narrate_events
+from .narration import Voice, generic_line, narrate_events, result_from_returns
 from .options import OptionSpec, resolve_options
 
 TERMINAL = -1
@@ -277,6 +277,19 @@ class Game(ABC):
         (default "Seat 1", "Seat 2", ...)."""
         voice = Voice.of(self.num_players, viewer, names)
         return narrate_events(self.narrate_event, events, voice)
+
+    def result_sentence(
+        self, state: State, viewer: int | None = None, names: list[str] | None = None
+    ) -> str:
+        """Who won a finished game and by how much, one sentence for `viewer` ("Ada wins, 12
+        loaves to 9"): the end screen of the terminal and of the web table. A game words it in
+        its narration's `result_sentence(state, viewer, names)`; without one, it is said from
+        the returns (who won, not by how much)."""
+        words = getattr(self.narration, "result_sentence", None)
+        if words is not None:
+            return words(state, viewer, names)
+        voice = Voice.of(self.num_players, viewer, names)
+        return result_from_returns(state.returns(), voice, self.teams())
 
     def guide(self) -> str:
         """How to play, in Markdown: the goal, a turn, the terms (the game's `data/guide.md`)."""

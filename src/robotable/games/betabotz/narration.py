@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from robotable.core.narration import Line, Voice, join_words, narrate_with, plural, sentence
+from robotable.core.narration import (
+    Line,
+    Voice,
+    join_words,
+    narrate_with,
+    plural,
+    result_by_score,
+    sentence,
+)
 
 from .actions import (
     Accept,
@@ -34,7 +42,7 @@ from .actions import (
 )
 from .content import ATTRS, CodeOp
 from .effects import mission_value, unit_values
-from .rules import lot_min, team_split
+from .rules import lot_min, team_split, winners
 from .state import COMPONENT_LIMIT, HAND_LIMIT, PK_CODE_ATTR, PK_CODE_SEAT
 
 if TYPE_CHECKING:
@@ -687,3 +695,10 @@ def describe_action(s: BetabotzState, action: Any) -> str:
 
 
 __all__ = ["LINES", "describe_action", "narrate_event"]
+
+
+def result_sentence(s: BetabotzState, viewer: int | None = None, names: Any = None) -> str:
+    """Who won a finished game and by how much: "Ada wins with 45 Bitz, ahead of Bo (40) and
+    Cy (31)"; level on Bitz, the higher combined attributes win (BZ-9.2)."""
+    voice = Voice.of(s.n, viewer, names)
+    return result_by_score(s.bitz[:], winners(s), voice, bitz, "on combined attributes")

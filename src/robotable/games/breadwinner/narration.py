@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from robotable.core.narration import Line, Voice, join_words, narrate_with, sentence
+from robotable.core.narration import (
+    Line,
+    Voice,
+    join_words,
+    narrate_with,
+    result_by_score,
+    sentence,
+)
 
 from .actions import Act, Build, Deactivate, Deploy, EndPhase, Hold, Move, Research
 from .board import DELIVERY, DICE_PER_SEAT, NUM_LOAVES, TILE_INDEX
@@ -439,3 +446,17 @@ def _describe_act(st: BreadWinnerState, action: Act, seat: int, voice: Voice) ->
     target = _theirs(st, action.target, action.target_bot)
     there = _spot(action.target_at, st, seat, voice)
     return f"pulse {target} on {there} with {mine} on {here}"
+
+
+def result_sentence(st: BreadWinnerState, viewer: int | None = None, names: Any = None) -> str:
+    """Who won a finished game and by how much: "Ada wins, 12 loaves to 9" (the terminal's and
+    the web table's end screen)."""
+    voice = Voice.of(2, viewer, names)
+    held = list(st.loaves)
+    if st.winner < 0 and held[0] != held[1]:  # a draw by the table's rule despite the loaves
+        return sentence(
+            f"The game is a draw by the table's rule ({voice.who(0)} {loaves(held[0])}, "
+            f"{voice.who(1)} {loaves(held[1])})"
+        )
+    winners = [0, 1] if st.winner < 0 else [st.winner]
+    return result_by_score(held, winners, voice, loaves)

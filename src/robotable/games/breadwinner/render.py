@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .board import BOT_SHORT, SEAT_LETTERS
+from .narration import result_sentence
 
 if TYPE_CHECKING:
     from .state import BreadWinnerState
@@ -46,8 +47,9 @@ def _factories(seat_info: dict[str, Any]) -> str:
     for factory in seat_info["factories"]:
         bot = factory["bot"]
         parts.append(f"[{factory['number']}: {_bot(bot) if bot else '--'}]")
+    # "Seat 1 (A)": a table that knows the names puts them in; the letter marks the seat's bots.
     return (
-        f"seat {seat_info['letter']} factories "
+        f"Seat {seat_info['seat'] + 1} ({seat_info['letter']}) factories "
         + " ".join(parts)
         + f"   dice in pile {seat_info['pile']}   loaves {seat_info['loaves']}"
     )
@@ -63,8 +65,8 @@ def render(st: BreadWinnerState, seat: int | None) -> str:
         rows = [["D_A"], ["L1b", "L1a"], ["L2b", "L2a"], ["D_B"]]
     lines = [
         f"Bread Winner   turn {view['turn']}   "
-        f"loaves: centre {view['loaves_centre']}, A {view['seats'][0]['loaves']}, "
-        f"B {view['seats'][1]['loaves']}",
+        f"loaves: centre {view['loaves_centre']}, Seat 1 {view['seats'][0]['loaves']}, "
+        f"Seat 2 {view['seats'][1]['loaves']}",
         f"crop pile {view['crop_pile']} face down   discarded harvest "
         f"{', '.join(str(v) for v in view['discarded_harvest']) or '-'}   "
         f"poison chips left {view['poison_supply']}",
@@ -89,7 +91,7 @@ def render(st: BreadWinnerState, seat: int | None) -> str:
         rolled = ", ".join(f"{name} x{n}" for name, n in view["roll"].items() if n)
         lines.append(f"roll to build from: {rolled or 'nothing left'}")
     if view["terminal"]:
-        lines.append(f"{view['prompt']}   returns {view['returns']}")
+        lines.append(result_sentence(st, None))
     else:
         lines.append(f"decision: {view['prompt']}")
     return "\n".join(lines)

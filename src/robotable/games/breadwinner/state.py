@@ -257,8 +257,8 @@ class BreadWinnerState(StateBase):
         if self.phase == P_OVER:
             if self.winner < 0:
                 return "the game is over: a draw at the turn limit"  # BW-R14's only draw
-            return f"the game is over: seat {SEAT_LETTERS[self.winner]} is the Bread Winner"
-        who = f"seat {SEAT_LETTERS[self.seat]}, turn {self.turn}"
+            return f"the game is over: Seat {self.winner + 1} is the Bread Winner"
+        who = f"Seat {self.seat + 1}, turn {self.turn}"
         if self.phase == P_FOLLOW:
             die = self.follow
             kind = BOT_NAMES[self.face[die]]

@@ -31,6 +31,7 @@ from .actions import (
 )
 from .content import CardType, Op
 from .rules import HAND_LIMIT, HAND_SIZE, MAX_MULLIGANS, START_LIFE, opening_hand
+from .state import DRAW
 
 if TYPE_CHECKING:
     from robotable.core.protocol import Action
@@ -672,3 +673,10 @@ def _describe_choose_card(state: IotabotsState, action: ChooseCard) -> str:
     if step.op == Op.JUNK_TO_HAND:
         return f"{source}: take {what} from your Junk Zone into your hand"
     return f"{source}: discard {what}"
+
+
+def result_sentence(st: IotabotsState, viewer: int | None = None, names: Any = None) -> str:
+    """Who won a finished match and by how much: "Ada wins the match, 2 duels to 1"."""
+    wins = [st.results.count(0), st.results.count(1)]
+    event = {"returns": st.returns(), "wins": wins, "draws": st.results.count(DRAW)}
+    return _match_end(event, Voice.of(2, viewer, names))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .narration import result_sentence
 from .rules import view
 
 if TYPE_CHECKING:
@@ -83,7 +84,9 @@ def render(state: IotabotsState, seat: int | None) -> str:
     if v["resolving"]:
         lines.append(f"  resolving: {v['resolving']['name']}")
     if v["terminal"]:
-        lines.append(f"  match over: returns {v['returns']}  duels {', '.join(m['results'])}")
+        # "Seat 1" and "Seat 2": a table that knows the names puts them in.
+        won = ", ".join(m["results"])
+        lines.append(f"  match over: {result_sentence(state, None)}  Duels won by: {won}")
     else:
         lines.append(f"  decision: {v['prompt']}")
     return "\n".join(lines)

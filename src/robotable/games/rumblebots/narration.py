@@ -13,7 +13,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from robotable.core.narration import Line, Voice, join_words, narrate_with, plural, sentence
+from robotable.core.narration import (
+    Line,
+    Voice,
+    join_words,
+    narrate_with,
+    plural,
+    result_by_score,
+    sentence,
+)
 
 from .content import FACTION_BIT, Keyword
 from .effects import gang_totals
@@ -592,3 +600,13 @@ def _faction_words(s: RumbleState, faction: str, seat: int) -> str:
         goes = "goes" if len(rest) == 1 else "go"
         text += f"; {_gang([cards[c].name for c in rest])} {goes} to your discard pile"
     return text
+
+
+def result_sentence(s: RumbleState, viewer: int | None = None, names: Any = None) -> str:
+    """Who won a finished game and by how much in crystals: "Ada wins by a Dominance Victory,
+    12 crystals to 9"; the winner is the last Champion, who may hold fewer crystals (RB-10)."""
+    n = s.game.num_players
+    voice = Voice.of(n, viewer, names)
+    held = [s.storage[p] + s.reactor[p] + s.cryo[p] for p in range(n)]
+    how = "by a Dominance Victory" if s.end_reason == "dominance" else "as the last Champion"
+    return result_by_score(held, [s.winner], voice, crystals, how=how)

@@ -657,3 +657,15 @@ def _describe_target(st: StakBotsState, v: Voice, action: Target) -> str:
 
 
 __all__ = ["LINES", "chooser_voice", "describe_action", "narrate_event"]
+
+
+def result_sentence(st: StakBotsState, viewer: int | None = None, names: Any = None) -> str:
+    """Who won a finished game and by how much: "Ada wins: the last player with cards in their
+    stak (4 cards left)"; team wins, draws and Drone Mode as the log's last line says them."""
+    voice = table_voice(st.game.num_players, viewer, names, st.game.drones)
+    winners = winning_seats(st)
+    text = _game_over(game_over_event(st, winners), voice)
+    left = sum(len(st.staks[k]) for w in winners for k in st.game.staks_of[w])
+    if winners and left and text.endswith("."):
+        text = f"{text[:-1]} ({plural(left, 'card')} left)."
+    return text

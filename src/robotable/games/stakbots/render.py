@@ -196,13 +196,13 @@ def render(st: StakBotsState, seat: int | None) -> str:
     the hand, supply and scrapheap, and whose decision it is and why."""
     v = build_view(st, seat)
     lines = []
-    who = "spectator" if seat is None else f"Seat {seat + 1}"
+    who = "a spectator's view" if seat is None else f"you are Seat {seat + 1}"
     whose = (
         "the Drone's"
         if v["drone"] and v["active"] == v["num_players"]
         else (f"Seat {v['active'] + 1}'s")
     )
-    lines.append(f"== Stak Bots, turn {v['turn']}, {whose} turn (you: {who}) ==")
+    lines.append(f"== Stak Bots, turn {v['turn']}, {whose} turn ({who}) ==")
     top = v["scrapheap_top"]
     heap_top = _card_line(top) if top else "empty"
     lines.append(
@@ -213,22 +213,26 @@ def render(st: StakBotsState, seat: int | None) -> str:
     for sv in v["seats"]:
         s = sv["seat"]
         mine = s == seat
-        label = "you" if mine else "opponent"
+        # Whose side each seat is on, from the reader's chair; a spectator sits on no side.
+        sides = []
+        if seat is not None:
+            side = "teammate" if sv["team"] is not None and sv["team"] == team else "opponent"
+            sides.append("you" if mine else side)
         if sv["team"] is not None:
-            label = f"{'you' if mine else 'teammate' if sv['team'] == team else 'opponent'}, "
-            label += f"team {sv['team'] + 1}"
+            sides.append(f"team {sv['team'] + 1}")
+        label = f" ({', '.join(sides)})" if sides else ""
         if not sv["in_game"]:
-            lines.append(f"Seat {s + 1} ({label}): out of the game")
+            lines.append(f"Seat {s + 1}{label}: out of the game")
             continue
         multi = len(sv["staks"]) > 1
         if multi:  # SB-11.12
             sizes = ", ".join(plural(k["size"], "card") for k in sv["staks"])
             lines.append(
-                f"Seat {s + 1} ({label}): staks {sizes}, hand {plural(sv['hand_size'], 'card')}"
+                f"Seat {s + 1}{label}: staks {sizes}, hand {plural(sv['hand_size'], 'card')}"
             )
         else:
             lines.append(
-                f"Seat {s + 1} ({label}): stak {plural(sv['stak_size'], 'card')}, "
+                f"Seat {s + 1}{label}: stak {plural(sv['stak_size'], 'card')}, "
                 f"hand {plural(sv['hand_size'], 'card')}"
             )
         for k in sv["staks"]:
