@@ -183,7 +183,6 @@ def narrate_events(
     return out
 
 
-
 def result_by_score(
     scores: Sequence[int],
     winners: Sequence[int],
