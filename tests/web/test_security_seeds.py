@@ -185,6 +185,10 @@ def test_empty_tables_are_given_up_after_minutes_and_started_ones_are_not(tmp_pa
         assert client.portal.call(tables.expire_idle) == []
         clock.now += 2 * 3600
         assert len(client.portal.call(tables.expire_idle)) == 3
+    # AI seats alone wait for nobody: a table of them is never an empty one.
+    with TestClient(_app(db, clock)) as client:
+        robots = client.post("/api/tables", json=_body([AI, AI])).json()
+        assert client.app.state.tables.store.load_table(robots["id"]).joined == clock.now
     # The joining is stored: a restart does not take a joined table for an empty one.
     with TestClient(_app(db, clock)) as client:
         assert client.app.state.tables.store.load_table(connected["id"]).joined is not None

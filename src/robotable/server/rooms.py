@@ -251,6 +251,8 @@ class Tables:
             hints=hints,
             creator=creator,
             seeded=seeded,
+            # AI seats alone wait for nobody: such a table is never empty (empty_minutes).
+            joined=now if all(r.kind == "ai" for r in rows) else None,
         )
         async with self._creating:
             if await asyncio.to_thread(self.store.count_open) >= self.limits.max_tables:
