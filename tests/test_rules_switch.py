@@ -223,3 +223,15 @@ def test_games_game_shows_its_options_one_each() -> None:
     assert json.loads(as_json.stdout)["options"][0]["name"] == "rules"
     unknown = runner.invoke(app, ["games", "chess"])
     assert unknown.exit_code == 2 and "unknown game 'chess'" in unknown.output
+
+
+def test_a_lab_run_from_before_the_switch_is_the_same_game() -> None:
+    """A results file written before `rules` existed resumes: its rules did not name the switch
+    and were balanced."""
+    from robotable.sim.results_file import rules_difference, rules_of
+
+    here = rules_of("rumblebots", 4)
+    before = {**here, "defaults": {k: v for k, v in here["defaults"].items() if k != "rules"}}
+    assert rules_difference(before, here, "rumblebots") == ""
+    printed = {**here, "defaults": {**here["defaults"], "rules": "printed"}}
+    assert "rules" in rules_difference(printed, here, "rumblebots")
