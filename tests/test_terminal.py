@@ -284,19 +284,21 @@ def test_sb_11_14_one_person_plays_drone_mode_in_the_terminal(tmp_path) -> None:
     assert record["num_players"] == 1 and record["options"]["drones"] == 1
     _, state, _ = replay_record(record)
     assert state.is_terminal()
-    said = {0.0: "Ada loses", 0.5: "a draw", 1.0: "Ada wins"}[state.returns()[0]]
-    assert f"moves: {said}" in " ".join(result.stdout.split())
+    said = {0.0: "The Drone wins", 0.5: "draw", 1.0: "Ada wins"}[state.returns()[0]]
+    assert said in " ".join(result.stdout.split()).partition("moves. ")[2]
 
 
 def test_sb_11_10_a_team_win_is_not_called_a_draw(tmp_path) -> None:
-    from robotable.frontend.play import verdict
-
     game = robotable.load_game("stakbots", num_players=4, teams=True)
     console = Console(record=True, width=200, force_terminal=False)
     seats = ["random"] * 4
     table = Table(game, 1, seats, build_agents(seats, 1), None, console, ["Ada", "Bo", "Cy", "Di"])
-    assert verdict(table, [0.5, 0.0, 0.5, 0.0]) == "Ada and Cy won"
-    assert verdict(table, [0.25, 0.25, 0.25, 0.25]) == "a draw"
+    run_table(table, _answers())
+    returns = table.state.returns()
+    end = console.export_text().partition("moves. ")[2]
+    won = [name for name, r in zip(table.names, returns) if r == max(returns)]
+    assert won == ["Bo", "Di"]  # seed 1: one team wins, half a point each
+    assert "Bo and Di win together" in end and "draw" not in end and "cards left" in end, end
 
 
 def test_a_bid_is_typed_as_its_amount_at_the_choice_prompt(tmp_path) -> None:
@@ -366,3 +368,55 @@ def test_undo_skips_an_only_choice_back_to_the_last_real_decision(tmp_path) -> N
 def test_play_takes_only_choices_unless_told_not_to() -> None:
     result = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "200"})
     assert "--no-auto" in result.stdout
+
+
+def test_board_shows_the_numbered_choices_again(tmp_path) -> None:
+    table = _table(tmp_path, ["human", "random"], game="stakbots", seed=3, names=["Ada", "Bo"])
+    run_table(table, _answers("board", "quit"))
+    text = table.console.export_text()
+    first = table.state.describe_action(table.state.legal_actions()[0])
+    assert text.count(f"  1  {first}") == 2, text  # once when asked, once for board
+
+
+def test_log_shows_every_move_or_the_last_n(tmp_path) -> None:
+    table = _table(tmp_path, ["human", "random"], game="breadwinner", seed=3, names=["Ada", "Bo"])
+    for _ in range(50):  # a long game so far: more than the old 40-step cut
+        table.apply(table.state.legal_actions()[0])
+        if table.state.is_terminal():
+            break
+    moves = len(table.log)
+    assert moves > 40
+    table.console = Console(record=True, width=400, force_terminal=False)
+    from robotable.frontend.play import show_log
+
+    show_log(table, "")
+    whole = [line for line in table.console.export_text().splitlines() if line[:1].isdigit()]
+    assert len(whole) == moves and whole[0].startswith("1. ")
+    show_log(table, "5")
+    text = table.console.export_text()
+    assert f"The last 5 of {moves} moves:" in text
+    assert text.splitlines()[-1] != "" and f"{moves}. " in text
+    show_log(table, "many")
+    assert "log takes a number of moves" in table.console.export_text()
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "margin"),
+    [
+        ("breadwinner", 2, r"loa(f|ves)"),
+        ("iotabots", 2, r"\d+ duels? to \d+"),
+        ("betabotz", 3, r"\d+ Bitz"),
+        ("rumblebots", 2, r"\d+ crystals?"),
+    ],
+)
+def test_the_end_screen_says_who_won_by_how_much(tmp_path, game, seats, margin) -> None:
+    import re
+
+    names = ["Ada", "Bo", "Cy"][:seats]
+    table = _table(tmp_path, ["greedy"] * seats, seed=2, game=game, names=names)
+    run_table(table, _answers())
+    text = table.console.export_text()
+    end = text.partition("moves. ")[2].splitlines()[0]
+    assert end == table.game.result_sentence(table.state, None, names)
+    assert re.search(margin, end) and any(name in end for name in names), end
+    assert "returns" not in text and "seat A" not in text and "(opponent)" not in text

@@ -27,8 +27,8 @@ from ..core.text import NAME_LENGTH, clean_text, printable
 HELP = (
     "Type the number of a choice to take it. Other commands:\n"
     "  help    this text\n"
-    "  log     the game so far\n"
-    "  board   the table again\n"
+    "  log     the game so far; log N shows only the last N moves\n"
+    "  board   the table and your choices again\n"
     "  terms   the game's terms and abbreviations; terms WORD (or ? WORD) looks up a\n"
     "          term or a card on the table and shows its full text\n"
     "  rules   how to play\n"
@@ -200,10 +200,10 @@ def _play(table: Table, input_fn) -> int:
         if not ask_human(table, seat, input_fn):
             _stopped(table)
             return 0
-    returns = table.state.returns()
     console.rule("game over")
     say(console, table.board(table.reader))
-    say(console, f"Game over after {len(table.actions)} moves: {verdict(table, returns)}.")
+    result = table.game.result_sentence(table.state, table.reader, table.names)
+    say(console, f"Game over after {len(table.actions)} moves. {result}")
     path = table.save()
     if path:
         say(console, f"Record saved to {path} (replay it with: robotable replay {path}).")
@@ -241,26 +241,6 @@ def think(table: Table, seat: int) -> Action:
         return agent.act(table.state)
     with table.console.status(Text(f"{table.names[seat]} is thinking…"), spinner="dots"):
         return agent.act(table.state)
-
-
-def verdict(table: Table, returns: list[float]) -> str:
-    if len(returns) == 1:  # one seat against the game itself (Stak Bots' Drone Mode)
-        you = table.who(0) == "You"
-        if returns[0] == 0.5:
-            return "a draw"
-        if returns[0] > 0.5:
-            return "you won" if you else f"{table.who(0)} wins"
-        return "you lost" if you else f"{table.who(0)} loses"
-    best = max(returns)
-    winners = [s for s, r in enumerate(returns) if r == best]
-    teams = table.game.teams()
-    one_team = bool(teams) and len({teams[s] for s in winners}) == 1  # a team wins together
-    if len(winners) == len(returns) or best < 1.0 and len(winners) > 1 and not one_team:
-        return "a draw"
-    names = [table.who(s) for s in winners]
-    if names == ["You"]:
-        return "you won"
-    return " and ".join(names) + (" won" if len(names) > 1 else " wins")
 
 
 def _stopped(table: Table) -> None:
@@ -337,19 +317,8 @@ def ask_human(table: Table, seat: int, input_fn) -> bool:
     console = table.console
     state = table.state
     console.rule(Text(f"{table.names[seat]} to decide"))
-    board = table.board(seat)
-    say(console, board)
-    prompt = table.named(state.prompt())
-    if prompt and prompt not in board:
-        say(console, prompt, "bold")
     choices = menu(state, state.legal_actions())
-    headed = len(choices) > GROUP_AT and len({c.group for c in choices}) > 1
-    group = None
-    for number, choice in enumerate(choices, start=1):
-        if headed and choice.group != group:
-            group = choice.group
-            say(console, f"  {group}", "dim")
-        console.print(Text.assemble("  ", (f"{number:3d}", "bold"), "  ", printable(choice.text)))
+    show_decision(table, seat, choices)
     while True:
         try:
             answer = input_fn(f"{table.names[seat]}> ").strip()
@@ -374,12 +343,9 @@ def ask_human(table: Table, seat: int, input_fn) -> bool:
                 )
             say(console, format_hint(options))
         elif word == "board":
-            say(console, table.board(seat))
+            show_decision(table, seat, choices)
         elif word == "log":
-            for step in table.log[-40:]:
-                table.show(step)
-            if not table.log:
-                console.print("(nothing yet)")
+            show_log(table, rest)
         elif word == "undo":
             if table.undo(seat):
                 console.print("Taken back: you are at your previous decision again.")
@@ -395,6 +361,39 @@ def ask_human(table: Table, seat: int, input_fn) -> bool:
                 return True
         else:
             console.print(f"Type {_what_to_type(choices)}, or help.")
+
+
+def show_decision(table: Table, seat: int, choices: list[Choice]) -> None:
+    """The seat's view of the table, the question, and the numbered choices."""
+    console = table.console
+    board = table.board(seat)
+    say(console, board)
+    prompt = table.named(table.state.prompt())
+    if prompt and prompt not in board:
+        say(console, prompt, "bold")
+    headed = len(choices) > GROUP_AT and len({c.group for c in choices}) > 1
+    group = None
+    for number, choice in enumerate(choices, start=1):
+        if headed and choice.group != group:
+            group = choice.group
+            say(console, f"  {group}", "dim")
+        console.print(Text.assemble("  ", (f"{number:3d}", "bold"), "  ", printable(choice.text)))
+
+
+def show_log(table: Table, rest: str) -> None:
+    """The whole game so far, or with a count only the last that many moves."""
+    count = rest.strip()
+    if count and not (count.isdigit() and int(count) > 0):
+        say(table.console, f"log takes a number of moves, such as log 10 (not {count!r}).")
+        return
+    steps = table.log[-int(count) :] if count else table.log
+    if not steps:
+        table.console.print("Nothing has happened yet.")
+        return
+    if len(steps) < len(table.log):
+        table.console.print(f"The last {len(steps)} of {len(table.log)} moves:")
+    for step in steps:
+        table.show(step)
 
 
 def typed_amount(choices: list[Choice], word: str, rest: str) -> Action | None:
