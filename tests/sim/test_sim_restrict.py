@@ -336,7 +336,10 @@ def test_the_text_summary_leads_with_the_experiment(invoke, tmp_path):
     )
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert "card importance: restricted:greedy,card=Star against greedy" in lines[1]
+    # The verdict in words leads with the experiment's answer, and its table leads the numbers.
+    assert lines[1] == "Verdict:" and lines[2].startswith("- Star is worth ")
+    numbers = lines.index("The numbers behind it:")
+    assert "card importance: restricted:greedy,card=Star against greedy" in lines[numbers + 1]
     assert "Importance of Star: greedy wins" in result.stdout
 
 

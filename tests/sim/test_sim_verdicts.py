@@ -181,11 +181,45 @@ def test_each_variant_gets_its_own_first_mover_and_length_under_its_label():
     assert not any(line.startswith("With rules=a: 30 of") for line in lines)
 
 
+def test_an_experiment_is_answered_first_in_points():
+    restriction = {
+        "cards": ["Core Bot"],
+        "base": "greedy",
+        "restricted_win_rate": 0.33,
+        "fair_share": 0.5,
+        "importance": 0.17,
+        "importance_ci": [0.04, 0.30],
+        "p_value": 0.01,
+    }
+    lines = verdicts(_summary(restriction=restriction))
+    assert lines[0] == (
+        "Core Bot is worth +17 points to greedy (barred from it, greedy wins 33%; a fair share "
+        "is 50%): likely real."
+    )
+    together = {**restriction, "cards": ["Core Bot", "Shot Bot"], "p_value": 0.3}
+    assert verdicts(_summary(restriction=together))[0].startswith(
+        "Core Bot and Shot Bot together are worth +17 points to greedy (barred from them,"
+    )
+    depth = {
+        "search": "mcts:1000",
+        "baseline": "greedy",
+        "win_rate": 0.45,
+        "fair_share": 0.5,
+        "advantage": -0.05,
+        "advantage_ci": [-0.2, 0.12],
+        "p_value": 0.5,
+    }
+    assert verdicts(_summary(depth=depth))[0] == (
+        "Playing mcts:1000 instead of greedy is worth -5 points (it wins 45%; a fair share is "
+        "50%): not enough games to tell."
+    )
+
+
 def test_the_verdicts_of_a_real_run_read_alike_from_the_summary_and_its_json(tmp_path):
     spec = RunSpec("stakbots", 2, ("greedy",), games=24, error_dir=str(tmp_path))
     summary = summarize(run(spec, workers=1))
-    assert summary["verdicts"] == verdicts(summary) == verdicts(json_safe(summary))
-    assert summary["verdicts"]
+    assert verdicts(summary) == verdicts(json_safe(summary))
+    assert verdicts(summary)
 
 
 def test_text_report_and_json_carry_the_same_sentences(invoke, tmp_path):

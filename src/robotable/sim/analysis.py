@@ -24,7 +24,8 @@ Definitions (also in docs/balancing.md):
 - **variant comparisons** (several variants): first-mover win rate, draw rate and turn-cap rate
   (Newcombe intervals, two-proportion tests) and mean length in turns (Welch normal interval) of
   each variant against the first, Holm-adjusted across all the comparisons;
-- **verdicts**: the above in a few plain sentences for a designer (sim/verdicts.py).
+- **verdicts**: the above in a few plain sentences for a designer (sim/verdicts.py; added by
+  the commands as they write the summary, after any experiment's numbers).
 """
 
 from __future__ import annotations
@@ -48,7 +49,6 @@ from .stats import (
     two_proportion_test,
     wilson,
 )
-from .verdicts import verdicts
 
 MIN_CARD_SEAT_GAMES = 10  # rows with fewer seat-games on either side say nothing useful
 
@@ -117,8 +117,6 @@ def summarize(
         ]
         out["card_shifts"] = card_shifts(out["variants"])
         out["variant_comparisons"] = variant_comparisons(out["variants"])
-    # The answer in words, above the numbers (sim/verdicts.py).
-    out["verdicts"] = verdicts(out)
     return out
 
 

@@ -66,6 +66,7 @@ from .runner import (
     run,
 )
 from .text import dump_json, json_safe, print_ladder, print_summary, print_tune
+from .verdicts import verdicts
 
 
 def _run_with_progress(
@@ -824,6 +825,8 @@ def _write_outputs(
     """A summary to where the options send it: a JSON file, an HTML report, stdout as one JSON
     object or as tables (after `first_line`, when given)."""
     command = "robotable " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    # The answer in words, made last so that it reads an experiment's numbers too.
+    summary["verdicts"] = verdicts(summary)
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(dump_json(summary) + "\n", encoding="utf-8")

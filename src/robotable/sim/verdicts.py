@@ -62,6 +62,8 @@ def verdicts(summary: dict[str, Any]) -> list[str]:
             "`--games 200` or more."
         )
     lines.extend(agent_warnings(summary))
+    # The experiment (`--restrict`, `--depth`) is the question the run asked: its answer first.
+    lines.extend(experiment_verdicts(summary))
     # Several variants each get their own first mover and length: pooled, a variant that
     # stalls or favours the first seat would hide in the others.
     variants = summary.get("variants") or []
@@ -151,6 +153,47 @@ def first_mover_verdict(first: dict[str, Any]) -> list[str]:
         f"({who}; a fair share is {_percent(fair)}): {sure}"
         + ("; fair within 10 points." if fair_within else ".")
     ]
+
+
+# -- experiments ------------------------------------------------------------------------------
+
+
+def _effect(row: dict[str, Any], key: str) -> tuple[float, str] | None:
+    """(points, how sure) of an experiment's `key` ('importance', 'advantage') and its test."""
+    value = _number(row.get(key))
+    if value is None:
+        return None
+    ci = row.get(f"{key}_ci") or (None, None)
+    low, high = (None if _number(c) is None else 100 * c for c in ci)
+    p = _number(row.get("p_value"))
+    return 100 * value, sureness(p is not None and p < 0.05, low, high)
+
+
+def experiment_verdicts(summary: dict[str, Any]) -> list[str]:
+    """'Core Bot is worth +17 points to greedy (barred from it, greedy wins 33%; a fair share is
+    50%): could be chance.' for `--restrict`; the value of search for `--depth`."""
+    lines = []
+    r = summary.get("restriction")
+    effect = _effect(r, "importance") if r else None
+    rate, fair = (_number((r or {}).get(k)) for k in ("restricted_win_rate", "fair_share"))
+    if effect and rate is not None and fair is not None:
+        cards = r.get("cards") or [r["card"]]
+        named = cards[0] if len(cards) == 1 else ", ".join(cards[:-1]) + f" and {cards[-1]}"
+        verb = "is" if len(cards) == 1 else "together are"
+        lines.append(
+            f"{named} {verb} worth {points_text(effect[0])} to {r['base']} (barred from "
+            f"{'it' if len(cards) == 1 else 'them'}, {r['base']} wins {_percent(rate)}; a fair "
+            f"share is {_percent(fair)}): {effect[1]}."
+        )
+    d = summary.get("depth")
+    effect = _effect(d, "advantage") if d else None
+    rate, fair = (_number((d or {}).get(k)) for k in ("win_rate", "fair_share"))
+    if effect and rate is not None and fair is not None:
+        lines.append(
+            f"Playing {d['search']} instead of {d['baseline']} is worth {points_text(effect[0])} "
+            f"(it wins {_percent(rate)}; a fair share is {_percent(fair)}): {effect[1]}."
+        )
+    return lines
 
 
 # -- cards ------------------------------------------------------------------------------------
