@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -420,3 +422,38 @@ def test_the_end_screen_says_who_won_by_how_much(tmp_path, game, seats, margin) 
     assert end == table.game.result_sentence(table.state, None, names)
     assert re.search(margin, end) and any(name in end for name in names), end
     assert "returns" not in text and "seat A" not in text and "(opponent)" not in text
+
+
+def test_a_card_looked_up_reads_in_player_words(tmp_path) -> None:
+    """'? Range Bot' said 'controller 0, ..., origin known': only the fields a player reads."""
+    table = _table(tmp_path, ["human", "random"], game="iotabots", seed=1, names=["Ada", "Bo"])
+    run_table(table, _answers("1", "1", "? drone bot", "quit"))
+    text = table.console.export_text()
+    assert "Drone Bot (1 mana, ATK 1, DEF 1" in text
+    for internal in ("controller", "origin", "base atk", "attacks made", "can attack now"):
+        assert internal not in text
+
+
+@pytest.mark.parametrize("name", bundled_game_names())
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**31), steps=st.integers(0, 200))
+def test_anything_looked_up_shows_no_internal_field(name: str, seed: int, steps: int) -> None:
+    import random
+    import re
+
+    from robotable.frontend.play import find_in_view
+
+    game = robotable.load_game(name)
+    state = game.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    internal = re.compile(
+        r"_|[{}\[\]]|\b(controller|owner|origin|id|slot|seat \d|kind \d|face \d)\b"
+    )
+    for letter in "aeiou":
+        for line in find_in_view(state.view(0), letter, limit=50):
+            head = line.partition(":")[0]  # the card's own text may say anything
+            assert not internal.search(head), f"{name}: {line!r}"

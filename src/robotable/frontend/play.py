@@ -495,18 +495,50 @@ def find_in_view(view: Any, word: str, limit: int = 3) -> list[str]:
     return list(seen.values())[:limit]
 
 
+def _count(word: str, skip_zero: bool = True) -> Any:
+    """A view field that counts something, in words ("2 crits"); none when it is 0."""
+    return lambda v, node: None if skip_zero and not v else f"{v} {word}{'' if v == 1 else 's'}"
+
+
+# The view fields a player reads about a thing, each in the game's words; any other field (who
+# controls it, where it came from, ids, flags for the engine) is not for people.
+_THING_WORDS: dict[str, Any] = {
+    "mana": lambda v, node: f"{v} mana",
+    "atk": lambda v, node: f"ATK {v}",
+    "def": lambda v, node: f"DEF {v}",
+    "attack": lambda v, node: f"attack {v}",
+    "defense": lambda v, node: f"defense {v}",
+    "crits": _count("crit"),
+    "barriers": _count("barrier"),
+    "tier": lambda v, node: f"tier {v}",
+    "cost": lambda v, node: f"costs {v} scraps",
+    "scrap": lambda v, node: f"scrap value {v}",
+    "power": lambda v, node: f"power {v}",
+    "current_power": lambda v, node: None if v == node.get("power") else f"power now {v}",
+    "damage": _count("damage", skip_zero=True),
+    "face_up": lambda v, node: None if v else "face down",
+    "token": lambda v, node: "a token" if v else None,
+    "counters": _count("counter"),
+    "summoned_this_turn": lambda v, node: "just arrived" if v else None,
+    "min_bid": lambda v, node: f"lowest bid {v} Bitz",
+    "acquire_cost": lambda v, node: f"+{v} Bitz to fit on a win" if v else None,
+    "gold": lambda v, node: "gold" if v else None,
+    "green": lambda v, node: "green (not counted toward the limit of 5)" if v else None,
+    "reward": lambda v, node: f"reward {v} Bitz",
+}
+_TEXT_KEYS = ("text", "effect", "ability", "entry_effect", "rules", "description")
+
+
 def _describe_thing(name: str, node: dict[str, Any]) -> str:
+    """A thing on the table in a player's words: "Range Bot (2 mana, ATK 3, DEF 1): ..."."""
     parts, text = [], ""
     for key, value in node.items():
-        if key in _NAME_KEYS or key in ("id", "uid", "owner", "slot", "index", "seat"):
-            continue
-        if key in ("text", "effect", "ability", "entry_effect", "rules", "description"):
+        if key in _TEXT_KEYS:
             text = str(value) if value else text
-        elif isinstance(value, bool):
-            if value:
-                parts.append(key.replace("_", " "))
-        elif isinstance(value, int | float | str) and value != "":
-            parts.append(f"{key.replace('_', ' ')} {value}")
+        elif key in _THING_WORDS and isinstance(value, int | float | str | bool):
+            said = _THING_WORDS[key](value, node)
+            if said:
+                parts.append(said)
     details = f" ({', '.join(parts)})" if parts else ""
     return f"{name}{details}" + (f": {text}" if text else "")
 
