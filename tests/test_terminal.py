@@ -231,8 +231,22 @@ def test_hint_shows_the_hard_ais_top_choices_with_their_chances(tmp_path) -> Non
     text = table.console.export_text()
     shown = [line for line in text.splitlines() if "% to win" in line]
     assert 1 <= len(shown) <= 3
-    labels = {table.state.describe_action(a) for a in table.state.legal_actions()}
-    assert all(any(line.startswith(label) for label in labels) for line in shown)
+    # Each names the number to type for it, and that number is the choice it describes.
+    choices = menu(table.state, table.state.legal_actions())
+    for line in shown:
+        number, _, label = line.removeprefix("Type ").partition(": ")
+        assert label.startswith(choices[int(number) - 1].text), line
+    assert "of its search on it" in shown[0]
+
+
+def test_a_hint_for_an_amount_says_the_amount_to_type(tmp_path) -> None:
+    seats = ["human", "random", "random"]
+    table = _table(tmp_path, seats, seed=3, game="betabotz", names=["Ada", "Bo", "Cy"])
+    run_table(table, _answers("3", "hint", "quit"))
+    shown = [line for line in table.console.export_text().splitlines() if "% to win" in line]
+    assert shown and all(line.startswith("Type ") for line in shown)
+    amount = shown[0].removeprefix("Type ").partition(":")[0]
+    assert amount.isdigit() and f"bid {amount} Bitz" in shown[0]
 
 
 def test_a_card_on_the_table_is_looked_up_by_name(tmp_path) -> None:
@@ -457,3 +471,13 @@ def test_anything_looked_up_shows_no_internal_field(name: str, seed: int, steps:
         for line in find_in_view(state.view(0), letter, limit=50):
             head = line.partition(":")[0]  # the card's own text may say anything
             assert not internal.search(head), f"{name}: {line!r}"
+
+
+def test_a_hints_why_does_not_just_repeat_the_choice() -> None:
+    from robotable.agents.hints import hint
+
+    game = robotable.load_game("breadwinner")
+    state = game.new_initial_state(seed=3)
+    state.apply_action(state.legal_actions()[0])  # Bo builds; then Bo or Ada builds again
+    for option in hint(state, "greedy", seed=1, top=5, names=["Ada", "Bo"]):
+        assert not option.why.lower().startswith(("you " + option.label).lower()), option

@@ -25,9 +25,16 @@ class HintOption:
     label: str  # the choice in words (describe_action)
     chance: float  # estimated chance of winning after it, 0..1
     why: str  # what it would do, from the narration ("" when it says nothing visible)
+    share: float = 0.0  # the part of the search's playouts spent on it, 0..1 (0: no search)
 
     def to_json(self) -> dict[str, Any]:
-        return {"index": self.index, "label": self.label, "chance": self.chance, "why": self.why}
+        return {
+            "index": self.index,
+            "label": self.label,
+            "chance": self.chance,
+            "why": self.why,
+            "share": self.share,
+        }
 
 
 def hint(
@@ -48,12 +55,14 @@ def hint(
     concrete = strength_spec(spec, state.game.name) if spec in STRENGTHS else spec
     agent = make_agent(concrete, seed=seed)
     scores: dict[Action, tuple[float, float]] = {}  # action -> (rank key, chance)
+    spent = 0.0  # the search's playouts over the choices
     if isinstance(agent, MCTSAgent) and len(legal) > 1:
         root = agent.search(state)
         for action in legal:
             edge = root.children.get(action)
             if edge is not None and edge.visits:
                 scores[action] = (edge.visits, edge.total / edge.visits)
+                spent += edge.visits
     else:
         rng = agent.rng if isinstance(agent, GreedyAgent) else None
         sample = state.determinize(seat, rng or _rng(seed))
@@ -73,6 +82,7 @@ def hint(
                 label=state.describe_action(action),
                 chance=round(max(0.0, min(1.0, scores[action][1])), 3),
                 why=_why(state, action, seat, seed, names),
+                share=round(scores[action][0] / spent, 3) if spent else 0.0,
             )
         )
     return options
@@ -92,16 +102,37 @@ def _why(state: State, action: Action, seat: int, seed: int, names: list[str] | 
     # is a guess, not the truth.
     events = [e for e in sample.apply_action(action) if "to" not in e]
     lines = state.game.narrate(events, seat, names)
-    # The first line usually restates the choice; what follows is what it does.
-    return "; ".join(lines[1:3]) if len(lines) > 1 else (lines[0] if lines else "")
+    # The first line usually restates the choice ("You build a Drone on factory 1."): what
+    # follows is what it does. A lone line that restates the choice says nothing more.
+    label = _words(state.describe_action(action))
+    said = [line for line in lines if not _restates(_words(line), label)]
+    return " ".join(said[:2])
 
 
-def format_hint(options: list[HintOption]) -> str:
-    """The hint as lines for the terminal (the web table shows the same fields)."""
+def _words(text: str) -> set[str]:
+    return {w.strip(".,:;()").lower() for w in text.split()} - {"you", "your", "a", "the", ""}
+
+
+def _restates(line: set[str], label: set[str]) -> bool:
+    """Whether a sentence says little beyond the choice's own words."""
+    return bool(line) and len(line - label) <= max(1, len(line) // 4)
+
+
+def format_hint(options: list[HintOption], numbers: list[str] | None = None) -> str:
+    """The hint as lines for the terminal (the web table shows the same fields): each choice
+    with what to type for it (`numbers`, one per option, from the front end's menu), its
+    chance, how much of the search went on it, and what it does."""
     if not options:
         return "No hint: nothing to choose."
     out = []
-    for option in options:
-        why = f": {option.why}" if option.why else ""
-        out.append(f"{option.label} (about {option.chance:.0%} to win){why}")
+    for i, option in enumerate(options):
+        typed = numbers[i] if numbers and i < len(numbers) and numbers[i] else ""
+        head = f"Type {typed}: {option.label}" if typed else option.label
+        sure = f"about {option.chance:.0%} to win"
+        if option.share:
+            sure += f"; the AI spent {option.share:.0%} of its search on it"
+        line = f"{head} ({sure})"
+        if option.why:
+            line += f". What happens: {option.why}"
+        out.append(line)
     return "\n".join(out)

@@ -341,7 +341,9 @@ def ask_human(table: Table, seat: int, input_fn) -> bool:
                 options = hint(
                     state, "hard", seed=table.seed + len(table.actions), names=table.names
                 )
-            say(console, format_hint(options))
+            legal = state.legal_actions()
+            numbers = [choice_number(choices, legal[o.index]) for o in options]
+            say(console, format_hint(options, numbers))
         elif word == "board":
             show_decision(table, seat, choices)
         elif word == "log":
@@ -361,6 +363,18 @@ def ask_human(table: Table, seat: int, input_fn) -> bool:
                 return True
         else:
             console.print(f"Type {_what_to_type(choices)}, or help.")
+
+
+def choice_number(choices: list[Choice], action: Action) -> str:
+    """What to type for `action` at this menu: "3", or "2 then 12" for an amount."""
+    for number, choice in enumerate(choices, start=1):
+        if choice.action == action:
+            return str(number)
+        for value, valued in choice.by_value.items():
+            if valued == action:  # the amount alone where the prompt takes it so
+                alone = typed_amount(choices, str(value), "") == action
+                return str(value) if alone else f"{number} then {value}"
+    return ""
 
 
 def show_decision(table: Table, seat: int, choices: list[Choice]) -> None:
