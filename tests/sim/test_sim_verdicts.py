@@ -163,6 +163,12 @@ def test_stalls_and_draws_are_counted():
         "15 of 200 games (8%) stopped at the turn cap without a winner: games can stall." in lines
     )
     assert "5 of 200 games (2%) ended in a draw." in lines
+    rare = {"end_reason": {"counts": {"win": 998, "turn_cap": 1, "draw": 1}}}
+    lines = verdicts(_summary(quality=rare, completed=1000))
+    assert "1 of 1000 games (under 1%) stopped at the turn cap without a winner: games can " in (
+        " ".join(lines)
+    )
+    assert not any("draw" in line for line in lines)
 
 
 def test_each_variant_gets_its_own_first_mover_and_length_under_its_label():
@@ -238,7 +244,7 @@ def test_text_report_and_json_carry_the_same_sentences(invoke, tmp_path):
     assert page.index("<h2>Verdict</h2>") < page.index("<h2>The numbers behind it</h2>")
     for line in lines:
         assert f"- {line}\n" in text
-        assert f">{html.escape(line)}</li>" in page
+        assert f">{html.escape(line)}</li>" in re.sub("</?code>", "`", page)
     as_json = invoke(*args, "--seed", "3", "--json")
     assert json.loads(as_json.stdout)["verdicts"] == lines
 

@@ -11,6 +11,7 @@ import base64
 import html
 import io
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -715,7 +716,9 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
     parts.append("<h2>Verdict</h2><ul class='verdict'>")
     for line in verdict_lines(summary):
         warning = " class='warning'" if line.startswith("Warning:") else ""
-        parts.append(f"<li{warning}>{_esc(line)}</li>")
+        # A command in backticks ("`-a greedy`") is shown as code.
+        text = re.sub(r"`([^`]+)`", r"<code>\1</code>", _esc(line))
+        parts.append(f"<li{warning}>{text}</li>")
     parts.append("</ul><h2>The numbers behind it</h2>")
     parts.append("<div class='summary'><ul>")
     parts.extend(f"<li>{_esc(line)}</li>" for line in headline(summary))

@@ -122,7 +122,8 @@ def _number(x: Any) -> float | None:
 
 
 def _percent(x: float) -> str:
-    return f"{100 * x:.0f}%"
+    """Whole percent; a share above 0 that would round to 0% is 'under 1%'."""
+    return "under 1%" if 0 < x < 0.005 else f"{100 * x:.0f}%"
 
 
 # -- the first mover --------------------------------------------------------------------------
@@ -376,7 +377,8 @@ def length_verdicts(summary: dict[str, Any], completed: int) -> list[str]:
             f"{capped} of {plural(completed, 'game')} ({_percent(capped / completed)}) stopped at "
             "the turn cap without a winner: games can stall."
         )
-    if draws:
+    # A draw now and then is no finding: from one game in a hundred on.
+    if draws and draws / completed >= 0.01:
         lines.append(
             f"{draws} of {plural(completed, 'game')} ({_percent(draws / completed)}) ended in a "
             "draw."
