@@ -588,7 +588,8 @@ def test_rb_5_3_empty_gang_is_refilled_from_the_champion_deck():
     s, ev = battle(g, [["Bulby", "Mechchicken"], ["Thunder Stag"]], champion=0)
     text = "\n".join(s.battle_log())
     assert "defeats the defender Mechchicken" in text
-    assert "reveals Bulby" in text and "as the defense gang" in text.split("defeats")[1]
+    assert "reveals the defense gang: Bulby" in text.split("defeats")[1]
+    assert ". as" not in text and ".)" not in text  # card text ends inside its sentence
     assert s.champion == 1
     s2, _ = battle(g, [["Mechchicken"], ["Thunder Stag"]], champion=0)
     assert "no bot left to defend" in "\n".join(s2.battle_log())

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from robotable.core.narration import plural
+
 from .effects import clash_numbers
 from .state import (
     BATTLE,
@@ -162,12 +164,17 @@ def battle_log(s: RumbleState) -> list[str]:
     """The current (or last) battle, one readable line per step."""
     cards = s.game.content.cards
 
+    told: set[int] = set()  # cards whose text the log has given once already
+
     def stats(cid: int) -> str:
         d = cards[cid]
-        text = f" - {d.text}" if d.text else ""
+        text = ""
+        if d.text and cid not in told:
+            told.add(cid)
+            text = f" ({d.text.rstrip('.')})"
         return (
-            f"{d.name} [{'/'.join(d.factions)}] ATK {d.attack} crit {d.crits}"
-            f" DEF {d.defense} bar {d.barriers}{text}"
+            f"{d.name} [{'/'.join(d.factions)}] attack {d.attack}, {plural(d.crits, 'crit')}, "
+            f"defense {d.defense}, {plural(d.barriers, 'barrier')}{text}"
         )
 
     def who(seat: int) -> str:  # seats count from 1 for people
@@ -179,7 +186,7 @@ def battle_log(s: RumbleState) -> list[str]:
         if k == "battle":
             lines.append(f"Battle of round {e[1]}: {who(e[2])} holds the Champion token.")
         elif k == "defense":
-            lines.append(f"{who(e[1])} reveals {stats(e[2])} as the defense gang.")
+            lines.append(f"{who(e[1])} reveals the defense gang: {stats(e[2])}.")
         elif k == "undefended":
             lines.append(f"{who(e[1])} has no bot left to defend with.")
         elif k == "clash":
@@ -284,6 +291,10 @@ def render(s: RumbleState, seat: int | None) -> str:
     spaces = ", ".join(str(x) for x in v["round_spaces"])
     out.append(f"Crystal supply {v['crystal_supply']}, round spaces (rounds 1-5) {spaces}")
     out.append("Laboratory:")
+    out.append(
+        "  (a bot: [factions] ATK attack+crits c, DEF defense+barriers b, "
+        "cost scraps to build/scrap value)"
+    )
     for row in v["laboratory"]["rows"]:
         if row["open"]:
             slots = " | ".join(_card(c) for c in row["slots"])
