@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import secrets
 import time
 from collections.abc import Callable
@@ -44,8 +45,35 @@ CHAT_LINES, CHAT_WINDOW = 5, 10.0  # chat lines one seat may send in that many s
 # Lines one client address may send in CHAT_WINDOW over all its seats and tables: two people on
 # one home connection can both talk, one machine with many seats cannot flood.
 CHAT_LINES_PER_ADDRESS = 10
+# What an AI seat is called when its creator gave it no name. Robots at one table are told apart
+# by name in the log and on the board ("Ada attacks Bo's Tri Bot"), so no two share one; a
+# seat's strength is shown beside its name by the pages ("Ada · hard"), not in it, so the log
+# reads like a game host talks. None of these is a card, unit or rules word in any game.
+ROBOT_NAMES = (
+    "Ada", "Bo", "Cy", "Dot", "Echo", "Flux", "Gizmo", "Hex", "Ion", "Jolt", "Kilo",
+    "Lumen", "Mica", "Nix", "Ohm", "Pixel", "Quark", "Rusty", "Tesla", "Volt", "Widget", "Zed",
+)  # fmt: skip
 
 __all__ = ["Refused", "Table", "Tables", "Watcher", "seat_events"]
+
+
+def robot_names(seats: list[dict[str, Any]], given: list[str], seed: int | None) -> list[str]:
+    """Names for the AI seats among `seats` that were given none (`given[i]` empty), in seat
+    order: each a robot's from ROBOT_NAMES, none twice at the table and none a name another seat
+    has (compared ignoring case). Which robots sit down follows the table's seed where its
+    creator chose one (the same seeded table seats the same robots), else it is drawn afresh."""
+    wanted = sum(
+        1 for spec, name in zip(seats, given, strict=True) if spec["kind"] == "ai" and not name
+    )
+    taken = {name.casefold() for name in given if name}
+    free = [n for n in ROBOT_NAMES if n.casefold() not in taken]
+    random.Random(secrets.randbits(64) if seed is None else seed).shuffle(free)
+    names = free[:wanted]
+    number = 2
+    while len(names) < wanted:  # more unnamed robots than names: the names again, numbered
+        names += [f"{n} {number}" for n in free if f"{n} {number}".casefold() not in taken]
+        number += 1
+    return names[:wanted]
 
 
 class Tables:
@@ -191,12 +219,14 @@ class Tables:
             )
         rows: list[SeatRow] = []
         tokens: list[str | None] = []
+        given = [clean_text(spec.get("name") or "", NAME_LENGTH) for spec in seats]
+        robots = iter(robot_names(seats, given, seed))
         for i, spec in enumerate(seats):
-            name = clean_text(spec.get("name") or "", NAME_LENGTH)
+            name = given[i]
             if spec["kind"] == "ai":
                 ai = spec.get("ai") or DEFAULT_AI
                 check_agent_spec(ai, game.name, self.ai.limits, seat=i)
-                rows.append(SeatRow("ai", name or f"AI {ai}", ai=ai))
+                rows.append(SeatRow("ai", name or next(robots), ai=ai))
                 tokens.append(None)
             elif spec.get("open"):
                 rows.append(SeatRow("human", name or f"Open seat {i + 1}", open=True))
@@ -298,6 +328,13 @@ class Tables:
             token = secrets.token_urlsafe(18)
             old = table.row.seats[seat]
             name = clean_text(name or "", NAME_LENGTH)
+            # Two seats of one name would read alike in the log and on the board.
+            if name and any(
+                s.name.casefold() == name.casefold()
+                for i, s in enumerate(table.row.seats)
+                if i != seat
+            ):
+                raise Refused(f"{name} already sits at this table; choose another name")
             taken = SeatRow("human", name or old.name, None, hash_token(token))
             seats = [*table.row.seats[:seat], taken, *table.row.seats[seat + 1 :]]
             await self.store.set_seats(table.id, seats)

@@ -268,14 +268,19 @@ function showCreated(created) {
 
 // Names as nodes, each isolated (<bdi>): a right-to-left name does not reorder the words around it.
 function seatSummary(t) {
-  return t.seats.flatMap((s, i) => [i ? " vs " : null, h("bdi", {}, s.kind === "ai" ? `AI ${s.ai}` : s.name)]);
+  return t.seats.flatMap((s, i) => [i ? " vs " : null, h("bdi", {}, s.name), s.kind === "ai" ? ` · ${aiLevel(s.ai)}` : null]);
+}
+
+// An AI seat's strength beside its name ("Ada · hard"): a named strength, or a spec's kind.
+function aiLevel(spec) {
+  return String(spec || "AI").split(":")[0];
 }
 
 function resultText(t) {
   if (!t.result) return "";
   const r = t.result.returns;
   const best = Math.max(...r);
-  const winners = r.map((v, i) => [v, i]).filter(([v]) => v === best && v > 0).map(([, i]) => t.seats[i].kind === "ai" ? `AI ${t.seats[i].ai}` : t.seats[i].name);
+  const winners = r.map((v, i) => [v, i]).filter(([v]) => v === best && v > 0).map(([, i]) => t.seats[i].name);
   if (winners.length === r.length || winners.length === 0) return "draw";
   return ["won by ", winners.flatMap((name, i) => [i ? " and " : null, h("bdi", {}, name)])];
 }

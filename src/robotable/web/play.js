@@ -68,6 +68,11 @@ function seatName(i) {
   return `${s.name}${you}`;
 }
 
+// An AI seat's strength beside its name ("Ada · hard"): a named strength, or a spec's kind.
+function aiLevel(spec) {
+  return String(spec || "AI").split(":")[0];
+}
+
 // A game's own text (its prompt) says "Seat 2"; the table knows that seat's name.
 function named(text) {
   if (!page.table) return text;
@@ -252,7 +257,7 @@ function renderHeader() {
     const classes = ["seat-chip"];
     if (s.seat === page.you) classes.push("you");
     if (page.view && s.seat === page.view.current_player) classes.push("deciding");
-    const badge = s.kind === "ai" ? `AI ${s.ai}` : (s.connected ? "online" : "away");
+    const badge = s.kind === "ai" ? `· ${aiLevel(s.ai)}` : (s.connected ? "online" : "away");
     seats.appendChild(h("span", { class: classes.join(" "), dataset: { seat: s.seat } },
       h("b", {}, `${s.seat + 1}. `, h("bdi", {}, s.name)), " ", h("small", {}, s.seat === page.you ? "you" : badge)));
   }
