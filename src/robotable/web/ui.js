@@ -106,18 +106,29 @@ export function drawCard(card, opts = {}) {
   return el;
 }
 
-// The full text of a card or term, in a box at the bottom of the page until dismissed.
-export function showDetail(text) {
+// The full text of a card or term, in a box at the bottom of the page until dismissed (Close or
+// Escape; focus goes back to what opened it). `picture` is an optional node (the card's art).
+export function showDetail(text, heading = null, picture = null) {
   let box = document.getElementById("detail");
   if (!box) {
-    box = h("div", { id: "detail", class: "detail", role: "dialog", "aria-live": "polite" });
+    box = h("div", { id: "detail", class: "detail", role: "dialog", "aria-live": "polite", "aria-label": "Card details", tabindex: "-1" });
+    box.addEventListener("keydown", (e) => { if (e.key === "Escape") { e.preventDefault(); box.close(); } });
+    box.close = () => {
+      box.hidden = true;
+      if (box.opener && box.opener.isConnected) box.opener.focus();
+    };
     document.body.appendChild(box);
   }
+  box.opener = document.activeElement;
   clear(box);
   const close = h("button", { type: "button", class: "small-button", "aria-label": "Close" }, "Close");
-  close.addEventListener("click", () => { box.hidden = true; });
-  box.appendChild(h("p", {}, text));
-  box.appendChild(close);
+  close.addEventListener("click", () => box.close());
+  if (picture) box.appendChild(h("div", { class: "detail-art" }, picture));
+  const words = h("div", { class: "detail-words" });
+  if (heading) words.appendChild(h("h2", {}, heading));
+  words.appendChild(h("p", {}, text));
+  words.appendChild(close);
+  box.appendChild(words);
   box.hidden = false;
   close.focus();
 }

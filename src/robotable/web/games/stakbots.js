@@ -2,38 +2,65 @@
 // hand as cards, the supply and the scrapheap between. Click a hand card to play it, an opponent's
 // top card to attack it, a stak card to choose it for an entry effect.
 import { h } from "../ui.js";
+import { backCard, gameCard, robotArt } from "../art.js";
 
-function card(c, opts = {}) {
-  if (!c || c.face_up === false && !c.known) {
-    return h("div", { class: "card sb-card face-down small", title: "face-down card" }, h("div", { class: "card-back" }, "SB"));
-  }
-  const info = c.known || c;
+function numbers(info) {
   const power = info.current_power !== undefined && info.current_power !== info.power
     ? `${info.current_power} (${info.power})` : String(info.power);
-  const classes = ["card", "sb-card"];
-  if (opts.small) classes.push("small");
-  if (c.known) classes.push("known-face-down");
-  return h("div", { class: classes.join(" "), title: info.text, dataset: { card: info.id } },
-    h("div", { class: "card-name" }, info.name),
-    h("div", { class: "card-stats" },
-      h("span", { class: "stat", title: "power" }, h("b", {}, power), " pow"),
-      h("span", { class: "stat", title: "rank" }, "rank ", h("b", {}, String(info.rank))),
-      info.damage ? h("span", { class: "stat damage", title: "damage" }, `dmg ${info.damage}`) : null),
-    h("div", { class: "card-text" }, info.text),
-    c.known ? h("div", { class: "card-tags" }, "face-down, known") : null);
+  return [
+    { value: power, label: "pow", title: "power", cls: "stat-power" },
+    { value: info.rank, label: "rank", title: "rank" },
+    info.damage ? { value: info.damage, label: "dmg", title: "damage", cls: "damage" } : null,
+  ];
+}
+
+function card(c, opts = {}) {
+  if (!c || c.face_up === false && !c.known) return backCard("stakbots", { small: true, extraClass: "sb-card" });
+  const info = c.known || c;
+  return gameCard({
+    game: "stakbots", name: info.name, small: opts.small, key: info.id,
+    classes: ["sb-card", c.known ? "known-face-down" : null],
+    picture: robotArt("stakbots", info.bot || info.name, { might: info.power }),
+    stats: numbers(info),
+    text: info.text,
+    tags: c.known ? "face-down, known" : null,
+  });
+}
+
+// A card under the top of a stak, seen from the side: a face-down card is a sliver of its back;
+// a face-up one a strip with its picture, name and numbers, so every card in the pile is read
+// (its text opens on a tap), however deep it lies.
+function underCard(c) {
+  if (!c || c.face_up === false && !c.known) {
+    const el = backCard("stakbots", { extraClass: "sb-card sb-under sb-sliver" });
+    el.title = "face-down card";
+    return el;
+  }
+  const info = c.known || c;
+  const el = gameCard({
+    game: "stakbots", name: info.name, key: info.id,
+    classes: ["sb-card", "sb-under", "sb-strip", c.known ? "known-face-down" : null],
+    picture: robotArt("stakbots", info.bot || info.name, { might: info.power }),
+    stats: numbers(info),
+    detail: c.known ? "Face-down, known to you." : null,
+  });
+  el.title = info.text || info.name;
+  el.setAttribute("aria-label", `${el.getAttribute("aria-label")}. ${info.text || ""}`);
+  return el;
 }
 
 function stakPile(cards, ctx, targetable) {
   const pile = h("div", { class: "sb-stak" });
   const n = cards.length;
-  cards.forEach((c, i) => {
-    const depth = n - 1 - i;
-    const el = card(c, { small: depth !== 0 });
+  // The top card first, then the pile beneath it down to the bottom card.
+  for (let depth = 0; depth < n; depth++) {
+    const c = cards[n - 1 - depth];
+    const el = depth === 0 ? card(c) : underCard(c);
     el.classList.add(depth === 0 ? "sb-top" : "sb-under");
     const choice = targetable.find((a) => a.action.depth === depth);
     if (choice) ctx.bind(el, choice.index, choice.label);
     pile.appendChild(el);
-  });
+  }
   if (n === 0) pile.appendChild(h("div", { class: "muted" }, "empty stak"));
   return pile;
 }
@@ -63,7 +90,7 @@ function seatZone(view, s, ctx, name = null) {
   for (const k of staks) {
     const j = k.stak;
     const targets = ctx.legal.filter((a) => a.action.type === "target" && a.action.seat === s.seat && (a.action.stak || 0) === j);
-    const title = staks.length > 1 ? `${ordinal[j]} stak (top on the right)` : "Stak (top on the right)";
+    const title = staks.length > 1 ? `${ordinal[j]} stak (top card first)` : "Stak (top card first)";
     const stakBox = h("div", { class: "sb-stak-box", dataset: { stak: j } }, h("div", { class: "sb-label" }, title), stakPile(k.cards, ctx, targets));
     row.appendChild(stakBox);
     // Attacks: click the opponent's top card (also offered as a button beside it, naming the
