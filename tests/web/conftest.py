@@ -29,6 +29,17 @@ except ImportError:  # the [web] extra is not installed: there is no web table t
     collect_ignore_glob = ["test_web_*.py"]
 
 
+@pytest.fixture(autouse=True)
+def _serve_the_test_client_host(monkeypatch) -> None:
+    """Every app a test builds serves the Host the Starlette TestClient sends, `testserver`,
+    besides the local names (tests of the Host check pass `allowed_hosts` themselves)."""
+    try:
+        from robotable.server import app
+    except ImportError:
+        return
+    monkeypatch.setattr(app, "DEFAULT_HOSTS", (*app.DEFAULT_HOSTS, "testserver"))
+
+
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     app = create_app(

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 
 from robotable.server.app import create_app
 from robotable.server.limits import RateLimiter, ServerLimits
-from robotable.server.wire import nesting_depth
+from robotable.server.wire import depth_of, loads_limited
 
 from .conftest import SeatClient, serve_process
 
@@ -171,17 +171,18 @@ def test_huge_deep_and_malformed_messages_are_refused_and_the_table_plays_on(
 
 def test_deep_and_huge_http_bodies_are_refused(client):
     deep = '{"game": "countdown", "options": {"x": ' + "[" * 50 + "]" * 50 + "}}"
-    response = client.post("/api/tables", content=deep)
+    as_json = {"content-type": "application/json"}
+    response = client.post("/api/tables", content=deep, headers=as_json)
     assert response.status_code == 400 and "nested deeper" in response.json()["error"]
-    response = client.post("/api/tables", content="{" + " " * 300_000 + "}")
+    response = client.post("/api/tables", content="{" + " " * 300_000 + "}", headers=as_json)
     assert response.status_code == 413
     assert _open(client) == []
 
 
 def test_nesting_depth_skips_strings():
-    assert nesting_depth(b'{"a": [1, {"b": "[[[[{{{{"}]}') == 3
-    assert nesting_depth(b'{"x": "a\\"[[["}') == 1
-    assert nesting_depth(b"[" * 1000) == 1000
+    assert depth_of(loads_limited(b'{"a": [1, {"b": "[[[[{{{{"}]}', 16)) == 3
+    assert depth_of(loads_limited(b'{"x": "a\\"[[["}', 16)) == 1
+    assert depth_of(loads_limited(b"[" * 1000 + b"]" * 1000, 1000)) == 1000
 
 
 def test_forged_and_reused_seat_links(client):

@@ -97,7 +97,9 @@ def test_games_are_listed_with_seats_options_and_description(client):
     ],
 )
 def test_bad_table_requests_are_refused_with_a_reason(client, body, status, fragment):
-    response = client.post("/api/tables", content=json.dumps(body))
+    response = client.post(
+        "/api/tables", content=json.dumps(body), headers={"content-type": "application/json"}
+    )
     assert response.status_code == status
     assert fragment in response.json()["error"]
     assert "Traceback" not in response.text

@@ -154,7 +154,7 @@ def test_an_open_seat_is_taken_once_from_the_lobby(client):
     ada.until(lambda f: f["type"] == "seats" and f["table"]["seats"][1]["name"] == "Cy")
     again = client.post(claim, json={"name": "Dee"})
     assert again.status_code == 409 and "not open" in again.json()["error"]
-    assert client.post(f"/api/tables/{table['id']}/seats/1/claim").status_code == 409
+    assert client.post(f"/api/tables/{table['id']}/seats/1/claim", json={}).status_code == 409
     cy = SeatClient(client, table["id"], taken.json()["token"])
     assert cy.state["you"] == 1
     listed = next(t for t in client.get("/api/tables").json()["playing"] if t["id"] == table["id"])

@@ -11,7 +11,7 @@ import json
 import logging
 import math
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -30,6 +31,7 @@ from ..core.errors import RobotableError
 from ..core.registry import game_names, load_game
 from .ai import AiLimits, AiRunner, check_agent_spec
 from .errors import Busy
+from .guard import ClientConnections, SameSiteWrites
 from .limits import RateLimiter, ServerLimits, TooMany
 from .rooms import Refused, Table, Tables, Watcher
 from .schemas import (
@@ -42,12 +44,16 @@ from .schemas import (
     describe_error,
 )
 from .store import Store, StoreError, hash_address
+from .wire import TooDeep, loads_limited
 from .wire import dumps as _dumps
-from .wire import loads, nesting_depth
 
 log = logging.getLogger("robotable.server")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+# The names a browser on this machine reaches the server by. Any other Host is refused: a page
+# on another site whose name is rebound to this machine's address (DNS rebinding) sends its own.
+DEFAULT_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 
 
 SECURITY_HEADERS = [
@@ -91,15 +97,22 @@ def create_app(
     tune_gc: bool = False,
     limits: ServerLimits | None = None,
     clock: Callable[[], float] = time.time,
+    allowed_hosts: Sequence[str] | None = None,
+    forwarded_allow_ips: str | Sequence[str] | None = None,
 ) -> Starlette:
     """The web table over the SQLite database at `db_path` (created when missing), or the
     PostgreSQL database at a `postgresql://` URL.
 
     `tune_gc` (what `robotable serve` does) sets the process's garbage collector for a server;
     it is process-wide, so tests that run the app inside a test process leave it off.
-    `limits` are what a host allows strangers (see ServerLimits); `clock` tells table ages."""
+    `limits` are what a host allows strangers (see ServerLimits); `clock` tells table ages.
+    `allowed_hosts` are the Host names served (TrustedHostMiddleware patterns; DEFAULT_HOSTS
+    when None). With `forwarded_allow_ips` (uvicorn's syntax), the client address is taken from
+    X-Forwarded-For when the peer is one of those proxies (uvicorn's ProxyHeadersMiddleware);
+    without, the peer's address is the client's."""
     limits = limits or ServerLimits()
     creations = RateLimiter(limits.creates_per_minute, clock=clock)
+    sockets: dict[str, int] = {}  # table id -> websockets open on it, from their acceptance
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -158,9 +171,13 @@ def create_app(
                 f"too many new tables from this address; try again in {math.ceil(wait)} s",
                 headers={"retry-after": str(math.ceil(wait))},
             )
-        body = await _read_body(request, MAX_CREATE_BODY)
-        if nesting_depth(body) > limits.max_depth:
-            return _error(400, f"request nested deeper than {limits.max_depth} levels")
+        body = await _read_body(request, MAX_CREATE_BODY, limits.body_seconds)
+        try:
+            loads_limited(body, limits.max_depth)
+        except TooDeep as exc:
+            return _error(400, f"request {exc}")
+        except ValueError:
+            pass  # the schema's own parser says what is wrong with it
         try:
             spec = CreateTable.model_validate_json(body)
         except ValidationError as exc:
@@ -195,7 +212,7 @@ def create_app(
         )
 
     async def api_claim(request: Request) -> Response:
-        body = await _read_body(request)
+        body = await _read_body(request, MAX_FRAME, limits.body_seconds)
         try:
             claim = Claim.model_validate_json(body or b"{}")
         except ValidationError as exc:
@@ -253,13 +270,41 @@ def create_app(
             await _send_error(websocket, None, "no such table")
             await websocket.close(code=4404)
             return
-        seat = await _handshake(websocket, table, limits.max_depth)
-        if seat is False:
-            return
-        if len(table.watchers) >= limits.max_watchers:
+        # A socket counts against the table's watchers from its acceptance, not its hello: one
+        # that never says hello still holds a place (until its deadline).
+        if sockets.get(table.id, 0) >= limits.max_watchers:
             await _send_error(websocket, None, "this table has as many watchers as it takes")
             await websocket.close(code=4429)
             return
+        sockets[table.id] = sockets.get(table.id, 0) + 1
+        try:
+            await _watch(websocket, tables, table)
+        finally:
+            sockets[table.id] -= 1
+            if not sockets[table.id]:
+                del sockets[table.id]
+
+    async def _watch(websocket: WebSocket, tables: Tables, table: Table) -> None:
+        try:
+            async with asyncio.timeout(limits.hello_seconds):
+                seat = await _handshake(websocket, table, limits.max_depth)
+        except TimeoutError:
+            await _send_error(
+                websocket, None, f"no hello within {limits.hello_seconds:g} s; closing"
+            )
+            await websocket.close(code=4408)
+            return
+        if seat is False:
+            return
+        # Every socket, a spectator's too, has a rate of messages and of bytes; a client that
+        # keeps on past it after being told is closed.
+        messages = RateLimiter(
+            limits.ws_messages_per_minute, burst=limits.ws_message_burst, clock=time.monotonic
+        )
+        volume = RateLimiter(
+            limits.ws_bytes_per_minute, burst=limits.ws_byte_burst, clock=time.monotonic
+        )
+        strikes = 0
         address = websocket.client.host if websocket.client else "unknown"
         watcher = Watcher(seat, websocket.send_text, address=address)
         watcher.task = asyncio.ensure_future(_pump(watcher, websocket))
@@ -272,6 +317,15 @@ def create_app(
                 text = message.get("text")
                 if text is None:
                     text = (message.get("bytes") or b"").decode("utf-8", "replace")
+                if messages.take("") is not None or volume.take("", len(text.encode())) is not None:
+                    strikes += 1
+                    if strikes >= limits.ws_strikes:
+                        await _send_error(websocket, None, "too many messages; closing")
+                        await websocket.close(code=4429)
+                        break
+                    watcher.push(_dumps({"type": "error", "id": None, "message": _SLOW_DOWN}))
+                    continue
+                strikes = 0
                 await _handle(tables, table, watcher, text, limits.max_depth)
         except WebSocketDisconnect:
             pass
@@ -281,6 +335,22 @@ def create_app(
             with contextlib.suppress(BaseException):
                 await watcher.task
 
+    hosts = list(DEFAULT_HOSTS if allowed_hosts is None else allowed_hosts)
+    # Outermost first: the client's address is settled before anything counts it, and every
+    # answer, refusals included, carries the security headers.
+    middleware = [
+        Middleware(SecurityHeaders),
+        Middleware(ClientConnections, limit=limits.max_per_address),
+        Middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False),
+        Middleware(SameSiteWrites),
+    ]
+    if forwarded_allow_ips is not None:
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        trusted = forwarded_allow_ips
+        if not isinstance(trusted, str):
+            trusted = list(trusted)
+        middleware.insert(0, Middleware(ProxyHeadersMiddleware, trusted_hosts=trusted))
     return Starlette(
         routes=[
             Route("/", lobby_page),
@@ -296,7 +366,7 @@ def create_app(
             Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
         ],
         lifespan=lifespan,
-        middleware=[Middleware(SecurityHeaders)],
+        middleware=middleware,
         exception_handlers={HTTPException: _http_error},
     )
 
@@ -325,14 +395,19 @@ async def _expire_periodically(tables: Tables) -> None:
             log.exception("giving up idle tables failed; trying again later")
 
 
-def _check_shape(text: str, max_depth: int) -> bytes:
-    """A client's message as bytes, refused before parsing when too large or too deep."""
+_SLOW_DOWN = "too many messages on this connection; wait a moment before sending more"
+
+
+def _check_shape(text: str, max_depth: int) -> Any:
+    """A client's message parsed, refused when too large (before parsing) or too deep.
+    Raises Refused, or ValueError when it is not JSON."""
     data = text.encode()
     if len(data) > MAX_FRAME:
         raise Refused(f"message too large (limit {MAX_FRAME} bytes)")
-    if nesting_depth(data) > max_depth:
-        raise Refused(f"message nested deeper than {max_depth} levels")
-    return data
+    try:
+        return loads_limited(data, max_depth)
+    except TooDeep as exc:
+        raise Refused(f"message {exc}") from None
 
 
 async def _handshake(websocket: WebSocket, table: Table, max_depth: int) -> int | None | bool:
@@ -345,7 +420,7 @@ async def _handshake(websocket: WebSocket, table: Table, max_depth: int) -> int 
         return False
     text = message.get("text") or ""
     try:
-        hello = Envelope.model_validate({"message": loads(_check_shape(text, max_depth))}).message
+        hello = Envelope.model_validate({"message": _check_shape(text, max_depth)}).message
         if not isinstance(hello, Hello):
             raise Refused('the first message must be {"type": "hello", "token": ...}')
         return table.seat_for_token(hello.token)
@@ -364,9 +439,10 @@ async def _handle(
     """One client request; whatever is wrong with it fails this request only."""
     request_id = None
     try:
-        data_bytes = _check_shape(text, max_depth)
         try:
-            data = loads(data_bytes)
+            data = _check_shape(text, max_depth)
+        except Refused:
+            raise
         except ValueError:
             raise Refused("a message must be a JSON object") from None
         if isinstance(data, dict) and isinstance(data.get("id"), int):
@@ -436,20 +512,32 @@ def _error(status: int, message: str, headers: dict[str, str] | None = None) -> 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    return _error(exc.status_code, str(exc.detail))
+    return _error(exc.status_code, str(exc.detail), headers=exc.headers)
 
 
-async def _read_body(request: Request, limit: int = MAX_FRAME) -> bytes:
+async def _read_body(request: Request, limit: int, seconds: float) -> bytes:
+    """The request's body, refused past `limit` bytes (413) or `seconds` (408: a client that
+    sends a byte now and then must not hold a connection for ever). Either way the connection
+    closes, since the rest of the body is not read."""
     length = request.headers.get("content-length")
+    too_large = HTTPException(
+        413, f"request body too large (limit {limit} bytes)", headers={"connection": "close"}
+    )
     if length is not None and (not length.isdigit() or int(length) > limit):
-        raise HTTPException(413, f"request body too large (limit {limit} bytes)")
+        raise too_large
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        chunks.append(chunk)
-        size += len(chunk)
-        if size > limit:
-            raise HTTPException(413, f"request body too large (limit {limit} bytes)")
+    try:
+        async with asyncio.timeout(seconds):
+            async for chunk in request.stream():
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > limit:
+                    raise too_large
+    except TimeoutError:
+        raise HTTPException(
+            408, f"request body not received within {seconds:g} s", headers={"connection": "close"}
+        ) from None
     return b"".join(chunks)
 
 

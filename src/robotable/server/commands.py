@@ -87,13 +87,27 @@ def register(app: typer.Typer) -> None:
         max_connections: Annotated[
             int, typer.Option(min=1, help="Connections in all; more are answered 503.")
         ] = 4000,
+        max_per_address: Annotated[
+            int,
+            typer.Option(
+                min=1, help="Connections from one client address (requests and websockets)."
+            ),
+        ] = 64,
         forwarded_allow_ips: Annotated[
             str,
             typer.Option(
                 help="Proxies trusted to say who the client is (X-Forwarded-For), comma-separated;"
-                " '*' trusts any. Client addresses count table creations."
+                " '*' trusts any. Client addresses count table creations and connections."
             ),
         ] = "127.0.0.1",
+        allowed_hosts: Annotated[
+            str | None,
+            typer.Option(
+                help="Host names the server answers to besides localhost, 127.0.0.1 and [::1],"
+                " comma-separated ('*.example.org' matches subdomains, '*' any). Default: the "
+                "--host address; required with --host 0.0.0.0 or ::."
+            ),
+        ] = None,
         fsync: Annotated[
             bool,
             typer.Option(
@@ -104,15 +118,22 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run the web table: lobby, tables with friends and AI seats, stored in SQLite.
 
-        Example: `robotable serve --host 0.0.0.0 --port 8080 --max-tables 200`.
+        Example: `robotable serve --host 0.0.0.0 --allowed-hosts games.example.org,192.168.1.20
+        --port 8080 --max-tables 200`.
         """
         import uvicorn
 
         from .ai import AiLimits
         from .app import create_app
+        from .guard import guarded_http_protocol
         from .limits import ServerLimits
         from .schemas import MAX_FRAME
 
+        try:
+            hosts = served_hosts(host, allowed_hosts)
+        except RobotableError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            raise typer.Exit(2) from None
         path: str | Path = db or default_db_path()
         try:
             check_database(path)
@@ -134,10 +155,13 @@ def register(app: typer.Typer) -> None:
                     max_open_per_address=max_open_per_address,
                     max_watchers=max_watchers,
                     max_connections=max_connections,
+                    max_per_address=max_per_address,
                 ),
                 ai_delay=max(0.0, ai_delay),
                 synchronous="FULL" if fsync else "NORMAL",
                 tune_gc=True,
+                allowed_hosts=hosts,
+                forwarded_allow_ips=forwarded_allow_ips,
             ),
             host=host,
             port=port,
@@ -149,8 +173,16 @@ def register(app: typer.Typer) -> None:
             # Frames are a few kilobytes of JSON; compressing each costs more CPU than it saves.
             ws_per_message_deflate=False,
             limit_concurrency=max_connections,
-            proxy_headers=True,
-            forwarded_allow_ips=forwarded_allow_ips,
+            # Deadlines on unfinished requests and a cap per peer address, which uvicorn lacks.
+            http=guarded_http_protocol(
+                header_seconds=ServerLimits().header_seconds,
+                body_seconds=ServerLimits().body_seconds,
+                max_per_address=max_per_address,
+                trusted_proxies=forwarded_allow_ips,
+            ),
+            # The app applies X-Forwarded-For itself (create_app's forwarded_allow_ips), so
+            # that its per-address counts see the client behind a proxy.
+            proxy_headers=False,
             # On SIGTERM or Ctrl-C: websocket clients get close code 1012 (they reconnect by
             # themselves), moves in flight are committed, then the lifespan stops the AI workers
             # and the store. A connection that will not close is not waited for past this.
@@ -159,6 +191,37 @@ def register(app: typer.Typer) -> None:
         server = _AnnouncingServer(config)
         typer.echo(f"robotable web table, games stored in {shown(path)}")
         server.run()
+
+
+def served_hosts(host: str, allowed_hosts: str | None) -> list[str]:
+    """The Host names to answer: the local names, and those given or else the bound address.
+
+    Listening on every interface (0.0.0.0, ::) has no name to default to: the names people
+    will type are the operator's to say, since answering any Host would let a page on another
+    site reach the server through a name rebound to it (DNS rebinding)."""
+    from .app import DEFAULT_HOSTS
+
+    if allowed_hosts is not None:
+        names = [name.strip().lower() for name in allowed_hosts.split(",") if name.strip()]
+        if not names:
+            raise RobotableError("--allowed-hosts: name at least one host, or '*' for any")
+        for name in names:
+            if "*" in name[1:] or (name.startswith("*") and name != "*" and name[:2] != "*."):
+                raise RobotableError(
+                    f"--allowed-hosts: '{name}' is not a host name or a pattern like "
+                    "'*.example.org'"
+                )
+        # The local names stay: no page on another site can send them (a rebound name is the
+        # page's own), and the machine's own checks use them.
+        return list(dict.fromkeys([*DEFAULT_HOSTS, *names]))
+    if host in ("0.0.0.0", "::", ""):
+        shown = host or "''"
+        raise RobotableError(
+            f"--host {shown} listens on every interface: name the hosts people will reach it "
+            "by with --allowed-hosts (e.g. --allowed-hosts games.example.org,192.168.1.20)"
+        )
+    bound = f"[{host}]" if ":" in host else host.lower()
+    return list(dict.fromkeys([*DEFAULT_HOSTS, bound]))
 
 
 def _make_server_class():

@@ -23,6 +23,15 @@ class ServerLimits:
     max_watchers: int = 32  # websocket connections to one table
     max_connections: int = 4000  # connections in all (uvicorn answers 503 past it)
     max_depth: int = 16  # JSON nesting in anything a client sends
+    max_per_address: int = 64  # connections (requests and websockets) from one client address
+    header_seconds: float = 10.0  # from a request's first byte to the end of its headers
+    body_seconds: float = 10.0  # from the end of a request's headers to the end of its body
+    hello_seconds: float = 5.0  # from a websocket's acceptance to its hello
+    ws_messages_per_minute: float = 240.0  # messages one websocket may send ...
+    ws_message_burst: int = 60  # ... with as many at once
+    ws_bytes_per_minute: float = 1_048_576.0  # bytes one websocket may send ...
+    ws_byte_burst: int = 262_144  # ... with as many at once
+    ws_strikes: int = 20  # messages over the rate in a row before the socket is closed
 
 
 class TooMany(Refused):
@@ -34,7 +43,8 @@ class TooMany(Refused):
 
 
 class RateLimiter:
-    """A token bucket per key (a client address): `per_minute` tokens a minute, as many at once.
+    """A token bucket per key (a client address, a connection): `per_minute` tokens a minute,
+    `burst` at once (as many as a minute's when not given).
 
     Keys that have refilled completely are forgotten, so the map holds only recent clients."""
 
@@ -43,22 +53,25 @@ class RateLimiter:
         per_minute: float,
         clock: Callable[[], float] = time.monotonic,
         max_keys: int = 100_000,
+        burst: float | None = None,
     ) -> None:
         self.rate = per_minute / 60.0
-        self.burst = max(1.0, per_minute)
+        self.burst = max(1.0, per_minute if burst is None else burst)
         self.clock = clock
         self.max_keys = max_keys
         self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, when)
 
-    def take(self, key: str) -> float | None:
-        """Spend a token for `key`: None if allowed, else the seconds until one is available."""
+    def take(self, key: str, cost: float = 1.0) -> float | None:
+        """Spend `cost` tokens (at most the burst) for `key`: None if allowed, else the seconds
+        until they are available."""
         now = self.clock()
+        cost = min(cost, self.burst)
         tokens, when = self._buckets.get(key, (self.burst, now))
         tokens = min(self.burst, tokens + (now - when) * self.rate)
-        if tokens < 1.0:
+        if tokens < cost:
             self._buckets[key] = (tokens, now)
-            return (1.0 - tokens) / self.rate
-        self._buckets[key] = (tokens - 1.0, now)
+            return (cost - tokens) / self.rate
+        self._buckets[key] = (tokens - cost, now)
         if len(self._buckets) > self.max_keys:
             self._forget_full(now)
         return None
