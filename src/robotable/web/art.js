@@ -310,7 +310,7 @@ export function dieArt(bot) {
   const owner = SEAT_COLOURS[bot.owner] || SEAT_COLOURS[0];
   const pal = { ...PALETTES.breadwinner, metal: [shade(owner, 0.35), shade(owner, 0.5)] };
   const { g } = robotParts(`${bot.type}`, pal, bot.face, farmTool(bot.type));
-  g.setAttribute("transform", "translate(14 8) scale(0.72)");
+  g.setAttribute("transform", "translate(16 13) scale(0.8)");
   const pips = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]], 4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], 6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] }[bot.face] || [];
   const pipGroup = s("g", {}, s("rect", { x: 3, y: 3, width: 22, height: 22, rx: 5, fill: "#fffaf0", stroke: INK, "stroke-width": 1.6 }),
     pips.map(([x, y]) => s("circle", { cx: 14 + x * 6, cy: 14 + y * 6, r: 2.3, fill: INK })));
@@ -429,9 +429,10 @@ export function gameCard(o) {
   name.className = "card-name";
   name.textContent = o.name;
   head.appendChild(name);
-  if (o.cost) head.appendChild(badge(o.cost, "card-cost"));
   el.appendChild(head);
-  el.appendChild(artPanel(o.picture));
+  const art = el.appendChild(artPanel(o.picture));
+  // The cost sits on the picture's corner, so the name has the card's whole width.
+  if (o.cost) art.appendChild(badge(o.cost, "card-cost"));
   const stats = (o.stats || []).filter(Boolean);
   if (stats.length) {
     const row = document.createElement("div");

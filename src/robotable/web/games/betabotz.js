@@ -2,6 +2,7 @@
 // the current mission, team proposals with reward shares, each player's Betabot with its
 // attributes, components, Limit Breaches and Code cards (click one to play it).
 import { h, humanize } from "../ui.js";
+import { deviceArt, gameCard, icon, robotArt, tokenPill } from "../art.js";
 
 const ATTRS = ["agility", "firepower", "structure", "processor"];
 
@@ -11,20 +12,26 @@ function attrTable(rows) {
     rows.filter(([, v]) => v).map(([label, values]) => h("tr", {}, h("td", {}, label), ATTRS.map((a) => h("td", {}, String(values[a] ?? 0))))));
 }
 
-function smallCard(c, extra) {
-  const mods = c.mods ? Object.entries(c.mods).map(([k, v]) => `${v > 0 ? "+" : ""}${v} ${k.slice(0, 3)}`).join(", ") : "";
-  const attrs = c.attributes ? ATTRS.map((a) => `${a.slice(0, 3)} ${c.attributes[a]}`).join(" · ") : "";
-  const classes = ["card", "small", "bz-card"];
-  if (c.gold) classes.push("bz-gold");
-  if (c.green) classes.push("bz-green");
-  return h("div", { class: classes.join(" "), title: c.text || c.name },
-    h("div", { class: "card-name" }, c.name || "?"),
-    c.min_bid !== undefined ? h("div", { class: "card-stats" }, h("span", { class: "stat" }, `min bid ${c.min_bid}`)) : null,
-    mods ? h("div", { class: "card-tags" }, mods) : null,
-    attrs ? h("div", { class: "card-tags" }, attrs) : null,
-    c.attribute ? h("div", { class: "card-tags" }, humanize(c.attribute)) : null,
-    c.text ? h("div", { class: "card-text" }, c.text) : null,
-    extra || null);
+const SHORT = { agility: "AGI", firepower: "FIR", structure: "STR", processor: "PRO" };
+
+// A Betabot is a robot; a component a part (gear, chip, arm, cell); a Code card a screen of
+// code; a Limit Breach a warning sign.
+function smallCard(c, extra, kind = null) {
+  const sort = kind || (c.attributes ? "bot" : c.attribute && !c.mods ? "breach" : "part");
+  const picture = sort === "bot" ? robotArt("betabotz", c.name || "?", { might: c.attributes ? c.attributes.firepower : 1 })
+    : deviceArt("betabotz", c.name || "?", sort);
+  const stats = [];
+  if (c.attributes) for (const a of ATTRS) stats.push({ value: c.attributes[a], label: SHORT[a], title: a });
+  if (c.mods) for (const [k, v] of Object.entries(c.mods)) stats.push({ value: `${v > 0 ? "+" : ""}${v}`, label: SHORT[k] || k, title: k, cls: v > 0 ? "stat-up" : "damage" });
+  const classes = ["bz-card", c.gold ? "bz-gold" : null, c.green ? "bz-green" : null, sort === "code" ? "bz-code" : null];
+  return gameCard({
+    game: "betabotz", name: c.name || "?", small: true, classes, picture,
+    cost: c.min_bid !== undefined ? { value: c.min_bid, icon: "bitz", title: "minimum bid in Bitz" } : null,
+    stats,
+    tags: c.attribute ? humanize(c.attribute) : null,
+    text: c.text,
+    after: [extra || null],
+  });
 }
 
 function auction(view, ctx) {
@@ -95,10 +102,10 @@ function mission(m, ctx) {
 function missions(view, ctx) {
   const track = h("div", { class: "bz-track" }, (view.mission_stack || []).map((m) =>
     h("div", { class: `bz-space${m.number === view.mission_number ? " current" : ""}`, title: m.mission || "not flipped" },
-      h("b", {}, String(m.number)), h("small", {}, m.ground), h("div", {}, m.mission || "?"))));
+      icon("mission"), h("b", {}, String(m.number)), h("small", {}, m.ground), h("div", {}, m.mission || "?"))));
   const box = h("section", { class: "zone" }, h("h3", {}, `Mission ${view.mission_number}/${view.missions_total}`,
     h("span", { class: "pill" }, `phase ${view.phase}`), h("span", { class: "pill" }, `stage ${view.stage}`),
-    h("span", { class: "pill" }, `bank ${view.bank} Bitz`)), track);
+    tokenPill("bitz", `bank ${view.bank} Bitz`)), track);
   if (view.mission) box.appendChild(mission(view.mission, ctx));
   const p = view.proposal;
   if (p) {
@@ -112,12 +119,12 @@ function missions(view, ctx) {
 function seatPanel(view, s, ctx) {
   const mine = s.seat === ctx.you;
   const zone = h("section", { class: `zone seat-color-${s.seat}${mine ? " mine" : ""}${view.current_player === s.seat ? " deciding" : ""}`, dataset: { seat: s.seat } },
-    h("h3", {}, ctx.seatName(s.seat), h("span", { class: "pill big" }, `${s.bitz} Bitz`),
+    h("h3", {}, ctx.seatName(s.seat), tokenPill("bitz", `${s.bitz} Bitz`, "big"),
       s.betabot ? h("span", { class: "pill" }, s.betabot.name) : h("span", { class: "pill" }, "no Betabot yet"),
       s.starter_chip ? h("span", { class: "pill" }, "starter chip") : null,
       s.team !== null && s.team !== undefined ? h("span", { class: "pill" }, `team of ${ctx.seatName(s.team)}`) : null,
       s.share !== null && s.share !== undefined ? h("span", { class: "pill" }, `share ${s.share}`) : null,
-      h("span", { class: "pill" }, `code cards ${s.hand_count}`)));
+      tokenPill("code", `code cards ${s.hand_count}`)));
   for (const kind of ["invite", "choose_seat"]) {
     for (const a of ctx.find({ type: kind, seat: s.seat })) {
       zone.querySelector("h3").appendChild(ctx.bind(h("button", { type: "button", class: "small-button" }, kind === "invite" ? "invite" : "target"), a.index, a.label));
@@ -131,12 +138,11 @@ function seatPanel(view, s, ctx) {
     if (discard) ctx.bind(el, discard.index, discard.label);
     comps.appendChild(el);
   }
-  for (const b of s.breaches || []) comps.appendChild(smallCard(b));
+  for (const b of s.breaches || []) comps.appendChild(smallCard(b, null, "breach"));
   if (mine && Array.isArray(s.hand)) {
     s.hand.forEach((c, i) => {
       const code = typeof c === "object" ? c : { name: String(c) };
-      const el = smallCard(code);
-      el.classList.add("bz-code");
+      const el = smallCard(code, null, "code");
       const play = ctx.legal.find((a) => a.action.type === "play_code" && (a.action.code === (code.id ?? i) || a.action.name === code.name));
       if (play) ctx.bind(el, play.index, play.label);
       comps.appendChild(el);
@@ -155,7 +161,7 @@ export default {
     for (const s of order) root.appendChild(seatPanel(view, s, ctx));
     const pool = h("div", { class: "card-row" });
     for (const b of view.breach_pool || []) {
-      const el = smallCard(b, b.holder !== null && b.holder !== undefined ? h("div", { class: "card-tags" }, `held by ${ctx.seatName(b.holder)}`) : null);
+      const el = smallCard({ ...b }, b.holder !== null && b.holder !== undefined ? h("div", { class: "card-tags" }, `held by ${ctx.seatName(b.holder)}`) : null);
       const take = ctx.find({ type: "take_breach", breach: b.id })[0];
       if (take) ctx.bind(el, take.index, take.label);
       pool.appendChild(el);

@@ -2,6 +2,7 @@
 // crop chips, BotFactories and the roll. Select a bot (its die), then click a highlighted tile to
 // move or deploy it there; its other choices (abilities, hold, deactivate) appear beside the map.
 import { h, pressable } from "../ui.js";
+import { dieArt, icon, tileArt, tokenPill } from "../art.js";
 
 const BOT_KINDS = new Set(["move", "deploy", "act", "hold", "deactivate"]);
 let selected = null; // the die id of the selected bot, kept between frames
@@ -34,15 +35,17 @@ function die(bot, view, ctx, actions, rerender) {
   if (selected === bot.id) classes.push("selected");
   const mine = actions.filter((a) => a.action.die === bot.id);
   if (mine.length) classes.push("selectable");
+  const carrying = bot.carrying !== null && bot.carrying !== undefined;
   const el = h("div", {
     class: classes.join(" "),
-    title: `${bot.name}: ${bot.type} (face ${bot.face})${bot.carrying !== null ? `, carrying ${bot.carrying}` : ""}`,
+    title: `${bot.name}: ${bot.type} (face ${bot.face})${carrying ? `, carrying ${bot.carrying}` : ""}`,
+    "aria-label": `${bot.type} bot ${bot.name}, face ${bot.face}${carrying ? `, carrying a crop of ${bot.carrying}` : ""}`,
     dataset: { die: bot.id },
   },
-  h("div", { class: "bw-face" }, String(bot.face)),
-  h("div", { class: "bw-type" }, bot.type),
+  dieArt(bot),
   h("div", { class: "bw-name" }, bot.name),
-  bot.carrying !== null && bot.carrying !== undefined ? h("div", { class: "bw-carry" }, `crop ${bot.carrying}`) : null);
+  h("div", { class: "bw-type" }, bot.type),
+  carrying ? h("div", { class: "bw-carry", title: `carrying a crop of ${bot.carrying}` }, icon("crop"), String(bot.carrying)) : null);
   if (mine.length) {
     // A die with choices is a control: clicked, tapped or pressed with Enter/Space it selects
     // the bot, and the tiles it may go to become controls in turn.
@@ -59,13 +62,16 @@ function die(bot, view, ctx, actions, rerender) {
 
 function tileBox(tile, view, ctx, actions, rerender) {
   const owner = tile.owner === null || tile.owner === undefined ? "" : ` owner-${tile.owner}`;
+  const crop = tile.crop !== null && tile.crop !== undefined
+    ? (typeof tile.crop === "object" ? tile.crop.value ?? "?" : tile.crop) : null;
   const box = h("div", { class: `bw-tile ${tile.kind}${owner}${tile.poisoned ? " poisoned" : ""}`, dataset: { tile: tile.id } },
+    tileArt(tile),
     // A Delivery tile by its owner, as the log names it ("Bo's Delivery tile"); Land by its map name.
     h("div", { class: "bw-tile-name" }, tile.kind === "delivery" && owner ? (tile.owner === ctx.you ? "Your Delivery" : `${ctx.seatName(tile.owner)}'s Delivery`) : tile.id),
-    tile.crop !== null && tile.crop !== undefined
-      ? h("div", { class: "bw-crop", title: "crop chip" }, typeof tile.crop === "object" ? `crop ${tile.crop.value ?? "?"}` : `crop ${tile.crop}`)
+    crop !== null
+      ? h("div", { class: "bw-crop", title: "crop chip", "aria-label": `crop chip ${crop}` }, icon("crop"), h("b", {}, String(crop)))
       : null,
-    tile.poisoned ? h("div", { class: "bw-poison" }, "poisoned") : null,
+    tile.poisoned ? h("div", { class: "bw-poison" }, icon("poison"), "poisoned") : null,
     h("div", { class: "bw-dice" }, (tile.bots || []).map((b) => die(b, view, ctx, actions, rerender))));
   if (selected !== null) {
     const here = actions.find((a) => a.action.die === selected && (a.action.type === "move" || a.action.type === "deploy") && a.action.to === tile.id);
@@ -76,7 +82,7 @@ function tileBox(tile, view, ctx, actions, rerender) {
 
 function factories(seat, view, ctx, actions, rerender) {
   return h("div", { class: "bw-factories" }, seat.factories.map((f) => {
-    const slot = h("div", { class: "bw-factory" }, h("div", { class: "sb-label" }, `Factory ${f.number}`));
+    const slot = h("div", { class: "bw-factory" }, h("div", { class: "sb-label" }, icon("factory"), `Factory ${f.number}`));
     if (f.bot) slot.appendChild(die(f.bot, view, ctx, actions, rerender));
     for (const a of ctx.legal) {
       if ((a.action.type === "build" || a.action.type === "research") && a.action.factory === f.number && seat.seat === ctx.you) {
@@ -106,7 +112,7 @@ function draw(root, view, ctx) {
   info.appendChild(h("div", { class: "zone" }, h("h3", {}, `Turn ${view.turn}`, h("span", { class: "pill" }, `phase ${view.phase}`)),
     h("div", { class: "sb-label" }, "Roll"),
     h("div", { class: "bw-roll" }, Object.entries(view.roll || {}).filter(([, n]) => n > 0).map(([type, n]) => h("span", { class: "pill big" }, `${n} × ${type}`))),
-    h("p", {}, `Loaves in the centre: ${view.loaves_centre} · crop pile ${view.crop_pile} · poison ${view.poison_supply}`)));
+    h("p", { class: "bw-supply" }, tokenPill("loaf", `${view.loaves_centre} loaves in the centre`), tokenPill("crop", `crop pile ${view.crop_pile}`), tokenPill("poison", `poison ${view.poison_supply}`))));
 
   if (selected !== null) {
     const mine = actions.filter((a) => a.action.die === selected);
@@ -121,7 +127,7 @@ function draw(root, view, ctx) {
   for (const seat of view.seats) {
     const zone = h("div", { class: `zone seat-color-${seat.seat}${seat.seat === ctx.you ? " mine" : ""}` },
       h("h3", {}, `${ctx.seatName(seat.seat)} (${seat.letter})`,
-        h("span", { class: "pill big" }, `${seat.loaves} loaves`),
+        tokenPill("loaf", `${seat.loaves} loaves`, "big"),
         h("span", { class: "pill" }, `${seat.pile} ${seat.pile === 1 ? "die" : "dice"} in the pile`)),
       factories(seat, view, ctx, actions, rerender));
     info.appendChild(zone);

@@ -2,6 +2,7 @@
 // to summon or activate it; select one of your bots, then click an enemy bot to attack it; click
 // a bot to choose it for an effect.
 import { h, pressable } from "../ui.js";
+import { backCard, deviceArt, gameCard, robotArt, tokenPill } from "../art.js";
 
 let attacker = null; // the slot of the selected attacking bot, kept between frames
 
@@ -12,17 +13,21 @@ const PHASE_WORDS = {
 };
 
 function card(c, opts = {}) {
-  if (!c) return h("div", { class: "card face-down small" }, h("div", { class: "card-back" }, "IB"));
-  const classes = ["card", "ib-card", `ib-${c.type || "bot"}`];
-  if (opts.small) classes.push("small");
+  if (!c) return backCard("iotabots", { small: true, extraClass: "ib-card" });
   const isBot = c.atk !== undefined;
-  return h("div", { class: classes.join(" "), title: c.text || c.name },
-    h("div", { class: "card-name" }, c.name, c.token ? " (token)" : ""),
-    h("div", { class: "card-stats" },
-      c.mana !== undefined ? h("span", { class: "stat ib-mana" }, `${c.mana} mana`) : null,
-      isBot ? h("span", { class: "stat" }, h("b", {}, `${c.atk}/${c.def}`)) : h("span", { class: "stat" }, c.type || "")),
-    c.text ? h("div", { class: "card-text" }, c.text) : null,
-    opts.extra || null);
+  const seed = `${c.name}/${c.type || "bot"}`;
+  return gameCard({
+    game: "iotabots", name: c.token ? `${c.name} (token)` : c.name, small: opts.small,
+    classes: ["ib-card", `ib-${c.type || "bot"}`],
+    picture: isBot ? robotArt("iotabots", seed, { might: c.atk }) : deviceArt("iotabots", seed, "device"),
+    cost: c.mana !== undefined ? { value: c.mana, icon: "mana", title: "mana" } : null,
+    stats: isBot ? [
+      { value: c.atk, label: "ATK", title: "attack", cls: "stat-power" },
+      { value: c.def, label: "DEF", title: "defense", cls: "stat-def" },
+    ] : [{ value: c.type || "Buzz", title: "kind" }],
+    text: c.text,
+    after: [opts.extra || null],
+  });
 }
 
 function fieldBot(bot, seat, ctx, rerender) {
@@ -59,9 +64,9 @@ function playerZone(view, p, ctx, rerender) {
   const mine = p.seat === ctx.you;
   const zone = h("section", { class: `zone seat-color-${p.seat}${mine ? " mine" : ""}${view.current_player === p.seat ? " deciding" : ""}`, dataset: { seat: p.seat } },
     h("h3", {}, ctx.seatName(p.seat),
-      h("span", { class: "pill big ib-life" }, `${p.life} life`),
-      h("span", { class: "pill big" }, `${p.mana}/${p.mana_max} mana`),
-      h("span", { class: "pill" }, `deck ${p.deck_count}`),
+      tokenPill("life", `${p.life} life`, "big ib-life"),
+      tokenPill("mana", `${p.mana}/${p.mana_max} mana`, "big ib-mana"),
+      tokenPill("deck", `deck ${p.deck_count}`),
       h("span", { class: "pill" }, `duel wins ${p.duel_wins}`),
       p.deck_name ? h("span", { class: "pill" }, p.deck_name.replace(/_/g, " ")) : null));
   const field = h("div", { class: "card-row ib-field" }, (p.field || []).map((b) => fieldBot(b, p.seat, ctx, rerender)));

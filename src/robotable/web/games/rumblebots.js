@@ -2,38 +2,43 @@
 // player's Workshop with crystals, scraps and Contraptions (click a bot to recycle it, a
 // Contraption to use it), and the battle's clashes as they are fought.
 import { h } from "../ui.js";
+import { artPanel, deviceArt, factionFlourish, gameCard, icon, robotArt, tokenPill } from "../art.js";
+
+const TIER_NAMES = ["starter", "tier 1", "tier 2", "tier 3", "tier 4"];
 
 function bot(c, opts = {}) {
-  const classes = ["card", "rb-card", `rb-tier-${c.tier}`];
-  if (opts.small) classes.push("small");
-  if (c.contraption) classes.push("rb-contraption");
-  if (c.upright === false) classes.push("rb-used");
-  return h("div", { class: classes.join(" "), title: c.text },
-    h("div", { class: "card-name" }, c.name),
-    h("div", { class: "card-stats" },
-      c.contraption ? h("span", { class: "stat" }, "contraption") : [
-        h("span", { class: "stat", title: "attack" }, h("b", {}, String(c.attack)), " atk"),
-        h("span", { class: "stat", title: "defense" }, h("b", {}, String(c.defense)), " def"),
-        c.crits ? h("span", { class: "stat", title: "crits" }, `${c.crits} crit`) : null,
-        c.barriers ? h("span", { class: "stat", title: "barriers" }, `${c.barriers} bar`) : null],
-      h("span", { class: "stat rb-cost", title: "cost in scraps" }, `${c.cost} cost`),
-      h("span", { class: "stat", title: "tier" }, `T${c.tier}`)),
-    c.factions && c.factions.length ? h("div", { class: "card-tags" }, c.factions.join(" · ")) : null,
-    h("div", { class: "card-text" }, c.text));
+  const picture = c.contraption
+    ? deviceArt("rumblebots", c.name, "device")
+    : robotArt("rumblebots", `${c.name}/${(c.factions || []).join()}`, { might: c.attack, extra: () => factionFlourish(c.factions) });
+  return gameCard({
+    game: "rumblebots", name: c.name, small: opts.small,
+    classes: ["rb-card", `rb-tier-${c.tier}`, c.contraption ? "rb-contraption" : null, c.upright === false ? "rb-used" : null],
+    picture,
+    cost: { value: c.cost, icon: "scrap", title: "cost in scraps" },
+    stats: c.contraption ? [{ value: "gadget", title: "contraption" }] : [
+      { value: c.attack, label: "atk", title: "attack", cls: "stat-power" },
+      { value: c.defense, label: "def", title: "defense", cls: "stat-def" },
+      c.crits ? { value: c.crits, label: "crit", title: "crits" } : null,
+      c.barriers ? { value: c.barriers, label: "bar", title: "barriers" } : null,
+    ],
+    tags: [TIER_NAMES[c.tier] || `tier ${c.tier}`, ...(c.factions || [])].join(" · "),
+    text: c.text,
+  });
 }
 
 function laboratory(view, ctx) {
   const lab = view.laboratory || { rows: [] };
   const box = h("section", { class: "zone rb-lab" }, h("h3", {}, "Laboratory"));
   for (const row of lab.rows) {
-    const head = h("div", { class: "rb-row-head" }, h("b", {}, `Tier ${row.tier}`), ` · deck ${row.deck_count}`, row.open ? "" : " · closed");
+    const head = h("div", { class: "rb-row-head" }, icon("deck"), h("b", {}, `Tier ${row.tier}`), ` · deck ${row.deck_count}`, row.open ? "" : " · closed");
     for (const a of ctx.find({ type: "energize_scan", tier: row.tier })) {
       head.appendChild(ctx.bind(h("button", { type: "button", class: "small-button" }, "energize and scan"), a.index, a.label));
     }
     const cards = h("div", { class: "card-row" });
     row.slots.forEach((c, slot) => {
       // A slot empties when its row's deck runs out: draw the gap, not a card.
-      const el = c ? bot(c, { small: true }) : h("div", { class: "card rb-card small rb-empty", "aria-label": `Tier ${row.tier} slot ${slot + 1}: empty` }, h("div", { class: "card-name muted" }, "empty slot"));
+      const el = c ? bot(c, { small: true }) : h("div", { class: "card rb-card small rb-empty", "aria-label": `Tier ${row.tier} slot ${slot + 1}: empty` },
+        h("div", { class: "card-name muted" }, "empty slot"), artPanel(icon("scrapheap")));
       el.dataset.card = `lab-${row.tier}-${slot}`;
       const build = ctx.find({ type: "build_lab", tier: row.tier, slot })[0];
       if (build) ctx.bind(el, build.index, build.label);
@@ -50,10 +55,10 @@ function workshop(view, s, ctx) {
   const c = s.crystals || {};
   const zone = h("section", { class: `zone seat-color-${s.seat}${mine ? " mine" : ""}${view.current_player === s.seat ? " deciding" : ""}`, dataset: { seat: s.seat } },
     h("h3", {}, ctx.seatName(s.seat),
-      s.champion ? h("span", { class: "pill big rb-champion" }, "Champion") : null,
+      s.champion ? tokenPill("champion", "Champion", "big rb-champion") : null,
       h("span", { class: "pill" }, `Workshop tier ${s.workshop_tier}`),
-      h("span", { class: "pill big" }, `${s.scraps} scraps`),
-      h("span", { class: "pill", title: "storage / reactor / cryo cell" }, `crystals ${c.total ?? 0} (storage ${c.storage ?? 0}, reactor ${c.reactor ?? 0}, cryo ${c.cryo_cell ?? 0})`),
+      tokenPill("scrap", `${s.scraps} scraps`, "big"),
+      tokenPill("crystal", `crystals ${c.total ?? 0} (storage ${c.storage ?? 0}, reactor ${c.reactor ?? 0}, cryo ${c.cryo_cell ?? 0})`),
       s.hand_count ? h("span", { class: "pill" }, `scanned hand ${s.hand_count}`) : null));
   const bots = h("div", { class: "card-row" });
   const used = new Set();
@@ -119,7 +124,7 @@ export default {
       h("span", { class: "pill" }, `phase ${view.phase}`),
       view.showdown ? h("span", { class: "pill rb-champion" }, "Showdown") : null,
       h("span", { class: "pill" }, `turn order ${view.turn_order.map((s) => s + 1).join(" → ")} (${view.direction})`),
-      h("span", { class: "pill" }, `crystal supply ${view.crystal_supply}`))));
+      tokenPill("crystal", `crystal supply ${view.crystal_supply}`))));
     const order = [...view.seats].sort((a, b) => (a.seat === ctx.you) - (b.seat === ctx.you));
     const columns = h("div", { class: "rb-columns" });
     const left = h("div", {});
