@@ -74,8 +74,9 @@ def register(app: typer.Typer) -> None:
         empty_table_minutes: Annotated[
             float,
             typer.Option(
-                min=0.1, help="A table no person has joined (no seat connected or taken) is "
-                "given up after this long."
+                min=0.1,
+                help="Minutes a table no person has joined (no seat connected or taken) "
+                "waits before it is given up.",
             ),
         ] = 10.0,
         max_open_per_address: Annotated[

@@ -291,12 +291,12 @@ class Tables:
                     "try again when some have finished"
                 )
             cap = self.limits.max_open_per_address
-            if creator is not None and rematch_of is None:
-                if await asyncio.to_thread(self.store.count_open, creator) >= cap:
-                    raise TooMany(
-                        f"this address has its most open tables ({cap}); "
-                        "try again when some have finished"
-                    )
+            new = creator is not None and rematch_of is None  # a rematch is never refused
+            if new and await asyncio.to_thread(self.store.count_open, creator) >= cap:
+                raise TooMany(
+                    f"this address has its most open tables ({cap}); "
+                    "try again when some have finished"
+                )
             await self.store.create_table(row, rematch_of)
         table = Table(row, game, state, [])
         self.live[row.id] = table
