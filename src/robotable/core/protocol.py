@@ -91,7 +91,7 @@ class ActionCodec:
         if not isinstance(data, dict):
             raise IllegalAction(f"game {self.game}: an action must be a JSON object, got {data!r}")
         kind = data.get("type")
-        if kind not in self.classes:
+        if not isinstance(kind, str) or kind not in self.classes:
             known = ", ".join(sorted(self.classes))
             raise IllegalAction(
                 f"game {self.game}: unknown action type {kind!r} (known types: {known})"
@@ -310,6 +310,12 @@ class Game(ABC):
         """Term -> meaning, from the guide's "Terms" section (items "- **Term**: meaning"). A
         meaning may go on over indented continuation lines; they are joined into one line."""
         return parse_glossary(self.guide())
+
+    def turn_plans(self, state: State) -> list[Any]:
+        """Composite choices for a person at `state`'s decision (core/plans.py's `Plan`: a key,
+        words, and ordinary legal actions of the deciding seat that a front end applies one by
+        one). Optional: a game offers none unless it says otherwise. Agents never use them."""
+        return []
 
     # -- research encodings (robotable.envs) --------------------------------------------------
     def num_distinct_actions(self) -> int:

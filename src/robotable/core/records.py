@@ -15,12 +15,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .errors import IllegalAction, OptionError, RecordError
+from .errors import IllegalAction, RecordError, RobotableError
+from .options import no_content_files
 from .protocol import Action, Game, State
 from .registry import load_recorded_game
 from .rng import GameRng
 
 RECORD_KEYS = ("game", "version", "options", "num_players", "seed", "actions", "result")
+# A record file is read whole: a game of the lab's longest (50,000 actions) is a few megabytes.
+MAX_RECORD_BYTES = 32 * 1024 * 1024
 
 
 def make_record(
@@ -95,32 +98,80 @@ def save_record(record: dict, path: str | os.PathLike) -> None:
 
 
 def load_record(path: str | os.PathLike) -> dict:
+    """A record file, read and checked (`check_record`); anything wrong is one RecordError line
+    naming the file and the field or step."""
     try:
-        text = Path(path).read_text()
+        with Path(path).open("rb") as handle:
+            raw = handle.read(MAX_RECORD_BYTES + 1)
     except OSError as exc:
         raise RecordError(f"record {path}: cannot read it ({exc.strerror})") from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(f"record {path}: over {MAX_RECORD_BYTES // 2**20} MB, not a record")
     try:
-        record = json.loads(text)
+        record = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise RecordError(f"record {path}: not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise RecordError(f"record {path}: not JSON (line {exc.lineno}: {exc.msg})") from None
-    check_record(record, str(path))
+    except ValueError:  # int()'s refusal of a number of thousands of digits
+        raise RecordError(f"record {path}: not JSON (a number too long)") from None
+    except RecursionError:
+        raise RecordError(f"record {path}: not JSON (nested too deeply)") from None
+    check_record(record, f"record {path}")
     return record
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def check_record(record: Any, where: str = "record") -> None:
+    """Every field of a record has its type and a sane size, or one RecordError line says which
+    (a record is untrusted input: a file anyone may have written)."""
     if not isinstance(record, dict):
         raise RecordError(f"{where}: a record must be a JSON object")
     missing = [k for k in RECORD_KEYS if k not in record]
     if missing:
         raise RecordError(f"{where}: missing field '{missing[0]}'")
+    if not isinstance(record["game"], str) or not 0 < len(record["game"]) <= 40:
+        raise RecordError(f"{where}: field 'game' must be a game's name")
+    version = record["version"]
+    if not (isinstance(version, str) and len(version) <= 40 or _is_int(version)):
+        raise RecordError(f"{where}: field 'version' must be a rules version")
     if not isinstance(record["actions"], list):
         raise RecordError(f"{where}: field 'actions' must be a list")
-    if not isinstance(record["seed"], int) or isinstance(record["seed"], bool):
-        raise RecordError(f"{where}: field 'seed' must be an integer, got {record['seed']!r}")
+    if not _is_int(record["seed"]):
+        raise RecordError(f"{where}: field 'seed' must be an integer")
     if not isinstance(record["options"], dict):
         raise RecordError(f"{where}: field 'options' must be an object")
-    if not isinstance(record["num_players"], int):
-        raise RecordError(f"{where}: field 'num_players' must be an integer")
+    if not _is_int(record["num_players"]) or not 1 <= record["num_players"] <= 64:
+        raise RecordError(f"{where}: field 'num_players' must be a seat count")
+    for step, action in enumerate(record["actions"], start=1):
+        if not isinstance(action, dict):
+            raise RecordError(f"{where}: step {step}: an action must be a JSON object")
+    result = record["result"]
+    if result is not None:
+        returns = result.get("returns") if isinstance(result, dict) else None
+        if (
+            not isinstance(returns, list)
+            or len(returns) != record["num_players"]
+            or not all(_is_number(r) for r in returns)
+        ):
+            raise RecordError(
+                f"{where}: field 'result' must be null or {{'returns': [a number per seat]}}"
+            )
+    for field in ("seats", "names"):
+        listed = record.get(field)
+        if listed is not None and (
+            not isinstance(listed, list)
+            or len(listed) > record["num_players"]
+            or not all(isinstance(x, str) and len(x) <= 100 for x in listed)
+        ):
+            raise RecordError(f"{where}: field '{field}' must be a list of a text per seat")
     _check_reseeds(record, where)
 
 
@@ -132,10 +183,13 @@ def replay_record(record: dict, where: str = "record") -> tuple[Game, State, lis
     """
     check_record(record, where)
     try:
-        game = load_recorded_game(
-            record["game"], record["version"], record["num_players"], **record["options"]
-        )
-    except (OptionError, RecordError) as exc:
+        # A record names no file: content it was played with is inline in its options, and a
+        # path there is refused unread (whoever wrote the record chose it).
+        with no_content_files():
+            game = load_recorded_game(
+                record["game"], record["version"], record["num_players"], **record["options"]
+            )
+    except RobotableError as exc:
         raise RecordError(f"{where}: {exc}") from None
     state = game.new_initial_state(seed=record["seed"])
     reseeds = reseeds_by_step(record.get("reseeds"))
@@ -145,6 +199,9 @@ def replay_record(record: dict, where: str = "record") -> tuple[Game, State, lis
             state = reseed_chance(state, *reseeds[step - 1])
         try:
             action = game.action_from_json(data)
+        except IllegalAction as exc:
+            raise RecordError(f"{where}: step {step}: {exc}") from None
+        try:
             log.append(state.apply_action(action))
         except IllegalAction as exc:
             raise RecordError(f"{where}: step {step} does not replay: {exc}", step) from None
@@ -154,9 +211,9 @@ def replay_record(record: dict, where: str = "record") -> tuple[Game, State, lis
     if result is not None:
         if not state.is_terminal():
             raise RecordError(f"{where}: the record claims a result but the game is not over")
-        if list(result.get("returns", [])) != state.returns():
+        if list(result["returns"]) != state.returns():
             raise RecordError(
-                f"{where}: recorded returns {result.get('returns')} but the replay gives "
+                f"{where}: recorded returns {result['returns']} but the replay gives "
                 f"{state.returns()}"
             )
     return game, state, log

@@ -15,6 +15,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
 from ..core.errors import OptionError, RecordError
+from ..core.options import no_content_files
 from ..core.records import load_record, replay_record
 from ..core.registry import game_class, game_names
 from ..core.text import NAME_LENGTH, clean_text, printable
@@ -137,12 +138,19 @@ def play_command(
             raise OptionError(f"--resume {resume}: holds a game of {saved['game']}, not {game}")
         if saved["result"] is not None:
             raise OptionError(f"--resume {resume}: that game is over (replay it instead)")
+        # The whole record replays (its game, options and every move) before anything is set up.
+        replay_record(saved, where=f"--resume {resume}")
         game, players, seed = saved["game"], saved["num_players"], saved["seed"]
-        option = [f"{k}={v}" for k, v in saved["options"].items()]
         if seats is None and isinstance(saved.get("seats"), list):
-            seats = ",".join(str(s) for s in saved["seats"])
+            for spec in saved["seats"]:
+                try:
+                    if spec != "human":
+                        check_for_game(spec, game)
+                except OptionError as exc:
+                    raise OptionError(f"--resume {resume}: field 'seats': {exc}") from None
+            seats = ",".join(saved["seats"])
         if names is None and isinstance(saved.get("names"), list):
-            names = ",".join(str(n) for n in saved["names"])
+            names = ",".join(clean_text(n, 40).replace(",", " ") for n in saved["names"])
         record = record or resume
     if game is None:
         raise OptionError("play: name a game (see robotable games) or give --resume FILE")
@@ -163,7 +171,9 @@ def play_command(
     if len(name_list) > players or any(len(n) > 40 for n in name_list):
         raise OptionError(f"--names: at most {players} names of at most 40 characters")
     if saved is not None:
-        the_game = build_game(game, players, dict(saved["options"]))
+        # The record's content is inline; a path it names is refused unread (replay_record).
+        with no_content_files():
+            the_game = build_game(game, players, dict(saved["options"]))
     else:
         the_game = build_game(game, players, parse_options(option), deck, cards)
     if seed is None:

@@ -8,13 +8,19 @@ from typing import Any, NoReturn
 import typer
 
 from ..core.errors import OptionError, RobotableError
+from ..core.options import embed_files
 from ..core.protocol import Game
 from ..core.registry import game_class, load_game
+from ..core.text import clean_text
+
+MESSAGE_LENGTH = 1000  # characters of one error line
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    """Print one line to stderr and exit: the shape of every user-facing error."""
-    print(f"error: {message}", file=sys.stderr)
+    """Print one line to stderr and exit: the shape of every user-facing error. The message may
+    quote a file's text (a record's option name): shown on one line, without control characters,
+    and cut at a length a terminal can show."""
+    print(f"error: {clean_text(message, MESSAGE_LENGTH)}", file=sys.stderr)
     raise typer.Exit(code)
 
 
@@ -50,6 +56,8 @@ def build_game(
         if key is None:
             raise OptionError(f"game {name}: has no card file option for --cards")
         options[key] = cards
+    # A user's file goes into the game (and its record) as inline content.
+    options = embed_files(name, cls.option_specs, options)
     return load_game(name, num_players=players, **options)
 
 

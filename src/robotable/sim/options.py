@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import RobotableError
-from ..core.options import OptionSpec
+from ..core.options import OptionSpec, embed_files
 from ..core.registry import game_class, load_game
 from .runner import (
     Variant,
@@ -110,8 +110,18 @@ def build_variants(
     import itertools
 
     sweeps = parse_sweeps(game, num_players, option_texts)
-    content: OptionSpec | None = None
+    specs = {spec.name: spec for spec in game_class(game).option_specs}
     labels: dict[tuple[str, Any], str] = {}
+    for name, values in sweeps.items():
+        if not specs[name].content:
+            continue
+        # `-o cards=my.toml`: the file's text, inline, as for --cards; named by the file.
+        embedded = [embed_files(game, (specs[name],), {name: v})[name] for v in values]
+        for value, inline in zip(values, embedded):
+            if inline != value:
+                labels[(name, inline)] = Path(value).name
+        sweeps[name] = embedded
+    content: OptionSpec | None = None
     if card_files:
         content = content_option(game)
         if content is None:
@@ -127,8 +137,10 @@ def build_variants(
             path = Path(name).expanduser()
             if not path.is_file():
                 raise UsageProblem(f"--cards {name}: no such file")
-            files.append(str(path.resolve()))
-            labels[(content.name, files[-1])] = path.name
+            # Inline: the results file then carries the cards, and replays without the file.
+            inline = embed_files(game, (content,), {content.name: str(path)})[content.name]
+            files.append(inline)
+            labels[(content.name, inline)] = path.name
         # The bundled set is the reference every user's file is compared with.
         sweeps[content.name] = [None, *files]
         labels[(content.name, None)] = "bundled"
