@@ -66,12 +66,21 @@ class EngineBuildExt(build_ext):
             # Cythonized here, not when setup.py loads: metadata and editable builds skip it.
             # Compiled from, and hashed as, the very .py files build_py put in the wheel.
             source = self._shipped_sources()
+            # Hashed before compiling, as _build.build does: the manifest vouches for the
+            # sources as the compiler read them.
+            hashes = {
+                name: helper.source_hash(helper.source_path(source, name))
+                for name in helper.ENGINE_MODULES
+            }
+            declarations = helper.declaration_hashes(source)
             for ext, cythonized in zip(
                 self.extensions, helper.extensions(source, Path(self.build_temp) / "cython")
             ):
                 ext.sources = cythonized.sources
                 ext.extra_compile_args = cythonized.extra_compile_args
                 ext.define_macros = cythonized.define_macros
+            # Every core compiles: the engine is some forty C files.
+            self.parallel = self.parallel or os.cpu_count() or 1
             super().run()
         except Exception as exc:  # no C compiler, a failing compile: the pure engine still works
             why = " ".join(str(exc).split())
@@ -79,8 +88,8 @@ class EngineBuildExt(build_ext):
             _say(f"could not compile the engine ({why}): installing the pure-Python engine")
             self.extensions = []
             return
-        built = [ext.name for ext in self.extensions]
-        helper.write_manifest(source, Path(self.build_lib) / "robotable", built)
+        built = {ext.name: hashes[ext.name] for ext in self.extensions}
+        helper.write_manifest(source, Path(self.build_lib) / "robotable", built, declarations)
         _say(f"compiled engine: {len(built)} modules (Cython {helper.cython_version()})")
 
     def _remove_old_engine(self) -> None:
