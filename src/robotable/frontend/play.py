@@ -20,6 +20,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from ..agents import Agent, make_agent
+from ..core.plans import Plan, plans_for
 from ..core.protocol import Action, Game, State
 from ..core.records import make_record, save_record
 from ..core.text import NAME_LENGTH, clean_text, printable
@@ -33,6 +34,8 @@ HELP = (
     "          term or a card on the table and shows its full text\n"
     "  rules   how to play\n"
     "  hint    what the Hard AI would do here, and why\n"
+    "  done    end the turn now, skipping what is left of it (where the game offers it);\n"
+    "          a game's other shortcuts are numbered after its choices\n"
     "  undo    take back your last decision (only when every other seat is an AI)\n"
     "  quit    stop; the game is saved and can be resumed"
 )
@@ -116,6 +119,11 @@ class Table:
         step = LogStep(len(self.actions), seat, label, events, forced)
         self.log.append(step)
         return step
+
+    def apply_plan(self, plan: Plan) -> list[LogStep]:
+        """A turn plan's actions one by one, each an ordinary move of the log and the record
+        (so undo takes back the last of them)."""
+        return [self.apply(action) for action in plan.actions]
 
     def show(self, step: LogStep) -> None:
         own = step.seat == self.reader
@@ -318,7 +326,8 @@ def ask_human(table: Table, seat: int, input_fn) -> bool:
     state = table.state
     console.rule(Text(f"{table.names[seat]} to decide"))
     choices = menu(state, state.legal_actions())
-    show_decision(table, seat, choices)
+    plans = plans_for(state)
+    show_decision(table, seat, choices, plans)
     while True:
         try:
             answer = input_fn(f"{table.names[seat]}> ").strip()
@@ -345,7 +354,7 @@ def ask_human(table: Table, seat: int, input_fn) -> bool:
             numbers = [choice_number(choices, legal[o.index]) for o in options]
             say(console, format_hint(options, numbers))
         elif word == "board":
-            show_decision(table, seat, choices)
+            show_decision(table, seat, choices, plans)
         elif word == "log":
             show_log(table, rest)
         elif word == "undo":
@@ -353,6 +362,12 @@ def ask_human(table: Table, seat: int, input_fn) -> bool:
                 console.print("Taken back: you are at your previous decision again.")
                 return True
             console.print("Undo works only against AI seats, after a decision of yours.")
+        elif (plan := chosen_plan(choices, plans, word, rest)) is not None:
+            for step in table.apply_plan(plan):
+                table.show(step)
+            return True
+        elif word == "done":
+            console.print("No shortcut ends the turn here: choose one of the numbers.")
         elif (amount := typed_amount(choices, word, rest)) is not None:
             table.show(table.apply(amount))
             return True
@@ -377,8 +392,23 @@ def choice_number(choices: list[Choice], action: Action) -> str:
     return ""
 
 
-def show_decision(table: Table, seat: int, choices: list[Choice]) -> None:
-    """The seat's view of the table, the question, and the numbered choices."""
+def chosen_plan(choices: list[Choice], plans: list[Plan], word: str, rest: str) -> Plan | None:
+    """The shortcut typed: its number (after the choices' numbers), or `done` for the game's
+    "end the turn now" plan."""
+    if rest:
+        return None
+    if word == "done":
+        return next((p for p in plans if p.key == "end_turn"), None)
+    if word.isdigit() and len(choices) < int(word) <= len(choices) + len(plans):
+        return plans[int(word) - len(choices) - 1]
+    return None
+
+
+def show_decision(
+    table: Table, seat: int, choices: list[Choice], plans: list[Plan] | tuple = ()
+) -> None:
+    """The seat's view of the table, the question, the numbered choices and the game's
+    shortcuts (turn plans, numbered after the choices)."""
     console = table.console
     board = table.board(seat)
     say(console, board)
@@ -392,6 +422,10 @@ def show_decision(table: Table, seat: int, choices: list[Choice]) -> None:
             group = choice.group
             say(console, f"  {group}", "dim")
         console.print(Text.assemble("  ", (f"{number:3d}", "bold"), "  ", printable(choice.text)))
+    if plans:
+        say(console, "  shortcuts (several moves as one decision)", "dim")
+    for number, plan in enumerate(plans, start=len(choices) + 1):
+        console.print(Text.assemble("  ", (f"{number:3d}", "bold"), "  ", printable(plan.label)))
 
 
 def show_log(table: Table, rest: str) -> None:

@@ -461,6 +461,7 @@ async def _handle(
                         watcher.seat,
                         index=message.index,
                         action=message.action,
+                        plan=message.plan,
                         expect_step=message.step,
                     )
                 )

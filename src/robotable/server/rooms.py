@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import IllegalAction, RecordError, RobotableError
+from ..core.plans import find_plan
 from ..core.protocol import Action, Game, State
 from ..core.records import make_record
 from ..core.text import CHAT_LENGTH, NAME_LENGTH, clean_text
@@ -439,9 +440,12 @@ class Tables:
         *,
         index: int | None = None,
         action: dict[str, Any] | None = None,
+        plan: str | None = None,
         expect_step: int | None = None,
     ) -> int:
-        """Apply a seat's action; returns the new step number once it is committed."""
+        """Apply a seat's action, or each action of a turn plan in order (core/plans.py: every
+        one stored and announced as an ordinary step, so the record and undo are unchanged);
+        returns the new step number once it is committed."""
         async with table.lock:
             if seat is None:
                 raise Refused("spectators cannot act; open a seat link to play")
@@ -454,6 +458,17 @@ class Tables:
                 raise Refused(f"not your decision: seat {deciding + 1} decides now")
             if expect_step is not None and expect_step != len(table.steps):
                 raise Refused("the table moved on since you chose; look again")
+            if plan is not None:
+                try:
+                    chosen_plan = find_plan(state, plan)
+                except IllegalAction as exc:
+                    raise Refused(str(exc)) from None
+                for planned in chosen_plan.actions:
+                    number = await self._commit(table, seat, planned)
+                    if table.state.is_terminal() or table.state.current_player() != seat:
+                        break
+                self.schedule_ai(table)
+                return number
             if index is not None:
                 legal = state.legal_actions()
                 if not 0 <= index < len(legal):

@@ -72,11 +72,15 @@ class Act(_Strict):
     step: int | None = Field(default=None, ge=0)
     index: int | None = Field(default=None, ge=0, le=100_000)
     action: dict[str, Any] | None = None
+    # A turn plan's key (the frame's "plans", core/plans.py): several actions as one decision.
+    plan: str | None = Field(default=None, min_length=1, max_length=40)
 
     @model_validator(mode="after")
     def _one_choice(self) -> Act:
-        if (self.index is None) == (self.action is None):
-            raise ValueError("give exactly one of 'index' (into legal_actions) or 'action'")
+        if sum(x is not None for x in (self.index, self.action, self.plan)) != 1:
+            raise ValueError(
+                "give exactly one of 'index' (into legal_actions), 'action' or 'plan'"
+            )
         return self
 
 

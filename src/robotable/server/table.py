@@ -18,6 +18,7 @@ from typing import Any
 from ..core.errors import IllegalAction, RecordError
 from ..core.events import Event, visible_events
 from ..core.options import no_content_files
+from ..core.plans import plans_for
 from ..core.protocol import Action, Game, State
 from ..core.records import reseed_chance, reseeds_by_step
 from ..core.registry import load_game, load_recorded_game
@@ -144,13 +145,34 @@ class Table:
             "you": seat,
             "step": len(self.steps),
             "view": self.state.view(seat),
+            "plans": self.plans_view(seat),
             "log": [self.entry(i, s, seat) for i, s in enumerate(self.steps, start=1)],
             "opening": self.game.narrate(self.opening, seat, self.names),
             "can_undo": self.undo_point(seat) is not None,
             "thinking": self.ai_thinking(),
             "chat": self.row.chat,
             "clock": self.clock_view(),
+            "result_words": self.result_words(seat),
         }
+
+    def result_words(self, seat: int | None) -> str | None:
+        """Who won and by how much, worded for `seat` ("Zed wins, 12 loaves to 9"; "You win the
+        match, 2 duels to 0"): the game's own result sentence, the same the terminal's end screen
+        says; None while the game goes on."""
+        if not self.finished:
+            return None
+        try:
+            return self.game.result_sentence(self.state, seat, self.names)
+        except Exception:  # a wording bug must not stop the end frame (the page uses returns)
+            log.exception("%s: wording the result failed", self.game.name)
+            return None
+
+    def plans_view(self, seat: int | None) -> list[dict[str, str]]:
+        """The turn plans (core/plans.py) of the deciding seat, for its screen only: a key to
+        send back ({"type": "act", "plan": key}) and the words."""
+        if seat is None or self.state.is_terminal() or seat != self.state.current_player():
+            return []
+        return [plan.to_json() for plan in plans_for(self.state)]
 
     def refuse_if_abandoned(self) -> None:
         if self.row.abandoned is not None:
@@ -205,11 +227,13 @@ class Table:
                         "type": "update",
                         "step": number,
                         "view": self.state.view(w.seat),
+                        "plans": self.plans_view(w.seat),
                         "entry": self.entry(number, step, w.seat),
                         "can_undo": self.undo_point(w.seat) is not None,
                         "thinking": thinking,
                         "clock": clock,
                         "table": self.meta() if self.finished else None,
+                        "result_words": self.result_words(w.seat),
                     }
                 )
             w.push(frame)

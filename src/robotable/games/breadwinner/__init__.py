@@ -13,7 +13,7 @@ from robotable.core.errors import ContentError, OptionError
 from robotable.core.options import OptionSpec, rules_option
 from robotable.core.protocol import Game
 
-from . import encoding, heuristic, narration, render, rules, state
+from . import encoding, heuristic, narration, plans, render, rules, state
 from .actions import ACTION_CLASSES
 from .content import check_crop_values, load_crop_values
 from .state import BreadWinnerState
@@ -138,6 +138,11 @@ class BreadWinnerGame(Game):
 
     def state_from_json(self, data: dict[str, Any]) -> BreadWinnerState:
         return BreadWinnerState.from_json(self, data)
+
+    def turn_plans(self, state: BreadWinnerState) -> list[Any]:
+        """A turn in fewer decisions: a step as suggested, skip to a step, end the turn now
+        (plans.py; issue 79 point 4)."""
+        return plans.turn_plans(state)
 
 
 GAME = BreadWinnerGame
