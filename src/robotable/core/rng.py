@@ -138,7 +138,9 @@ def derive_seed(master: int, index: int) -> int:
 
     Independent of worker count and backend, so a run gives the same games wherever it runs.
     """
-    rng = GameRng((master * 0x100000001B3) ^ (index * _GOLDEN))
+    # Masked: the product passes 2**64, and a seed that large would be folded (fold_seed), not
+    # cut to its low word as every run's games have always been.
+    rng = GameRng(((master * 0x100000001B3) ^ (index * _GOLDEN)) & _MASK)
     rng.next64()
     return rng.next64() >> 1
 
