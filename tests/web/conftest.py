@@ -23,8 +23,11 @@ try:
     from robotable.server.app import create_app
     from robotable.server.limits import ServerLimits
 
-    # The tests open many tables from one address; the creation rate has tests of its own.
-    TEST_LIMITS = ServerLimits(creates_per_minute=1_000_000)
+    # The tests open many tables from one address and play whole games at machine speed on one
+    # websocket; the creation rate and the websocket rate have tests of their own.
+    TEST_LIMITS = ServerLimits(
+        creates_per_minute=1_000_000, ws_messages_per_minute=1_000_000, ws_message_burst=1_000_000
+    )
 except ImportError:  # the [web] extra is not installed: there is no web table to test
     collect_ignore_glob = ["test_web_*.py"]
 

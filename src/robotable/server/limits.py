@@ -27,8 +27,8 @@ class ServerLimits:
     header_seconds: float = 10.0  # from a request's first byte to the end of its headers
     body_seconds: float = 10.0  # from the end of a request's headers to the end of its body
     hello_seconds: float = 5.0  # from a websocket's acceptance to its hello
-    ws_messages_per_minute: float = 240.0  # messages one websocket may send ...
-    ws_message_burst: int = 60  # ... with as many at once
+    ws_messages_per_minute: float = 600.0  # messages one websocket may send ...
+    ws_message_burst: int = 120  # ... with as many at once
     ws_bytes_per_minute: float = 1_048_576.0  # bytes one websocket may send ...
     ws_byte_burst: int = 262_144  # ... with as many at once
     ws_strikes: int = 20  # messages over the rate in a row before the socket is closed
