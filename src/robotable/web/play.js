@@ -26,6 +26,8 @@ const page = {
   canUndo: false,
   chat: [],
   clock: null, // the frame's clock, with `at`: when it arrived (performance.now())
+  resultWords: null, // who won, in the game's own sentence for this reader (the end frame)
+  autoHeld: false, // after an undo, a forced move waits for the player's click
 };
 
 function takeClock(frame) {
@@ -113,12 +115,36 @@ function send(message) {
   return true;
 }
 
-function act(index) {
+function act(index, auto = false) {
   if (page.pending || !page.view) return;
+  cancelForced();
+  if (!auto) page.autoHeld = false; // the player chose again: forced moves are taken again
   page.pending = true;
   document.body.dataset.pending = "true";
   for (const el of document.querySelectorAll("[data-action-index]")) el.classList.add("waiting");
   if (!send({ type: "act", id: page.nextId++, index, step: page.step })) settle();
+}
+
+// A turn plan (the frame's "plans"): several of the seat's ordinary moves as one decision, such
+// as "end the turn now"; the server applies them one by one, each an ordinary step of the log.
+function actPlan(key) {
+  if (page.pending || !page.view) return;
+  page.pending = true;
+  document.body.dataset.pending = "true";
+  if (!send({ type: "act", id: page.nextId++, plan: key, step: page.step })) settle();
+}
+
+function renderPlans() {
+  const plans = page.plans || [];
+  if (plans.length === 0) return;
+  const box = document.getElementById("actions");
+  const row = h("div", { class: "action-group plans" }, h("span", { class: "action-kind" }, "Shortcuts"));
+  for (const plan of plans) {
+    const button = h("button", { type: "button", class: "action-button plan-button", dataset: { plan: plan.key } }, plan.label);
+    button.addEventListener("click", (e) => { e.stopPropagation(); actPlan(plan.key); });
+    row.appendChild(button);
+  }
+  box.appendChild(row);
 }
 
 function settle() {
@@ -199,11 +225,15 @@ function render() {
     generic.render(board, view, ctx);
   }
   renderLeftoverActions(ctx);
+  renderPlans();
   if (page.step > page.drawnStep && page.drawnStep >= 0) markChanges(before, board);
   page.drawnStep = page.step;
   renderLog();
   renderSide();
   renderEnd(view);
+  renderBarChoices(ctx, youDecide);
+  turnAlert(youDecide);
+  takeForced(view, youDecide);
 }
 
 // -- motion: what the last move changed --------------------------------------------------------
@@ -251,7 +281,7 @@ function flash() {
 function renderHeader() {
   const t = page.table;
   document.getElementById("title").textContent = `${t.title} · table ${t.id}`;
-  document.title = `${t.title} · robotable`;
+  document.title = page.view && youDecideNow() ? `● Your turn — ${t.title}` : `${t.title} · robotable`;
   const seats = clear(document.getElementById("seats"));
   for (const s of t.seats) {
     const classes = ["seat-chip"];
@@ -390,41 +420,160 @@ function renderEnd(view) {
   const returns = view.returns || (page.table.result && page.table.result.returns) || [];
   const best = Math.max(...returns);
   const winners = returns.map((v, i) => [v, i]).filter(([v]) => v === best && v > 0).map(([, i]) => i);
-  let headline = "Game over";
-  if (returns.length === 1) {
-    // A one-seat game against the game itself (Stak Bots' Drone Mode): won above one half.
-    const who = page.you !== null ? "You" : seatName(0);
-    headline = returns[0] > 0.5 ? `${who} won!` : returns[0] === 0.5 ? "A draw" : `${who} lost`;
-  } else if (page.you !== null) {
-    if (winners.length === returns.length || winners.length === 0) headline = "A draw";
-    else headline = winners.includes(page.you) ? (winners.length > 1 ? "You share the win" : "You won!") : "You lost";
-  } else if (winners.length && winners.length < returns.length) {
-    headline = `${winners.map(seatName).join(" and ")} won`;
+  const draw = returns.length > 1 && (winners.length === returns.length || winners.length === 0);
+  // The game's own sentence (the server's end frame, as the terminal says it); without one,
+  // who won from the returns.
+  let headline = page.resultWords;
+  if (!headline) {
+    if (returns.length === 1) headline = `${page.you !== null ? "You" : seatName(0)} ${returns[0] > 0.5 ? "won" : returns[0] === 0.5 ? "drew" : "lost"}.`;
+    else if (draw) headline = "A draw.";
+    else headline = `${winners.map((i) => (i === page.you ? "You" : seatName(i))).join(" and ")} won.`;
   }
+  const standing = (i) => {
+    if (returns.length === 1) return returns[0] > 0.5 ? "won" : returns[0] === 0.5 ? "drew" : "lost";
+    if (draw) return "drew";
+    return winners.includes(i) ? (winners.length > 1 ? "shares the win" : "won") : "lost";
+  };
+  const why = page.log.length ? `Game over after ${page.log.length} moves.` : "Game over.";
   clear(end);
   end.hidden = false;
   end.appendChild(h("div", { class: "end-card", id: "end-card" },
-    h("h2", {}, headline),
+    h("h2", { id: "end-words" }, headline),
+    h("p", { class: "muted end-why" }, why),
     h("table", { class: "results" },
       h("tr", {}, h("th", {}, "Seat"), h("th", {}, "Result")),
-      returns.map((v, i) => h("tr", { class: winners.includes(i) ? "winner" : "" }, h("td", {}, seatName(i)), h("td", {}, String(v))))),
+      returns.map((v, i) => h("tr", { class: winners.includes(i) && !draw ? "winner" : "" },
+        h("td", {}, `${i + 1}. `, h("bdi", {}, seatName(i))), h("td", {}, standing(i))))),
     page.table.record_url ? h("p", {}, h("a", { class: "button", id: "end-record", href: page.table.record_url, download: true }, "Download the record"),
       h("br"), h("small", { class: "muted" }, "Replay it with: robotable replay FILE")) : null,
-    rematchControl(),
-    h("p", {}, h("a", { href: "/", class: "button" }, "Back to the lobby"), " ",
-      h("button", { type: "button", id: "end-close", onclick: () => { end.hidden = true; end.dataset.dismissed = String(page.step); } }, "Look at the table"))));
+    h("p", { class: "end-buttons" }, rematchControl(), h("a", { href: "/", class: "button" }, "Back to the lobby")),
+    h("p", {}, h("button", { type: "button", id: "end-close", onclick: () => { end.hidden = true; end.dataset.dismissed = String(page.step); } }, "Look at the table"))));
+}
+
+// -- your turn: the tab's title and icon, a sound, a notification ------------------------------
+const AUTO_KEY = "robotable-auto-forced";
+const SOUND_KEY = "robotable-turn-sound";
+const ICON_PLAIN = "/static/favicon.svg";
+// The site's icon with a gold dot, made from the icon itself when the page loads (an SVG data
+// URL), so even a hidden tab shows it is your turn.
+let iconTurn = null;
+fetch(ICON_PLAIN)
+  .then((response) => (response.ok ? response.text() : Promise.reject(new Error(String(response.status)))))
+  .then((svg) => {
+    const dot = '<circle cx="25" cy="7" r="6.5" fill="#f2b705" stroke="#fff" stroke-width="1.5"/>';
+    iconTurn = `data:image/svg+xml,${encodeURIComponent(svg.replace("</svg>", `${dot}</svg>`))}`;
+    if (page.view && page.table) turnAlert(youDecideNow());
+  })
+  .catch(() => { /* no icon to mark: the title still says it */ });
+
+function setting(key, fallback) {
+  try {
+    const value = localStorage.getItem(key);
+    return value === null ? fallback : value === "true";
+  } catch (_) { return fallback; }
+}
+
+function remember(key, value) {
+  try { localStorage.setItem(key, String(value)); } catch (_) { /* storage off: this page only */ }
+}
+
+function youDecideNow() {
+  return page.you !== null && page.view.current_player === page.you && !page.view.terminal;
+}
+
+function turnAlert(youDecide) {
+  const t = page.table;
+  document.title = youDecide ? `● Your turn — ${t.title}` : `${t.title} · robotable`;
+  const icon = document.querySelector("link[rel~=icon]");
+  const href = youDecide && iconTurn ? iconTurn : ICON_PLAIN;
+  if (icon && icon.getAttribute("href") !== href) icon.setAttribute("href", href);
+  // Only when the decision comes to you (not on every step of your turn, nor on arriving).
+  const arriving = youDecide && turnAlert.was === false;
+  turnAlert.was = youDecide;
+  if (!arriving) return;
+  if (setting(SOUND_KEY, false)) chime();
+  if (document.hidden && window.Notification && Notification.permission === "granted") {
+    try {
+      new Notification(`Your turn — ${t.title}`, { body: named(page.view.prompt || "It is your decision."), tag: `robotable-${tableId}` });
+    } catch (_) { /* a browser that shows none from a page: the title still says it */ }
+  }
+}
+
+// Two soft notes, synthesised (no sound file), only when the player switched the sound on.
+function chime() {
+  try {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    chime.ctx = chime.ctx || new Ctx();
+    const ctx = chime.ctx;
+    [660, 880].forEach((freq, i) => {
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      const at = ctx.currentTime + i * 0.16;
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, at);
+      gain.gain.exponentialRampToValueAtTime(0.12, at + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.3);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(at);
+      osc.stop(at + 0.32);
+    });
+  } catch (_) { /* no audio here: the title and icon still say it */ }
+}
+
+// -- a forced single choice: taken for the player after a short visible beat --------------------
+const FORCED_BEAT_MS = 700;
+
+function cancelForced() {
+  clearTimeout(takeForced.timer);
+  takeForced.timer = null;
+  for (const el of document.querySelectorAll(".forced")) el.classList.remove("forced");
+}
+
+function takeForced(view, youDecide) {
+  const legal = view.legal_actions || [];
+  const only = youDecide && !page.pending && legal.length === 1 && !page.autoHeld
+    && !page.table.abandoned && setting(AUTO_KEY, true);
+  if (!only) {
+    cancelForced();
+    return;
+  }
+  const index = legal[0].index;
+  const step = page.step;
+  // The beat is shown on every drawing of this step: the only choice marked, the status saying so.
+  document.getElementById("status").append(h("span", { class: "forced-note" }, " — the only choice: taking it for you"));
+  for (const el of document.querySelectorAll(`[data-action-index="${index}"]`)) el.classList.add("forced");
+  if (takeForced.timer && takeForced.step === step) return;
+  clearTimeout(takeForced.timer);
+  takeForced.step = step;
+  takeForced.timer = setTimeout(() => {
+    takeForced.timer = null;
+    if (page.step === step && !page.pending && !page.autoHeld && setting(AUTO_KEY, true)) act(index, true);
+  }, FORCED_BEAT_MS);
+}
+
+// On a phone the bar at the screen's foot holds every choice too, so acting needs no scrolling.
+function renderBarChoices(ctx, youDecide) {
+  const bar = clear(document.getElementById("bar-choices"));
+  if (!youDecide) return;
+  for (const a of ctx.legal) {
+    const button = h("button", { type: "button", class: "action-button bar-choice", dataset: { actionIndex: String(a.index) }, title: a.label }, a.label);
+    button.addEventListener("click", (e) => { e.stopPropagation(); act(a.index); });
+    bar.appendChild(button);
+  }
 }
 
 // -- between games: chat and rematch ------------------------------------------------------------
 function rematchControl() {
   if (page.table.rematch) {
-    return h("p", {}, h("a", { class: "button primary", id: "rematch-link", href: rematchUrl(page.table.rematch) }, "Go to the rematch"));
+    return h("a", { class: "button primary", id: "rematch-link", href: rematchUrl(page.table.rematch) }, "Go to the rematch");
   }
   if (page.you === null || page.table.seats[page.you].kind !== "human") return null;
-  return h("p", {}, h("button", {
+  return h("button", {
     type: "button", id: "rematch", class: "primary",
     onclick: (event) => { if (send({ type: "rematch", id: page.nextId++ })) event.target.disabled = true; },
-  }, "Rematch (everyone moves to a new game)"));
+    title: "Everyone at this table moves to a new game",
+  }, "Rematch");
 }
 
 function rematchUrl(id) {
@@ -488,12 +637,14 @@ async function onFrame(frame) {
       page.table = frame.table;
       page.you = frame.you;
       page.view = frame.view;
+      page.plans = frame.plans || [];
       page.step = frame.step;
       page.log = frame.log;
       page.opening = frame.opening || [];
       page.canUndo = frame.can_undo;
       page.thinking = frame.thinking;
       page.chat = frame.chat || [];
+      page.resultWords = frame.result_words || null;
       renderChat();
       takeClock(frame);
       document.getElementById("log").dataset.full = "false";
@@ -503,12 +654,14 @@ async function onFrame(frame) {
       break;
     case "update":
       page.view = frame.view;
+      page.plans = frame.plans || [];
       page.step = frame.step;
       page.log.push(frame.entry);
       takeClock(frame);
       page.canUndo = frame.can_undo;
       page.thinking = frame.thinking;
       if (frame.table) page.table = frame.table;
+      page.resultWords = frame.result_words || null;
       page.table.step = frame.step;
       if (frame.entry.seat === page.you) settle();
       render();
@@ -607,7 +760,47 @@ document.getElementById("hint").addEventListener("click", () => {
 });
 
 document.getElementById("undo").addEventListener("click", () => {
+  cancelForced();
+  // Undoing a move taken for you brings its forced choice back: it waits for your click.
+  page.autoHeld = true;
   if (send({ type: "undo", id: page.nextId++ })) document.getElementById("undo").disabled = true;
 });
+
+const autoBox = document.getElementById("auto-forced");
+autoBox.checked = setting(AUTO_KEY, true);
+autoBox.addEventListener("change", () => {
+  remember(AUTO_KEY, autoBox.checked);
+  if (page.view) render();
+});
+const soundBox = document.getElementById("turn-sound");
+soundBox.checked = setting(SOUND_KEY, false);
+soundBox.addEventListener("change", () => {
+  remember(SOUND_KEY, soundBox.checked);
+  if (soundBox.checked) chime(); // what it will sound like (and the browser allows audio after a click)
+});
+// A notification only with the player's leave, asked from this button, never on load.
+const notifyButton = document.getElementById("turn-notify");
+function renderNotify() {
+  if (!window.Notification) {
+    notifyButton.hidden = true;
+  } else if (Notification.permission === "granted") {
+    notifyButton.disabled = true;
+    notifyButton.textContent = "You will be told when it is your turn (in another tab)";
+  } else if (Notification.permission === "denied") {
+    notifyButton.disabled = true;
+    notifyButton.textContent = "Notifications are blocked for this site";
+  }
+}
+notifyButton.addEventListener("click", async () => {
+  try { await Notification.requestPermission(); } catch (_) { /* an old browser: nothing asked */ }
+  renderNotify();
+});
+renderNotify();
+
+// The page keeps room for the phone's bar at its foot, as tall as the bar is (style.css).
+const turnBar = document.getElementById("turn-bar");
+if (window.ResizeObserver) {
+  new ResizeObserver(() => document.body.style.setProperty("--turn-bar-height", `${turnBar.offsetHeight}px`)).observe(turnBar);
+}
 
 connect();
