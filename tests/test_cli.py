@@ -139,3 +139,24 @@ def test_command_help_is_reflowed_paragraphs_for_the_terminal_to_wrap() -> None:
     simulate = next(i for i in app.registered_commands if i.callback.__name__ == "simulate")
     assert "make variants that are compared side by side." in simulate.help
     assert len(simulate.help.split("\n\n")) == 3
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["soak", "countdown", "--games", "99999999999999999999999"],
+        ["soak", "countdown", "--max-steps", str(10**12)],
+        ["bench", "countdown", "--vs-games", str(10**9)],
+    ],
+)
+def test_a_count_out_of_bounds_is_one_line_before_anything_runs(args, monkeypatch, capsys):
+    """Every count is bounded: a huge one is refused at once in one line (exit 2), where it would
+    otherwise be planned, or allocated, with nothing played."""
+    from robotable.cli import main
+
+    monkeypatch.setattr("sys.argv", ["robotable", *args])
+    with pytest.raises(SystemExit) as stopped:
+        main()
+    assert stopped.value.code == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and f"Invalid value for '{args[2]}'" in lines[0], lines

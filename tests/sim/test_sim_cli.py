@@ -109,6 +109,18 @@ def test_report_has_figures_and_json_out_is_written(invoke, tmp_path):
         (("simulate", "simtiny", "--workers", "0"), "--workers"),
         (("ladder", "simtiny", "--agents", "random"), "at least 2 agents"),
         (("simulate", "simtiny", "--ray", "127.0.0.1:1"), "nothing answers there"),
+        # Counts are bounded before anything is planned: 10**23 games planned up front would
+        # fill the memory with 0 games played (the test would hang, not fail, without it).
+        (
+            ("simulate", "simtiny", "--games", "99999999999999999999999"),
+            "--games must be from 1 to 1,000,000",
+        ),
+        (("simulate", "simtiny", "--workers", "100000"), "--workers must be from 1 to 1,024"),
+        (("simulate", "simtiny", "--max-actions", str(10**20)), "--max-actions must be from"),
+        (("simulate", "simtiny", "--games", "600000", "-o", "target=8,12"), "times the variants"),
+        (("simulate", "simtiny", "--depth", "--depth-iterations", str(10**9)), "--depth-iter"),
+        (("ladder", "simtiny", "-a", "random,greedy", "--games", str(10**7)), "--games must be"),
+        (("ladder", "simtiny", "-a", "random,greedy", "--bootstrap", str(10**9)), "--bootstrap"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_2(invoke, args, message):
@@ -210,3 +222,19 @@ def test_an_empty_value_gives_a_list_option_the_empty_list():
         parse_sweeps("rumblebots", 4, ["dominance_margin="])
     game = robotable.load_game("rumblebots", 4, first_champion_scraps=())
     assert game.options["first_champion_scraps"] == ()
+
+
+@pytest.mark.parametrize("command", ["simulate", "pool"])
+def test_report_without_matplotlib_stops_before_the_run(invoke, tmp_path, monkeypatch, command):
+    """--report's dependency is checked before any game is played (or file read), and the line
+    says which install gives it: the run's results are never lost to a missing package."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # `import matplotlib` fails
+    out = tmp_path / "run.jsonl"
+    args = ["simtiny", "--games", "5", "--workers", "1", "--out-jsonl", str(out)]
+    if command == "pool":
+        args = [str(tmp_path / "none.jsonl")]
+    result = invoke(command, *args, "--report", str(tmp_path / "r.html"))
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "pip install 'robotable[report]'" in lines[0], result.stderr
+    assert not out.exists() and not (tmp_path / "r.html").exists()

@@ -388,14 +388,16 @@ def bench_command(
 @guard
 def soak_command(
     game: Annotated[str, typer.Argument(help="Which game.")],
-    games: Annotated[int, typer.Option(min=1, help="How many random games.")] = 10000,
+    games: Annotated[
+        int, typer.Option(min=1, max=1_000_000, help="How many random games.")
+    ] = 10000,
     players: Annotated[int | None, typer.Option("--players", "-n")] = None,
     seed: Annotated[int, typer.Option()] = 1,
     workers: Annotated[
         int, typer.Option(min=1, max=1024, help="Worker processes.")
     ] = os.cpu_count() or 1,
     max_steps: Annotated[
-        int, typer.Option(min=1, help="A game longer than this is an error.")
+        int, typer.Option(min=1, max=10_000_000, help="A game longer than this is an error.")
     ] = 20000,
     failures: Annotated[
         Path, typer.Option(help="Where records of failing games are written.")

@@ -8,6 +8,7 @@ is played. What a run found is printed by sim/text.py.
 from __future__ import annotations
 
 import dataclasses
+import os
 import shlex
 import sys
 from collections.abc import Sequence
@@ -26,7 +27,9 @@ from rich.progress import (
 )
 
 from ..core.errors import RobotableError
+from ..core.options import no_content_files
 from ..core.registry import game_class, load_game
+from ..core.text import clean_text
 from .analysis import summarize
 from .challenge import (
     DEFAULT_DEPTH_ITERATIONS,
@@ -38,9 +41,16 @@ from .challenge import (
     restriction_warnings,
 )
 from .options import (
+    MAX_ACTIONS,
+    MAX_BOOTSTRAP,
+    MAX_GAMES,
+    MAX_ITERATIONS,
+    MAX_TRIALS,
+    POOL_HINT,
     UsageProblem,
     build_variants,
     check_agents,
+    check_count,
     check_ray,
     default_players,
     split_agents,
@@ -113,8 +123,30 @@ def _run_with_progress(
 
 
 def _fail(err: Console, message: str) -> typer.Exit:
-    err.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
+    # One line, whatever a file's text quoted in it holds (as frontend.common.fail).
+    line = clean_text(message, 1000)
+    err.print(f"error: {line}", markup=False, highlight=False, soft_wrap=True)
     return typer.Exit(2)
+
+
+def check_report(report: Path | None) -> None:
+    """Before anything is played: what `--report` needs is installed and its file can be
+    written, so that no run ends, its games played, on a report it cannot make."""
+    if report is None:
+        return
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise UsageProblem(
+            "--report draws its figures with matplotlib, which is not installed: "
+            "pip install 'robotable[report]' (in a checkout: pip install '.[report]')"
+        ) from None
+    if report.is_dir():
+        raise UsageProblem(f"--report {report}: is a directory")
+    folder = report.parent if str(report.parent) else Path(".")
+    existing = next((p for p in (folder, *folder.parents) if p.exists()), Path("."))
+    if not existing.is_dir() or not os.access(existing, os.W_OK):
+        raise UsageProblem(f"--report {report}: cannot write there")
 
 
 def _prepare(
@@ -133,12 +165,9 @@ def _prepare(
     quality_every: int = 1,
     standing: bool = False,
 ) -> RunSpec:
-    if games < 1:
-        raise UsageProblem(f"--games must be at least 1, got {games}")
-    if max_actions < 1:
-        raise UsageProblem(f"--max-actions must be at least 1, got {max_actions}")
-    if quality_every < 1:
-        raise UsageProblem(f"--quality-every must be at least 1, got {quality_every}")
+    check_count("--games", games, 1, MAX_GAMES, POOL_HINT)
+    check_count("--max-actions", max_actions, 1, MAX_ACTIONS)
+    check_count("--quality-every", quality_every, 1, MAX_ACTIONS)
     game_class(game)  # unknown game: OptionError naming the known ones
     specs = split_agents(agents)
     if len(specs) < min_agents:
@@ -149,6 +178,7 @@ def _prepare(
     num_players = default_players(game, len(specs), players)
     load_game(game, num_players=num_players)  # seat count check with the game's own message
     variants = build_variants(game, num_players, options, cards)
+    check_count("--games times the variants", games * len(variants), 1, MAX_GAMES, POOL_HINT)
     spec = RunSpec(
         game=game,
         num_players=num_players,
@@ -407,6 +437,7 @@ def register(app: typer.Typer) -> None:
         writer: ResultsWriter | None = None
         experiment: dict[str, Any] | None = None
         try:
+            check_report(report)
             workers = worker_count(workers)
             agents, players, experiment = _experiment_agents(
                 game,
@@ -548,8 +579,10 @@ def register(app: typer.Typer) -> None:
         """
         err = Console(stderr=True)
         try:
-            pooled = pool_results(files)
-        except ResultsFileError as exc:
+            check_report(report)
+            with no_content_files():  # a results file's options name no file to open
+                pooled = pool_results(files)
+        except (ResultsFileError, UsageProblem) as exc:
             raise _fail(err, str(exc)) from None
         for text in pooled.notes:
             err.print(f"note: {text}", markup=False, highlight=False, soft_wrap=True)
@@ -630,8 +663,7 @@ def register(app: typer.Typer) -> None:
             )
             if len(spec.variants) > 1:
                 raise UsageProblem("ladder: give each --option a single value (no sweeps)")
-            if bootstrap < 0:
-                raise UsageProblem(f"--bootstrap must be 0 or more, got {bootstrap}")
+            check_count("--bootstrap", bootstrap, 0, MAX_BOOTSTRAP)
             orders = len(spec.arrangements())
             if games % orders and not json_stdout:
                 err.print(
@@ -744,10 +776,8 @@ def register(app: typer.Typer) -> None:
 
         try:
             workers = worker_count(workers)
-            if trials < 1:
-                raise UsageProblem(f"--trials must be at least 1, got {trials}")
-            if confirm_games < 0:
-                raise UsageProblem(f"--confirm-games must be 0 or more, got {confirm_games}")
+            check_count("--trials", trials, 1, MAX_TRIALS)
+            check_count("--confirm-games", confirm_games, 0, MAX_GAMES)
             spec = _prepare(
                 game,
                 agents,
@@ -884,8 +914,7 @@ def _experiment_agents(
     else:
         if kinds:
             raise UsageProblem("--restrict-kind needs --restrict CARD")
-        if iterations < 1:
-            raise UsageProblem(f"--depth-iterations must be at least 1, got {iterations}")
+        check_count("--depth-iterations", iterations, 1, MAX_ITERATIONS)
         chosen = depth_agents(iterations, base, seats)
         experiment = {"kind": "depth", "base": base, "iterations": iterations}
     return ";".join(chosen), seats, experiment

@@ -145,6 +145,10 @@ def build_variants(
         sweeps[content.name] = [None, *files]
         labels[(content.name, None)] = "bundled"
     names = list(sweeps)
+    count = 1
+    for name in names:
+        count *= len(sweeps[name])
+    check_count("variants (--option values times --cards files)", count, 1, MAX_VARIANTS)
     variants = []
     for index, combo in enumerate(itertools.product(*(sweeps[n] for n in names))):
         options = {n: v for n, v in zip(names, combo) if v is not None}
@@ -215,9 +219,31 @@ def check_ray(address: str | None) -> None:
         check_reachable(address)
 
 
+# Bounds of the counts a command is given. A run keeps every game's result for its summary, so
+# its games are bounded (about a kilobyte each); a longer study is several runs, each with its
+# own --seed and --out-jsonl, pooled (`robotable pool`).
+MAX_GAMES = 1_000_000
+MAX_VARIANTS = 1_000
+MAX_WORKERS = 1_024
+MAX_ACTIONS = 10_000_000
+MAX_ITERATIONS = 10_000_000  # as an agent's `mcts:N`
+MAX_TRIALS = 10_000
+MAX_BOOTSTRAP = 100_000
+POOL_HINT = (
+    "a longer study: several runs with their own --seed and --out-jsonl, then robotable pool"
+)
+
+
+def check_count(option: str, value: int, low: int, high: int, hint: str = "") -> int:
+    """`value` when `low <= value <= high`, else one UsageProblem line naming the option."""
+    if not low <= value <= high:
+        shown = str(value) if len(str(value)) <= 30 else f"{str(value)[:27]}..."
+        more = f" ({hint})" if hint else ""
+        raise UsageProblem(f"{option} must be from {low:,} to {high:,}{more}, got {shown}")
+    return value
+
+
 def worker_count(given: int | None) -> int:
     if given is None:
         return available_cores()
-    if given < 1:
-        raise UsageProblem(f"--workers must be at least 1, got {given}")
-    return given
+    return check_count("--workers", given, 1, MAX_WORKERS)

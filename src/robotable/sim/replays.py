@@ -16,6 +16,7 @@ from typing import Any
 
 from ..agents.restricted import CardBar, split_restricted
 from ..core.errors import OptionError, RecordError
+from ..core.options import no_content_files
 from ..core.records import make_record
 from ..core.registry import load_game
 from .results_file import ResultsFileError, read_header, read_results, spec_from_header
@@ -51,7 +52,9 @@ def results_record(
         )
     options = next(v.options for v in spec.variants if v.index == result.variant)
     try:
-        game = load_game(spec.game, num_players=spec.num_players, **dict(options))
+        # Its content is inline (simulate embeds a user's file); a path in a file is not opened.
+        with no_content_files():
+            game = load_game(spec.game, num_players=spec.num_players, **dict(options))
     except OptionError as exc:
         raise RecordError(f"{name}: {exc}") from None
     names = [f"Seat {seat + 1}" for seat in range(spec.num_players)]
