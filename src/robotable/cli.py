@@ -1,7 +1,8 @@
 """The `robotable` command line.
 
 Each front end registers its own commands so that one file does not grow into everything:
-`games`, `play`, `replay`, `bench` and `soak` live in `robotable.frontend`; `simulate`, `pool`, `ladder`
+`games`, `play`, `replay`, `bench` and `soak` live in `robotable.frontend` (`new-game` and
+`check`, for a game's author, in `robotable.frontend.authoring`); `simulate`, `pool`, `ladder`
 and `tune` in `robotable.sim.commands`; `serve` in `robotable.server.commands`.
 """
 
@@ -22,8 +23,10 @@ app = typer.Typer(
 
 _COMMAND_MODULES = (
     "robotable.frontend.commands",
+    "robotable.frontend.authoring",
     "robotable.sim.commands",
     "robotable.server.commands",
+    "robotable.envs.commands",  # train (needs the [rl] extra to be listed, [train] to run)
 )
 
 

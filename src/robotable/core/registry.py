@@ -1,17 +1,23 @@
 """Which games exist. A game package registers itself by being a sub-package of
-`robotable.games` that exposes `GAME` (its Game subclass); nothing is imported until asked for."""
+`robotable.games` that exposes `GAME` (its Game subclass), or, kept outside robotable, by an
+entry point in the group `robotable.games` (`mygame = "mygame:GAME"` in its pyproject.toml, see
+docs/your-own-game.md); nothing is imported until asked for."""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
 from functools import cache
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from .content import read_text
 from .errors import OptionError, RecordError
 from .options import INLINE
 from .protocol import Game
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 
 @cache
@@ -24,10 +30,37 @@ def bundled_game_names() -> list[str]:
     )
 
 
+ENTRY_POINT_GROUP = "robotable.games"
+
+
+@cache
+def installed_games() -> dict[str, EntryPoint]:
+    """The games installed as other packages: name -> its entry point in the group
+    `robotable.games`. A bundled game keeps its name: an entry point of the same name is not
+    used (`robotable check NAME` says so)."""
+    from importlib import metadata
+
+    bundled = set(bundled_game_names())
+    found: dict[str, EntryPoint] = {}
+    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if entry.name not in bundled:
+            found.setdefault(entry.name, entry)
+    return found
+
+
 @cache
 def game_names() -> list[str]:
-    """Every loadable game: the bundled ones and any added with register_game."""
-    return sorted(set(bundled_game_names()) | set(_extra))
+    """Every loadable game: the bundled ones, the installed ones (entry points) and any added
+    with register_game."""
+    return sorted(set(bundled_game_names()) | set(installed_games()) | set(_extra))
+
+
+def rescan_games() -> None:
+    """Forget what was found, so that the next question looks again (after a package with a
+    game was installed in this process, or entry points were changed in a test)."""
+    installed_games.cache_clear()
+    game_names.cache_clear()
+    _loaded.clear()
 
 
 def game_class(name: str) -> type[Game]:
@@ -36,8 +69,34 @@ def game_class(name: str) -> type[Game]:
         raise OptionError(f"unknown game '{name}' (known games: {known})")
     if name in _extra:
         return _extra[name]
-    module = importlib.import_module(f"robotable.games.{name}")
-    return module.GAME
+    if name in _loaded:
+        return _loaded[name]
+    installed = installed_games().get(name)
+    if installed is None:
+        module = importlib.import_module(f"robotable.games.{name}")
+        return module.GAME
+    _loaded[name] = cls = _entry_point_game(name, installed)
+    return cls
+
+
+def _entry_point_game(name: str, entry: EntryPoint) -> type[Game]:
+    """The Game class an entry point names: `pkg:GAME`, or a module `pkg` exposing `GAME`."""
+    where = f"game '{name}' (entry point '{entry.name} = {entry.value}' in {ENTRY_POINT_GROUP})"
+    try:
+        found = entry.load()
+    except Exception as exc:  # the user's package: any error on import is theirs to see
+        raise OptionError(f"{where}: does not import: {type(exc).__name__}: {exc}") from None
+    if isinstance(found, ModuleType):
+        found = getattr(found, "GAME", None)
+        if found is None:
+            raise OptionError(f"{where}: the module has no GAME (its Game subclass)")
+    if not (isinstance(found, type) and issubclass(found, Game)):
+        raise OptionError(f"{where}: names {found!r}, not a subclass of robotable.Game")
+    if found.name != name:
+        raise OptionError(
+            f"{where}: the class's name is '{found.name}'; the entry point must be named after it"
+        )
+    return found
 
 
 def load_game(name: str, num_players: int | None = None, **options: Any) -> Game:
@@ -95,3 +154,4 @@ def register_game(cls: type[Game]) -> type[Game]:
 
 
 _extra: dict[str, type[Game]] = {}
+_loaded: dict[str, type[Game]] = {}  # installed games already imported, by name
