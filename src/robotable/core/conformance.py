@@ -47,6 +47,7 @@ PROPERTIES = (
     "events",
     "determinism",
     "no errors",
+    "guide",
 )
 
 # The terms a game's guide must define at least (the glossary the terminal's "terms" command,
@@ -98,6 +99,30 @@ def check_state(game: Game, state: State, rng: random.Random, where: str) -> Non
         _expect(0 <= player < n, "whose decision", where, f"current_player() is {player}")
         _expect(legal, "legal actions", where, "none before the end of the game")
         _expect(len(set(legal)) == len(legal), "legal actions", where, "the same action twice")
+
+    # Clone independence first: the checks below play on clones of the state.
+    if legal:
+        copy = state.clone()
+        _expect(
+            _canon(copy.to_json()) == snapshot,
+            "clone independence",
+            where,
+            "the clone's to_json() differs from the original's",
+        )
+        pick = legal[rng.randrange(len(legal))]
+        copy.apply_action(pick)
+        _expect(
+            _canon(state.to_json()) == snapshot,
+            "clone independence",
+            where,
+            f"playing '{pick}' on the clone changed the original",
+        )
+        _expect(
+            state.legal_actions() == legal,
+            "clone independence",
+            where,
+            f"playing '{pick}' on the clone changed the original's legal actions",
+        )
 
     # JSON round trip of the state, through real JSON text.
     prop = "JSON round trip"
@@ -215,30 +240,6 @@ def check_state(game: Game, state: State, rng: random.Random, where: str) -> Non
             f"refusing {bad!r} changed the state",
         )
 
-    # Clone independence: playing on a clone leaves the original untouched.
-    if legal:
-        copy = state.clone()
-        _expect(
-            _canon(copy.to_json()) == snapshot,
-            "clone independence",
-            where,
-            "the clone's to_json() differs from the original's",
-        )
-        pick = legal[rng.randrange(len(legal))]
-        copy.apply_action(pick)
-        _expect(
-            _canon(state.to_json()) == snapshot,
-            "clone independence",
-            where,
-            f"playing '{pick}' on the clone changed the original",
-        )
-        _expect(
-            state.legal_actions() == legal,
-            "clone independence",
-            where,
-            f"playing '{pick}' on the clone changed the original's legal actions",
-        )
-
 
 def check_random_game(
     game: Game, seed: int, choice_seed: int, max_steps: int = 300, every: int = 1
@@ -337,13 +338,15 @@ def check_requirements(game: Game) -> list[ConformanceError]:
         found.append(
             ConformanceError("guide", where, "the Game class needs a title and a description")
         )
-    guide = game.guide()
+    try:
+        guide, terms = game.guide(), len(game.glossary())
+    except Exception as exc:
+        return [*found, ConformanceError("guide", where, f"guide() failed: {_error_line(exc)}")]
     for heading in GUIDE_SECTIONS:
         if heading not in guide:
             found.append(
                 ConformanceError("guide", where, f"data/guide.md has no '{heading}' section")
             )
-    terms = len(game.glossary())
     if terms < MIN_TERMS:
         found.append(
             ConformanceError(
@@ -379,7 +382,7 @@ class CheckReport:
             + (f" ({self.unfinished} games cut short)" if self.unfinished else "")
         )
         if self.ok:
-            return f"{self.game}: every property holds ({len(PROPERTIES)} properties and the guide; {played})"
+            return f"{self.game}: every property holds ({len(PROPERTIES)} properties; {played})"
         broken = sorted({f.prop for f in self.failures}, key=_property_order)
         fail = "1 property fails" if len(broken) == 1 else f"{len(broken)} properties fail"
         return f"{self.game}: {fail} ({', '.join(broken)}); {played}"

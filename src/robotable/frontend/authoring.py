@@ -215,6 +215,8 @@ def _import_path(path: Path) -> ModuleType:
 
 
 def _game_in(module: ModuleType, spec: str) -> type[Game]:
+    """The module's GAME (or its one Game class), else its package's: `mygame.rules` names
+    the game of `mygame`."""
     found = getattr(module, "GAME", None)
     if isinstance(found, type) and issubclass(found, Game):
         return found
@@ -225,6 +227,9 @@ def _game_in(module: ModuleType, spec: str) -> type[Game]:
     }
     if len(classes) == 1:
         return classes.pop()
+    parent = module.__name__.rpartition(".")[0]
+    if not classes and parent:
+        return _game_in(sys.modules[parent], spec)
     what = "several Game classes" if classes else "no Game class"
     raise OptionError(
         f"check '{spec}': the module {module.__name__} has {what}; set GAME = YourGame"
