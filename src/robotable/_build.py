@@ -39,6 +39,7 @@ ENGINE_MODULES: tuple[str, ...] = (
     "robotable.core.events",
     "robotable.agents.mcts",
     "robotable.agents.random_agent",
+    "robotable.envs.rows",  # the RL environments' batch rows, written in place
     *(
         f"robotable.games.{game}.{module}"
         for game, modules in (

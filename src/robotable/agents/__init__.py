@@ -4,6 +4,7 @@ agent = make_agent("mcts:1000", seed=3)        # 1,000 iterations
 agent = make_agent("mcts:time=0.5,c=0.9")       # half a second per move
 agent = make_agent("hard")                      # a named strength (easy, medium, hard, expert)
 agent = make_agent("restricted:greedy,card=Core Bot")   # greedy that never plays a Core Bot
+agent = make_agent("policy:runs/stakbots")      # a policy trained by `robotable train`
 action = agent.act(state)
 """
 
@@ -85,13 +86,17 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     if restricted is not None:
         return parse_agent_spec(restricted[0])
     kind, _, arg_text = spec.strip().partition(":")
+    if kind.strip().lower() == "policy":  # the rest is a path, commas and colons included
+        if not arg_text.strip():
+            raise OptionError(f"agent spec '{spec}': policy needs a path, as in policy:runs/stakbots")
+        return "policy", {"path": arg_text.strip()}
     kind = kind.strip().lower()
     if kind in STRENGTHS:
         if arg_text.strip():
             raise OptionError(f"agent spec '{spec}': the strength '{kind}' takes no parameters")
         return kind, {}
     if kind not in AGENT_KINDS:
-        known = ", ".join((*AGENT_KINDS, *STRENGTHS, "restricted:BASE,card=NAME"))
+        known = ", ".join((*AGENT_KINDS, *STRENGTHS, "restricted:BASE,card=NAME", "policy:PATH"))
         raise OptionError(f"agent spec '{spec}': unknown agent '{kind}' (known agents: {known})")
     params: dict[str, Any] = {}
     allowed = _PARAMS[kind]
@@ -164,6 +169,10 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
     kind, params = parse_agent_spec(spec)
     if kind in STRENGTHS:
         return StrengthAgent(seed=seed, strength=kind)
+    if kind == "policy":
+        from .policy import PolicyAgent  # loads PyTorch only when a policy plays
+
+        return PolicyAgent(seed=seed, path=params["path"])
     return AGENT_KINDS[kind](seed=seed, **params)
 
 
@@ -174,6 +183,12 @@ def check_for_game(spec: str, game: str) -> tuple[str, dict[str, Any]]:
     from ..core.registry import game_class
 
     kind, params = parse_agent_spec(concrete_spec(spec, game))
+    if kind == "policy":
+        from .policy import read_meta
+
+        trained = read_meta(params["path"])["game"]
+        if trained != game:
+            raise OptionError(f"agent '{spec}': a policy trained on {trained}, not {game}")
     if params.get("leaf"):
         named_leaf(game_class(game), params["leaf"], f"agent '{spec}'")
     return kind, params

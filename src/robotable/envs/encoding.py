@@ -26,6 +26,7 @@ import numpy as np
 
 from ..core.errors import RobotableError
 from ..core.protocol import Action, Game, State
+from .rows import write_mask, write_observation
 
 FALLBACK_NUM_ACTIONS = 256
 FALLBACK_OBSERVATION_SIZE = 512
@@ -77,8 +78,9 @@ class Encoding:
             )
 
     # -- actions --------------------------------------------------------------------------------
-    def legal_by_index(self, state: State) -> dict[int, Action]:
-        """Index -> action for every legal action of `state`, in increasing index order."""
+    def legal_by_index(self, state: State, ordered: bool = True) -> dict[int, Action]:
+        """Index -> action for every legal action of `state`, in increasing index order (in the
+        game's order with `ordered=False`, for callers that only look actions up)."""
         legal = state.legal_actions()
         if self.actions_from_game:
             index_of = self.game.action_index
@@ -96,7 +98,7 @@ class Encoding:
                         f"share action index {index}"
                     )
                 table[index] = action
-            return dict(sorted(table.items()))
+            return dict(sorted(table.items())) if ordered else table
         if len(legal) > self.num_actions:
             raise RobotableError(
                 f"game {self.game.name}: {len(legal)} legal actions exceed the fallback bound "
@@ -110,7 +112,27 @@ class Encoding:
             mask[list(legal)] = 1
         return mask
 
+    def mask_into(self, legal: dict[int, Action], out: np.ndarray, row: int) -> None:
+        """Write `mask(legal)` into row `row` of the int8 array `out` (compiled: a C loop)."""
+        write_mask(out, row, list(legal))
+
     # -- observations ---------------------------------------------------------------------------
+    def observe_into(self, view: dict[str, Any], out: np.ndarray, row: int) -> None:
+        """Write `observe(view)` into row `row` of the float32 array `out`, the same bytes, with
+        no array in between when the game encodes (compiled: a C loop, envs/rows.py)."""
+        if not self.obs_from_game:
+            out[row] = self.observe(view)
+            return
+        values = self.game.encode_observation(view)
+        if type(values) is not list:
+            values = list(values)
+        if len(values) != self.observation_size:
+            raise RobotableError(
+                f"game {self.game.name}: encode_observation() returned {len(values)} numbers, "
+                f"expected {self.observation_size}"
+            )
+        write_observation(out, row, values)
+
     def observe(self, view: dict[str, Any]) -> np.ndarray:
         """The flat float32 observation of a view (`observation_size` numbers)."""
         if self.obs_from_game:

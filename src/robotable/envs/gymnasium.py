@@ -120,6 +120,12 @@ class RobotableEnv(gymnasium.Env):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
+        self._deal()
+        return self._observe()
+
+    def _deal(self) -> None:
+        """A new game from this env's RNG: the learner's seat, the opponents, the state played
+        up to the learner's first decision (the vector envs share it, envs/vector.py)."""
         rng = self.np_random
         n = self.game.num_players
         if self.seat_choice == "random":
@@ -136,26 +142,31 @@ class RobotableEnv(gymnasium.Env):
             self._play_opponents()
             if not self.state.is_terminal():
                 break
-        return self._observe()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.state is None or self.state.is_terminal():
             raise RuntimeError(f"{env_id(self.game.name)}: step() after the end; call reset()")
-        index = int(action)
-        chosen = self._legal.get(index)
+        chosen = self._legal.get(int(action))
         if chosen is None:
             observation, info = self._observe(illegal_action=True)
             info["action_mask"] = np.zeros_like(info["action_mask"])
             self.state = None
             return observation, self.illegal_reward, True, False, info
-        self.state.apply_action(chosen)
-        self._play_opponents()
-        terminated = self.state.is_terminal()
-        reward = float(self.state.returns()[self.seat]) if terminated else 0.0
+        reward, terminated = self._advance(chosen)
         observation, info = self._observe()
         if self.render_mode == "human":
             self.render()
         return observation, reward, terminated, False, info
+
+    def _advance(self, chosen: Any) -> tuple[float, bool]:
+        """Play the learner's legal action and the opponents' moves up to its next decision;
+        the reward and whether the game ended."""
+        state = self.state
+        state.apply_action(chosen)
+        self._play_opponents()
+        if state.is_terminal():
+            return float(state.returns()[self.seat]), True
+        return 0.0, False
 
     def render(self) -> str | None:
         if self.render_mode is None or self.state is None:

@@ -11,10 +11,13 @@ or `gymnasium.make_vec("robotable/StakBots-v0", num_envs=64, vectorization_mode=
 Each sub-env is exactly `RobotableEnv` (robotable.envs.gymnasium) with the same arguments: the
 same observations, masks, rewards and episode ends for the same seed and actions (tested). What
 differs from wrapping it in Gymnasium's `SyncVectorEnv` is the bookkeeping: the batch lives in
-preallocated arrays that each sub-env's step writes into, and infos carry only the action mask
+preallocated arrays that each sub-env's observation and mask are written into in place (by
+compiled code in the compiled engine, envs/rows.py), no per-sub-env info dict or array is made,
+and infos carry only the action mask
 (and `illegal_action` where it happened), in Gymnasium's vector layout (`infos[key]` an array
 over sub-envs, `infos["_" + key]` which sub-envs have it). Everything runs in this process;
-`AsyncVectorEnv` runs sub-envs in worker processes instead (docs/performance.md compares them).
+`robotable.envs.parallel.ParallelVectorEnv` splits the sub-envs over worker processes that write
+into shared memory (docs/performance.md compares them with Gymnasium's `AsyncVectorEnv`).
 
 Autoreset follows `metadata["autoreset_mode"]`, Gymnasium's default `NEXT_STEP` unless another
 is asked: the step after an episode ends resets that sub-env (its action is ignored; reward 0).
@@ -27,11 +30,41 @@ from __future__ import annotations
 
 from typing import Any
 
+import gymnasium
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .gymnasium import RobotableEnv
+
+
+def step_infos(
+    masks: np.ndarray, illegal: np.ndarray, final: dict[int, tuple[np.ndarray, dict[str, Any]]]
+) -> dict[str, Any]:
+    """A step's infos in Gymnasium's vector layout: the masks (a copy), `illegal_action` where
+    an illegal action ended an episode, SAME_STEP's `final_obs` and `final_info`."""
+    num_envs = len(masks)
+    infos: dict[str, Any] = {
+        "action_mask": masks.copy(),
+        "_action_mask": np.ones(num_envs, dtype=np.bool_),
+    }
+    if illegal.any():
+        infos["illegal_action"] = illegal
+        infos["_illegal_action"] = illegal.copy()
+    if final:
+        has_final = np.zeros(num_envs, dtype=np.bool_)
+        final_obs = np.empty(num_envs, dtype=object)
+        final_info = np.empty(num_envs, dtype=object)
+        for i, (observation, info) in final.items():
+            has_final[i] = True
+            final_obs[i], final_info[i] = observation, info
+        infos.update(
+            final_obs=final_obs,
+            _final_obs=has_final,
+            final_info=final_info,
+            _final_info=has_final.copy(),
+        )
+    return infos
 
 
 class RobotableVectorEnv(VectorEnv):
@@ -88,6 +121,14 @@ class RobotableVectorEnv(VectorEnv):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Reset every sub-env (or those in `options["reset_mask"]`): an int seed gives sub-env
         i the seed `seed + i`, as Gymnasium's vector envs do."""
+        seeds, reset_mask, options = self._reset_arguments(seed, options)
+        self._reset_rows(seeds, reset_mask, options)
+        infos = {"action_mask": self._masks.copy(), "_action_mask": reset_mask.copy()}
+        return self._observations.copy(), infos
+
+    def _reset_arguments(
+        self, seed: Any, options: dict[str, Any] | None
+    ) -> tuple[list[int | None], np.ndarray, dict[str, Any]]:
         if seed is None or isinstance(seed, int):
             seeds = [None if seed is None else seed + i for i in range(self.num_envs)]
         else:
@@ -102,14 +143,18 @@ class RobotableVectorEnv(VectorEnv):
             reset_mask = np.asarray(reset_mask, dtype=np.bool_)
             if reset_mask.shape != (self.num_envs,) or not reset_mask.any():
                 raise ValueError(f"reset: reset_mask must be {self.num_envs} booleans, some true")
-        illegal = np.zeros(self.num_envs, dtype=np.bool_)
-        for i in np.flatnonzero(reset_mask):
-            observation, info = self.envs[i].reset(seed=seeds[i], options=options or None)
-            self._write(i, observation, info, illegal)
+        return seeds, reset_mask, options
+
+    def _reset_rows(
+        self, seeds: list[int | None], reset_mask: np.ndarray, options: dict[str, Any]
+    ) -> None:
+        for i in np.flatnonzero(reset_mask).tolist():
+            env = self.envs[i]
+            gymnasium.Env.reset(env, seed=seeds[i], options=options or None)
+            env._deal()
+            self._write(i, env)
             self._autoreset[i] = False
         self._started = True
-        infos = {"action_mask": self._masks.copy(), "_action_mask": reset_mask.copy()}
-        return self._observations.copy(), infos
 
     def step(
         self, actions: Any
@@ -119,46 +164,8 @@ class RobotableVectorEnv(VectorEnv):
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,):
             raise ValueError(f"step: expected {self.num_envs} actions, got shape {actions.shape}")
-        mode = self.autoreset_mode
-        illegal = np.zeros(self.num_envs, dtype=np.bool_)
-        final: dict[int, tuple[np.ndarray, dict[str, Any]]] = {}
-        for i, env in enumerate(self.envs):
-            if self._autoreset[i]:
-                if mode is AutoresetMode.DISABLED:
-                    raise RuntimeError(
-                        f"sub-env {i} ended: reset it with reset(options={{'reset_mask': ...}})"
-                    )
-                observation, info = env.reset()
-                reward, terminated, truncated = 0.0, False, False
-            else:
-                observation, reward, terminated, truncated, info = env.step(actions[i])
-                if mode is AutoresetMode.SAME_STEP and (terminated or truncated):
-                    final[i] = (observation, info)
-                    observation, info = env.reset()
-            self._write(i, observation, info, illegal)
-            self._rewards[i] = reward
-            self._terminations[i] = terminated
-            self._truncations[i] = truncated
-        ended = self._terminations | self._truncations
-        self._autoreset[:] = ended if mode is not AutoresetMode.SAME_STEP else False
-        all_envs = np.ones(self.num_envs, dtype=np.bool_)
-        infos: dict[str, Any] = {"action_mask": self._masks.copy(), "_action_mask": all_envs}
-        if illegal.any():
-            infos["illegal_action"] = illegal
-            infos["_illegal_action"] = illegal.copy()
-        if final:
-            has_final = np.zeros(self.num_envs, dtype=np.bool_)
-            final_obs = np.empty(self.num_envs, dtype=object)
-            final_info = np.empty(self.num_envs, dtype=object)
-            for i, (observation, info) in final.items():
-                has_final[i] = True
-                final_obs[i], final_info[i] = observation, info
-            infos.update(
-                final_obs=final_obs,
-                _final_obs=has_final,
-                final_info=final_info,
-                _final_info=has_final.copy(),
-            )
+        illegal, final = self._step_rows(actions)
+        infos = step_infos(self._masks, illegal, final)
         return (
             self._observations.copy(),
             self._rewards.copy(),
@@ -166,6 +173,47 @@ class RobotableVectorEnv(VectorEnv):
             self._truncations.copy(),
             infos,
         )
+
+    def _step_rows(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, dict[int, tuple[np.ndarray, dict[str, Any]]]]:
+        """Step every sub-env, writing observations, masks, rewards and ends into the batch
+        arrays in place; which sub-envs made an illegal action, and SAME_STEP's final data."""
+        mode = self.autoreset_mode
+        illegal = np.zeros(self.num_envs, dtype=np.bool_)
+        final: dict[int, tuple[np.ndarray, dict[str, Any]]] = {}
+        rewards, terminations = self._rewards, self._terminations
+        autoreset = self._autoreset.tolist()
+        for i, (env, action) in enumerate(zip(self.envs, actions.astype(np.int64).tolist())):
+            if autoreset[i]:
+                if mode is AutoresetMode.DISABLED:
+                    raise RuntimeError(
+                        f"sub-env {i} ended: reset it with reset(options={{'reset_mask': ...}})"
+                    )
+                env._deal()
+                self._write(i, env)
+                rewards[i], terminations[i] = 0.0, False
+                continue
+            chosen = env._legal.get(action)
+            if chosen is None:  # what RobotableEnv.step does with an illegal action
+                self._write(i, env)
+                self._masks[i] = 0
+                env.state = None
+                illegal[i] = True
+                rewards[i], terminations[i] = env.illegal_reward, True
+            else:
+                rewards[i], terminations[i] = env._advance(chosen)
+                self._write(i, env)
+            if mode is AutoresetMode.SAME_STEP and terminations[i]:
+                info = {"action_mask": self._masks[i].copy()}
+                if illegal[i]:
+                    info["illegal_action"] = True
+                final[i] = (self._observations[i].copy(), info)
+                env._deal()
+                self._write(i, env)
+        if mode is not AutoresetMode.SAME_STEP:
+            self._autoreset[:] = terminations
+        return illegal, final
 
     def action_masks(self) -> np.ndarray:
         """The current masks, one row per sub-env (the name sb3-contrib looks for)."""
@@ -176,8 +224,23 @@ class RobotableVectorEnv(VectorEnv):
             env.close()
 
     # -- helpers ----------------------------------------------------------------------------------
-    def _write(self, i: int, observation: np.ndarray, info: dict[str, Any], illegal: Any) -> None:
-        self._observations[i] = observation
-        self._masks[i] = info["action_mask"]
-        if info.get("illegal_action"):
-            illegal[i] = True
+    def _bind(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        rewards: np.ndarray,
+        terminations: np.ndarray,
+    ) -> None:
+        """Write into these arrays (a worker's rows of shared memory, envs/parallel.py)."""
+        self._observations, self._masks = observations, masks
+        self._rewards, self._terminations = rewards, terminations
+
+    def _write(self, i: int, env: RobotableEnv) -> None:
+        """Sub-env i's observation and mask, written into row i (the env's legal actions kept
+        for its next step)."""
+        state = env.state
+        encoding = env.encoding
+        legal = {} if state.is_terminal() else encoding.legal_by_index(state, ordered=False)
+        env._legal = legal
+        encoding.mask_into(legal, self._masks, i)
+        encoding.observe_into(state.observation_view(env.seat), self._observations, i)

@@ -62,8 +62,10 @@ def agent_seed(table_seed: int, seat: int, step: int) -> int:
 
 def check_agent_spec(spec: str, game: str, limits: AiLimits, seat: int = 0) -> None:
     """Refuse (OptionError or Refused, one line) a spec that is malformed or over the limits."""
-    from ..agents import check_for_game
+    from ..agents import check_for_game, parse_agent_spec
 
+    if parse_agent_spec(spec)[0] == "policy":  # never a path a client sends (issue 82)
+        raise Refused(f"AI seat {seat + 1} ('{spec}'): this server plays no trained policies")
     kind, params = check_for_game(spec, game)  # parses the concrete spec once
     if kind != "mcts":
         return

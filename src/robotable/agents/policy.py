@@ -1,0 +1,118 @@
+"""A trained policy as a player: `policy:PATH`, wherever an agent spec is taken.
+
+PATH is what `robotable train` writes (envs/train.py): a run's folder, or its `policy.zip`
+(a MaskablePPO model of sb3-contrib) with `policy.json` beside it, which names the game, the
+seats and the encoding's sizes the policy was trained on. The agent encodes the deciding seat's
+observation view (robotable.envs.encoding, the same observation the learner saw), masks the
+illegal actions and plays the policy's most likely legal action (`sample=1` draws from the
+masked distribution instead, with the agent's own seed).
+
+Loading needs the `[train]` extra (PyTorch, sb3-contrib); a path that is not a trained policy, or
+a policy of another game, fails in one line naming it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import OptionError
+from ..core.protocol import Action, State
+from .base import Agent
+
+POLICY_FILE = "policy.zip"
+META_FILE = "policy.json"
+
+
+def policy_files(path: str | Path) -> tuple[Path, Path]:
+    """The model file and its description for `path` (a run's folder or its policy.zip);
+    OptionError in one line when either is missing."""
+    where = Path(path).expanduser()
+    model = where / POLICY_FILE if where.is_dir() else where
+    meta = model.with_name(META_FILE)
+    if not model.is_file():
+        raise OptionError(f"agent 'policy:{path}': no trained policy at {model}")
+    if not meta.is_file():
+        raise OptionError(
+            f"agent 'policy:{path}': {meta.name} is missing beside {model.name} "
+            "(a policy written by `robotable train` has both)"
+        )
+    return model, meta
+
+
+def read_meta(path: str | Path) -> dict[str, Any]:
+    """What a trained policy says about itself (policy.json)."""
+    _, meta = policy_files(path)
+    try:
+        data = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise OptionError(f"agent 'policy:{path}': {meta} is not readable JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+        raise OptionError(f"agent 'policy:{path}': {meta} does not name its game")
+    return data
+
+
+class PolicyAgent(Agent):
+    """Plays the most likely legal action of a trained MaskablePPO policy."""
+
+    name = "policy"
+
+    def __init__(self, seed: int = 0, path: str = "", sample: int = 0) -> None:
+        super().__init__(seed)
+        self.path = path
+        self.sample = bool(sample)
+        self.meta = read_meta(path)
+        model_file, _ = policy_files(path)
+        try:
+            from sb3_contrib import MaskablePPO
+        except ImportError:
+            raise OptionError(
+                f"agent 'policy:{path}': playing a trained policy needs PyTorch and sb3-contrib "
+                "(pip install 'robotable[train]')"
+            ) from None
+        try:
+            self.model = MaskablePPO.load(str(model_file), device="cpu")
+        except Exception as exc:  # a corrupt or foreign zip: one line, not a traceback
+            raise OptionError(f"agent 'policy:{path}': cannot load {model_file}: {exc}") from None
+        self._encoding: Any = None
+
+    def _encoding_for(self, state: State) -> Any:
+        from ..envs.encoding import Encoding
+
+        game = state.game
+        if self._encoding is None or self._encoding.game is not game:
+            meta = self.meta
+            if game.name != meta["game"] or game.num_players != meta.get("num_players"):
+                raise OptionError(
+                    f"agent 'policy:{self.path}': trained on {meta['game']} with "
+                    f"{meta.get('num_players')} seats, asked to play {game.name} with "
+                    f"{game.num_players}"
+                )
+            encoding = Encoding(game)
+            sizes = (encoding.observation_size, encoding.num_actions)
+            if sizes != (meta.get("observation_size"), meta.get("num_actions")):
+                raise OptionError(
+                    f"agent 'policy:{self.path}': trained on observations of "
+                    f"{meta.get('observation_size')} and {meta.get('num_actions')} actions, "
+                    f"this game has {sizes[0]} and {sizes[1]} (other options or rules)"
+                )
+            self._encoding = encoding
+        return self._encoding
+
+    def act(self, state: State) -> Action:
+        import numpy as np
+
+        encoding = self._encoding_for(state)
+        legal = encoding.legal_by_index(state)
+        observation = encoding.observe(state.observation_view(state.current_player()))
+        mask = encoding.mask(legal).astype(bool)
+        if self.sample:
+            import torch
+
+            torch.manual_seed(self.rng.randrange(2**31))
+        index, _ = self.model.predict(
+            observation, action_masks=mask, deterministic=not self.sample
+        )
+        index = int(np.asarray(index).reshape(-1)[0])
+        return legal.get(index) or legal[next(iter(legal))]

@@ -1,0 +1,96 @@
+"""`robotable train` and `policy:PATH` players (issue 82): a tiny run learns, resumes, and its
+policy plays wherever an agent spec is taken; a bad path fails in one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import robotable
+from robotable.agents import check_for_game, make_agent, parse_agent_spec
+from robotable.core.errors import OptionError
+
+TINY_PPO = {"n_steps": 64, "batch_size": 128, "n_epochs": 4}
+
+
+def test_a_policy_spec_parses_to_its_path_commas_and_colons_included() -> None:
+    assert parse_agent_spec("policy:runs/a,b:c") == ("policy", {"path": "runs/a,b:c"})
+    with pytest.raises(OptionError, match="policy needs a path"):
+        parse_agent_spec("policy:")
+
+
+def test_a_bad_policy_path_fails_in_one_line(tmp_path: Path) -> None:
+    with pytest.raises(OptionError) as error:
+        make_agent(f"policy:{tmp_path / 'nowhere'}")
+    assert "no trained policy at" in str(error.value) and "\n" not in str(error.value)
+    (tmp_path / "policy.zip").write_bytes(b"not a model")
+    with pytest.raises(OptionError, match="policy.json is missing"):
+        check_for_game(f"policy:{tmp_path}", "stakbots")
+
+
+def test_a_server_refuses_a_policy_path_sent_by_a_client(tmp_path: Path) -> None:
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from robotable.server.ai import AiLimits, Refused, check_agent_spec
+
+    with pytest.raises(Refused, match="plays no trained policies"):
+        check_agent_spec(f"policy:{tmp_path}", "stakbots", AiLimits())
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("torch", reason="PyTorch is not installed (the train extra)")
+    pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed (the train extra)")
+    from robotable.envs.train import train
+
+    out = tmp_path_factory.mktemp("run")
+    train(
+        "stakbots",
+        out,
+        steps=1024,
+        opponents="random",
+        num_envs=8,
+        seed=0,
+        eval_every=2048,
+        eval_games=40,
+        eval_levels=("random",),
+        checkpoint_every=512,
+        ppo=TINY_PPO,
+    )
+    # Resumed: the same command with more steps continues from the checkpoint.
+    train(
+        "stakbots",
+        out,
+        steps=2048,
+        opponents="random",
+        num_envs=8,
+        seed=0,
+        eval_every=2048,
+        eval_games=40,
+        eval_levels=("random",),
+        checkpoint_every=512,
+        ppo=TINY_PPO,
+    )
+    return out
+
+
+def test_a_tiny_training_run_improves_on_its_untrained_policy(tiny_run: Path) -> None:
+    rows = [json.loads(line) for line in (tiny_run / "progress.jsonl").read_text().splitlines()]
+    assert [row["steps"] for row in rows] == [0, 2048]  # resumed, not restarted
+    assert json.loads((tiny_run / "run.json").read_text())["steps"] == 2048
+    assert rows[-1]["random"]["mean"] > rows[0]["random"]["mean"]
+
+
+def test_a_trained_policy_plays_as_an_agent(tiny_run: Path) -> None:
+    spec = f"policy:{tiny_run}"
+    assert check_for_game(spec, "stakbots")[0] == "policy"
+    with pytest.raises(OptionError, match="trained on stakbots, not rumblebots"):
+        check_for_game(spec, "rumblebots")
+    game = robotable.load_game("stakbots", num_players=2)
+    state = game.new_initial_state(seed=3)
+    agents = [make_agent(spec, seed=1), make_agent("random", seed=2)]
+    while not state.is_terminal():
+        action = agents[state.current_player()].act(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
