@@ -47,6 +47,18 @@ READY = (
 )
 
 
+def choose_game(page, game: str) -> None:
+    """The lobby's 'New table' on a game's picture card: its form opens below the games."""
+    page.click(f".game-card[data-game={game}] .choose-game")
+    page.wait_for_selector("#new-table:not([hidden])")
+
+
+def open_more_options(page) -> None:
+    """The new-table form's 'More options' (collapsed at first): the game's options, clock, seed."""
+    if not page.evaluate("document.getElementById('more-options').open"):
+        page.click("#more-options > summary")
+
+
 @pytest.fixture(scope="module")
 def browser():
     with sync_api.sync_playwright() as p:
@@ -116,10 +128,11 @@ def test_stak_bots_against_the_ai_from_the_lobby_to_the_end(live_server, page):
     page.wait_for_selector("body[data-ready=true]")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "lobby.png"), full_page=True)
-    page.select_option("#game", "stakbots")
+    choose_game(page, "stakbots")
     page.select_option("#num-players", "2")
     page.select_option("select[name=seat-1-kind]", "ai")
     page.select_option("select[name=seat-1-ai]", "easy")
+    open_more_options(page)
     page.fill("#seed", "7")
     page.click("#create-button")
     page.click("#open-table")
@@ -138,8 +151,9 @@ def test_sb_11_14_drone_mode_from_the_lobby_to_the_end(live_server, page):
     on the table, the game played to its end screen by clicking."""
     page.goto(live_server.url + "/")
     page.wait_for_selector("body[data-ready=true]")
-    page.select_option("#game", "stakbots")
+    choose_game(page, "stakbots")
     page.select_option("#num-players", "1")
+    open_more_options(page)
     page.fill("#seed", "4")
     page.click("#create-button")
     page.click("#open-table")
@@ -155,7 +169,8 @@ def test_a_seat_counts_own_default_is_shown_in_the_lobby(live_server, page):
     stays when the count changes."""
     page.goto(live_server.url + "/")
     page.wait_for_selector("body[data-ready=true]")
-    page.select_option("#game", "rumblebots")
+    choose_game(page, "rumblebots")
+    open_more_options(page)
     scraps = "input[name=option-first_challengers_scraps]"
     page.select_option("#num-players", "2")
     assert page.get_attribute(scraps, "placeholder") == "0,0,0,1"
@@ -165,7 +180,7 @@ def test_a_seat_counts_own_default_is_shown_in_the_lobby(live_server, page):
     page.dispatch_event(scraps, "change")
     page.select_option("#num-players", "2")
     assert page.input_value(scraps) == "1"
-    page.select_option("#game", "stakbots")
+    choose_game(page, "stakbots")
     page.select_option("#num-players", "1")
     assert page.get_attribute("input[name=option-drones]", "placeholder") == "1"
     page.select_option("#num-players", "2")
@@ -225,7 +240,8 @@ def test_a_deck_is_chosen_by_name_or_uploaded_from_the_lobby(live_server, page, 
     mine.write_text(deck)
     page.goto(live_server.url + "/")
     page.wait_for_selector("body[data-ready=true]")
-    page.select_option("#game", "iotabots")
+    choose_game(page, "iotabots")
+    open_more_options(page)
     offered = page.eval_on_selector_all(
         "select[name=option-deck1] option", "els => els.map(e => e.value)"
     )
@@ -534,10 +550,11 @@ LOBBY_LAYOUT = """() => {
     .filter((el) => el.getBoundingClientRect().right > panel.right + 1)
     .map((el) => `${el.tagName}.${el.className} sticks out`);
   for (const row of document.querySelectorAll('.option')) {
-    const [, input, help] = row.children;
+    const help = row.querySelector('.option-text');
+    const input = [...row.children].find((el) => el !== help);
     const a = input.getBoundingClientRect();
     const b = help.getBoundingClientRect();
-    const apart = a.right <= b.left + 1 || b.bottom <= a.top + 1 || a.bottom <= b.top + 1;
+    const apart = a.right <= b.left + 1 || b.right <= a.left + 1 || b.bottom <= a.top + 1 || a.bottom <= b.top + 1;
     if (!apart && help.textContent) out.push(`${row.textContent.slice(0, 30)}: help over its control`);
   }
   if (document.documentElement.scrollWidth > window.innerWidth + 1) out.push('the page scrolls sideways');
@@ -553,7 +570,8 @@ def test_the_lobby_form_fits_phone_and_desktop(live_server, page, size):
     page.goto(live_server.url + "/")
     page.wait_for_selector("body[data-ready=true]")
     for game in bundled_game_names():
-        page.select_option("#game", game)
+        choose_game(page, game)
+        open_more_options(page)
         for count in page.eval_on_selector_all("#num-players option", "os => os.map(o => o.value)"):
             page.select_option("#num-players", count)
             problems = page.evaluate(LOBBY_LAYOUT)

@@ -62,6 +62,27 @@ function seatToken() {
   try { return sessionStorage.getItem(TOKEN_KEY); } catch (_) { return null; }
 }
 
+// My games: a seat this browser holds is kept (table, seat token, game, names, when first
+// opened), so the lobby can offer it again from any tab; marked finished when the game ends.
+const MY_GAMES_KEY = "robotable-my-games";
+
+function rememberSeat() {
+  const token = seatToken();
+  if (!token || page.you === null || page.you === undefined || !page.table) return;
+  try {
+    const stored = JSON.parse(localStorage.getItem(MY_GAMES_KEY) || "[]");
+    const list = Array.isArray(stored) ? stored : [];
+    const old = list.find((g) => g && g.id === page.table.id && g.seat === page.you);
+    const entry = {
+      id: page.table.id, seat: page.you, token, game: page.table.game,
+      names: page.table.seats.map((s) => s.name), when: (old && old.when) || Date.now(),
+      finished: Boolean(page.table.finished || (page.view && page.view.terminal)),
+    };
+    const rest = list.filter((g) => g !== old);
+    localStorage.setItem(MY_GAMES_KEY, JSON.stringify([entry, ...rest].slice(0, 40)));
+  } catch (_) { /* storage off: this tab only */ }
+}
+
 function seatName(i) {
   if (i === null || i === undefined || i < 0 || !page.table) return "—";
   const s = page.table.seats[i];
@@ -648,6 +669,7 @@ async function onFrame(frame) {
       renderChat();
       takeClock(frame);
       document.getElementById("log").dataset.full = "false";
+      rememberSeat();
       await loadModule(page.table.game);
       settle();
       render();
@@ -663,6 +685,7 @@ async function onFrame(frame) {
       if (frame.table) page.table = frame.table;
       page.resultWords = frame.result_words || null;
       page.table.step = frame.step;
+      if (page.view && page.view.terminal) rememberSeat();
       if (frame.entry.seat === page.you) settle();
       render();
       break;
