@@ -303,7 +303,9 @@ class Game(ABC):
         package = module
         try:
             return resources.files(package).joinpath("data", "guide.md").read_text("utf-8")
-        except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
+        except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError, TypeError):
+            # TypeError: a game defined in a plain module (a plugin, a test's toy game) has no
+            # package to hold a guide; its description stands in, as for a package without one.
             return f"# {self.title or self.name}\n\n{self.description}\n"
 
     def glossary(self) -> dict[str, str]:
