@@ -31,12 +31,18 @@ from typing import Any
 from robotable.agents import MCTSAgent, agent_params, register_agent
 from robotable.agents.mcts import _Edge
 from robotable.core.protocol import State
+from robotable.core.registry import bundled_game_names, game_class
 from robotable.core.rng import GameRng
 from robotable.sim.analysis import summarize
 from robotable.sim.runner import RunSpec, run
 from robotable.sim.stats import wilson
 
-TWO_SEAT_GAMES = ("stakbots", "iotabots", "rumblebots", "breadwinner")
+# The bundled games two can play: the peeking search is measured head to head.
+TWO_SEAT_GAMES = tuple(
+    name
+    for name in bundled_game_names()
+    if game_class(name).min_players <= 2 <= game_class(name).max_players
+)
 
 
 class _Open:

@@ -18,11 +18,13 @@ import sys
 import tempfile
 from pathlib import Path
 
+from robotable.core.registry import bundled_game_names
+
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "ai.md"
 START, END = "<!-- LADDER START -->", "<!-- LADDER END -->"
 AGENTS = "random;easy;medium;greedy;mcts:200;hard"
-GAMES = ("stakbots", "breadwinner", "iotabots", "betabotz", "rumblebots")
+GAMES = tuple(bundled_game_names())
 
 
 def ladder(game: str, games: int, workers: int, agents: str) -> dict:

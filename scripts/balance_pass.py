@@ -63,6 +63,7 @@ from contextlib import nullcontext
 from dataclasses import replace
 from pathlib import Path
 
+from robotable.core.registry import bundled_game_names, game_class
 from robotable.sim.analysis import summarize
 from robotable.sim.challenge import (
     GROUP_CLEARED,
@@ -86,20 +87,18 @@ from robotable.sim.runner import (
     run,
 )
 
-TABLES = [
-    ("stakbots", 2),
-    ("stakbots", 3),
-    ("stakbots", 4),
-    ("breadwinner", 2),
-    ("iotabots", 2),
-    ("betabotz", 3),
-    ("betabotz", 4),
-    ("betabotz", 5),
-    ("betabotz", 6),
-    ("rumblebots", 2),
-    ("rumblebots", 3),
-    ("rumblebots", 4),
-]
+
+def every_table() -> list[tuple[str, int]]:
+    """Every table a player can sit at, of every bundled game, from the registry (a solo game
+    has no rival, so no first mover and no card race, and is left out)."""
+    tables = []
+    for name in bundled_game_names():
+        cls = game_class(name)
+        tables += [(name, n) for n in range(max(2, cls.min_players), cls.max_players + 1)]
+    return tables
+
+
+TABLES = every_table()
 IOTABOTS_DECKS = ("assembly_line", "heavy_metal", "hijack", "beacon")
 # The events that put a card into a seat's play, by game: a barred run counts the seat-games in
 # which each side fielded the card by them (a card dealt or drawn is not fielded).

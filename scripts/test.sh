@@ -39,9 +39,11 @@ if .venv/bin/python -m robotable._build "$engine"; then
     echo "whole suite on the compiled engine"
     ROBOTABLE_ENGINE_DIR="$engine" .venv/bin/python -m pytest -n 2 -p no:cacheprovider "$@"
     echo "engine-bound tests on the pure-Python engine"
+    # each bundled game's own tests folder, from the registry (a game may have none yet)
+    game_tests=$(.venv/bin/python -c "import os; from robotable.core.registry import bundled_game_names as b; print(*(d for n in b() if os.path.isdir(d := f'tests/{n}')))")
     ROBOTABLE_PURE=1 .venv/bin/python -m pytest -n 2 -p no:cacheprovider "$@" \
         tests/test_conformance.py tests/test_engine.py tests/test_agents.py tests/test_core.py \
-        tests/envs tests/stakbots tests/breadwinner tests/iotabots tests/betabotz tests/rumblebots
+        tests/envs $game_tests
 else
     echo "the compiled engine could not be built: whole suite on the pure-Python engine"
     ROBOTABLE_PURE=1 .venv/bin/python -m pytest -n 2 -p no:cacheprovider "$@"

@@ -31,6 +31,10 @@ PINNED = {
 }
 
 
+def test_every_pin_is_a_bundled_game() -> None:
+    assert set(PINNED) <= set(bundled_game_names()), "PINNED names a game that is gone"
+
+
 def _content_digest(name: str) -> str:
     cls = game_class(name)
     former = {
@@ -47,6 +51,11 @@ def _content_digest(name: str) -> str:
 
 @pytest.mark.parametrize("name", bundled_game_names())
 def test_rules_version_goes_up_with_the_bundled_content(name: str) -> None:
+    if name not in PINNED:  # a game added since: it is pinned once its content is settled
+        pytest.skip(
+            f"no pinned content for game {name}: pin {name!r}: "
+            f"({game_class(name).version!r}, {_content_digest(name)!r}) in PINNED"
+        )
     version, digest = PINNED[name]
     assert (game_class(name).version, _content_digest(name)) == (version, digest), (
         f"{name}'s bundled content changed: raise its version and keep the former files "

@@ -127,10 +127,8 @@ def test_a_game_that_never_ends_is_an_error(tmp_path):
     assert len(list(tmp_path.iterdir())) == 3
 
 
-@pytest.mark.parametrize("name", ["stakbots", "betabotz", "breadwinner", "iotabots", "rumblebots"])
+@pytest.mark.parametrize("name", robotable.core.registry.bundled_game_names())
 def test_every_bundled_game_runs_in_the_lab(name, tmp_path):
-    if name not in robotable.game_names():
-        pytest.skip(f"{name} is not registered")
     cls = robotable.core.registry.game_class(name)
     spec = RunSpec(name, cls.min_players, ("random",), games=2, seed=2, error_dir=str(tmp_path))
     summary = summarize(run(spec, workers=1))

@@ -23,7 +23,7 @@ import sqlite3
 import pytest
 from starlette.testclient import TestClient
 
-from robotable.core.registry import load_game
+from robotable.core.registry import bundled_game_names, load_game
 from robotable.core.rng import GameRng, fold_seed
 from robotable.server.app import create_app
 from robotable.server.limits import ServerLimits
@@ -36,7 +36,7 @@ from .test_security_limits import Clock
 ADA, BO = {"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}
 OPEN = {"kind": "human", "open": True}
 AI = {"kind": "ai", "ai": "random"}
-GAMES = ["betabotz", "breadwinner", "iotabots", "rumblebots", "stakbots"]
+GAMES = bundled_game_names()
 BIG_SEED = (1 << 127) + 0x1234_5678_9ABC_DEF0_0FED_CBA9_8765_4321
 
 
