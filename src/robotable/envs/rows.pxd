@@ -4,13 +4,9 @@
 cimport cython
 
 
-@cython.boundscheck(False)
-@cython.wraparound(False)
 @cython.locals(width=Py_ssize_t, j=Py_ssize_t)
 cpdef void write_observation(float[:, ::1] out, Py_ssize_t row, list values) except *
 
 
-@cython.boundscheck(False)
-@cython.wraparound(False)
 @cython.locals(width=Py_ssize_t, j=Py_ssize_t, k=Py_ssize_t)
 cpdef void write_mask(signed char[:, ::1] out, Py_ssize_t row, list indices) except *

@@ -1,3 +1,4 @@
+# cython: boundscheck=False, wraparound=False
 """Observations and legal masks written in place into a batch's preallocated arrays.
 
 The vector environments keep one float32 array of observations and one int8 array of masks,

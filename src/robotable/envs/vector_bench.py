@@ -1,13 +1,19 @@
-"""Steps per second of robotable's vector env against Gymnasium's Sync and Async vector envs.
+"""Steps per second of robotable's vector envs against Gymnasium's Sync and Async vector envs.
 
     python -m robotable.envs.vector_bench --game stakbots --sizes 1,16,64 --seconds 3 --rounds 3
+    python -m robotable.envs.vector_bench --game stakbots,rumblebots --sizes 64 --cpp
 
-All three step N copies of the same single env (`RobotableEnv`, random opponents) with the same
+All kinds step N copies of the same single env (`RobotableEnv`, random opponents) with the same
 policy: a uniformly random legal action per sub-env, drawn from the batched `action_mask` in one
-numpy call. A figure is sub-env steps per second of wall-clock time (AsyncVectorEnv works in
-other processes, so this process's CPU time would not count it), the median over rounds that
-alternate the three kinds so a busy neighbour hurts each alike. Environment start-up (Async
-forks N workers) is not timed.
+numpy call: `robotable` (RobotableVectorEnv, in process), `parallel` (ParallelVectorEnv,
+`--workers` processes sharing memory), `sync` and `async` (Gymnasium's). A figure is sub-env
+steps per second of wall-clock time (the parallel and Async kinds work in other processes, so
+this process's CPU time would not count them), the median over rounds that alternate the kinds
+so a busy neighbour hurts each alike; the in-process kinds are also timed in this process's CPU
+time (`cpu_steps_per_second`), the clock OpenSpiel's C++ games are timed in. `--cpp` times those
+C++ games' random play in every round too (envs/openspiel_bench.py, a tenth of a second each)
+and divides each round's in-process CPU rate by that round's C++ median. Environment start-up
+(workers starting) is not timed.
 """
 
 from __future__ import annotations
@@ -23,9 +29,11 @@ import numpy as np
 from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
 
 from .gymnasium import RobotableEnv
+from .parallel import ParallelVectorEnv
 from .vector import RobotableVectorEnv
 
-KINDS = ("robotable", "sync", "async")
+KINDS = ("robotable", "parallel", "sync", "async")
+IN_PROCESS = ("robotable", "sync")
 
 
 def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -33,9 +41,11 @@ def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return (rng.random(masks.shape) * masks).argmax(axis=1)
 
 
-def make(kind: str, game: str, num_envs: int, **kwargs: Any) -> Any:
+def make(kind: str, game: str, num_envs: int, workers: int = 2, **kwargs: Any) -> Any:
     if kind == "robotable":
         return RobotableVectorEnv(game, num_envs=num_envs, **kwargs)
+    if kind == "parallel":
+        return ParallelVectorEnv(game, num_envs=num_envs, workers=min(workers, num_envs), **kwargs)
     factories: list[Callable[[], RobotableEnv]] = [
         lambda: RobotableEnv(game, **kwargs) for _ in range(num_envs)
     ]
@@ -46,47 +56,88 @@ def make(kind: str, game: str, num_envs: int, **kwargs: Any) -> Any:
     raise ValueError(f"unknown kind {kind!r} (known: {', '.join(KINDS)})")
 
 
-def steps_per_second(envs: Any, seconds: float, seed: int) -> float:
+def steps_per_second(envs: Any, seconds: float, seed: int) -> tuple[float, float]:
+    """Sub-env steps per second of wall-clock time and of this process's CPU time."""
     rng = np.random.default_rng(seed)
     _, infos = envs.reset(seed=seed)
     for _ in range(3):  # warm up: first decisions, worker pipes
         infos = envs.step(random_actions(infos["action_mask"], rng))[4]
     steps = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     deadline = start + seconds
     while steps < 2 or time.perf_counter() < deadline:
         infos = envs.step(random_actions(infos["action_mask"], rng))[4]
         steps += 1
-    return envs.num_envs * steps / (time.perf_counter() - start)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return envs.num_envs * steps / wall, envs.num_envs * steps / cpu
+
+
+def cpp_median(seconds: float, seed: int) -> float:
+    """The median of OpenSpiel's C++ games' random decisions per CPU second (one pass)."""
+    from .openspiel_bench import CPP_GAMES, cpp_random_playouts
+
+    return statistics.median(
+        cpp_random_playouts(name, seconds, seed)["random_actions_per_s"] for name in CPP_GAMES
+    )
 
 
 def run(
-    game: str, sizes: list[int], seconds: float, rounds: int, seed: int = 1, **kwargs: Any
+    game: str,
+    sizes: list[int],
+    seconds: float,
+    rounds: int,
+    seed: int = 1,
+    kinds: tuple[str, ...] = KINDS,
+    workers: int = 2,
+    cpp: bool = False,
+    **kwargs: Any,
 ) -> dict[str, Any]:
     figures: dict[str, dict[str, list[float]]] = {
-        str(n): {kind: [] for kind in KINDS} for n in sizes
+        str(n): {kind: [] for kind in kinds} for n in sizes
     }
+    cpu: dict[str, dict[str, list[float]]] = {
+        str(n): {kind: [] for kind in kinds if kind in IN_PROCESS} for n in sizes
+    }
+    references: list[float] = []
+    ratios: dict[str, list[float]] = {str(n): [] for n in sizes}
     for round_number in range(rounds):
+        if cpp:
+            references.append(cpp_median(0.1, seed + round_number))
         for n in sizes:
             # Rotate the order each round: no kind always runs first (or right after Async).
-            order = KINDS[round_number % 3 :] + KINDS[: round_number % 3]
-            for kind in order:
-                envs = make(kind, game, n, **kwargs)
+            shift = round_number % len(kinds)
+            for kind in kinds[shift:] + kinds[:shift]:
+                envs = make(kind, game, n, workers=workers, **kwargs)
                 try:
-                    figures[str(n)][kind].append(steps_per_second(envs, seconds, seed))
+                    wall_rate, cpu_rate = steps_per_second(envs, seconds, seed)
                 finally:
                     envs.close()
-    medians = {
-        n: {kind: statistics.median(values) for kind, values in row.items()}
-        for n, row in figures.items()
-    }
-    return {
+                figures[str(n)][kind].append(wall_rate)
+                if kind in IN_PROCESS:
+                    cpu[str(n)][kind].append(cpu_rate)
+            if cpp and "robotable" in kinds:
+                ratios[str(n)].append(cpu[str(n)]["robotable"][-1] / references[-1])
+    result = {
         "game": game,
         "seconds": seconds,
         "rounds": rounds,
+        "workers": workers,
         "clock": "wall-clock",
-        "steps_per_second": medians,
+        "steps_per_second": _medians(figures),
+        "cpu_steps_per_second": _medians(cpu),
         "samples": figures,
+    }
+    if cpp:
+        result["cpp_median_by_round"] = references
+        result["cpp_median"] = statistics.median(references)
+        result["robotable_cpu_vs_cpp_median"] = {n: statistics.median(r) for n, r in ratios.items()}
+    return result
+
+
+def _medians(figures: dict[str, dict[str, list[float]]]) -> dict[str, dict[str, float]]:
+    return {
+        n: {kind: statistics.median(values) for kind, values in row.items()}
+        for n, row in figures.items()
     }
 
 
@@ -98,22 +149,42 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", default="1,16,64")
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--kinds", default=",".join(KINDS))
+    parser.add_argument("--workers", type=int, default=2, help="the parallel kind's processes")
+    parser.add_argument("--cpp", action="store_true", help="also time OpenSpiel's C++ games")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     sizes = [int(x) for x in args.sizes.split(",")]
-    result = run(args.game, sizes, args.seconds, args.rounds)
-    result["engine"] = _engine.describe()
+    kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
+    results = [
+        run(game, sizes, args.seconds, args.rounds, kinds=kinds, workers=args.workers, cpp=args.cpp)
+        for game in args.game.split(",")
+    ]
+    for result in results:
+        result["engine"] = _engine.describe()
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps(results if len(results) > 1 else results[0]))
         return
-    print(f"{args.game}, {result['engine']}: sub-env steps/s (median of {args.rounds})")
-    print(f"{'N':>4} {'robotable':>11} {'Sync':>11} {'Async':>11} {'vs Sync':>8} {'vs Async':>9}")
+    for result in results:
+        print(format_result(result, kinds))
+
+
+def format_result(result: dict[str, Any], kinds: tuple[str, ...]) -> str:
+    lines = [
+        f"{result['game']}, {result['engine']}: sub-env steps/s of wall-clock time "
+        f"(median of {result['rounds']}; parallel: {result['workers']} workers)",
+        f"{'N':>4} " + " ".join(f"{k:>10}" for k in kinds) + f" {'robotable CPU':>14}"
+        + (f" {'CPU vs C++':>10}" if "cpp_median" in result else ""),
+    ]
     for n, row in result["steps_per_second"].items():
-        ours, sync, asyn = row["robotable"], row["sync"], row["async"]
-        print(
-            f"{n:>4} {ours:11,.0f} {sync:11,.0f} {asyn:11,.0f} {ours / sync:7.2f}x "
-            f"{ours / asyn:8.2f}x"
-        )
+        cpu = result["cpu_steps_per_second"][n].get("robotable", float("nan"))
+        line = f"{n:>4} " + " ".join(f"{row[k]:10,.0f}" for k in kinds) + f" {cpu:14,.0f}"
+        if "cpp_median" in result:
+            line += f" {result['robotable_cpu_vs_cpp_median'][n]:9.3f}x"
+        lines.append(line)
+    if "cpp_median" in result:
+        lines.append(f"OpenSpiel C++ median random decisions/s (CPU): {result['cpp_median']:,.0f}")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
