@@ -238,3 +238,19 @@ def test_report_without_matplotlib_stops_before_the_run(invoke, tmp_path, monkey
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "pip install 'robotable[report]'" in lines[0], result.stderr
     assert not out.exists() and not (tmp_path / "r.html").exists()
+
+
+def test_a_results_file_claiming_countless_games_is_one_line(invoke, tmp_path):
+    """A results file is untrusted too: its header's game count is bounded before the games
+    it promises are planned (10**23 of them would fill the memory with nothing read)."""
+    out = tmp_path / "run.jsonl"
+    ran = invoke("simulate", "simtiny", "--games", "2", "--workers", "1", "--out-jsonl", str(out))
+    assert ran.exit_code == 0, ran.output
+    header, *games = out.read_text().splitlines()
+    data = json.loads(header)
+    data["games"] = 10**23
+    out.write_text("\n".join([json.dumps(data), *games]) + "\n")
+    result = invoke("pool", str(out))
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "out of range" in lines[0], result.stderr

@@ -27,6 +27,7 @@ from typing import IO, Any
 
 from ..core.errors import OptionError, RobotableError
 from ..core.registry import load_game, recorded_absent_options
+from .options import MAX_GAMES, MAX_VARIANTS
 from .runner import GameResult, RunSpec, Variant, plan_jobs
 
 FORMAT = 1
@@ -316,6 +317,18 @@ def spec_from_header(header: dict[str, Any], where: str) -> RunSpec:
         raise ResultsFileError(f"{where}: the run header has no {exc}") from None
     except (TypeError, ValueError, AttributeError) as exc:
         raise ResultsFileError(f"{where}: a malformed run header ({exc})") from None
+    # Sizes before anything is planned from them: a header may say any number of games.
+    planned = spec.games * len(spec.variants)
+    if not (
+        1 <= spec.games <= MAX_GAMES
+        and 1 <= len(spec.variants) <= MAX_VARIANTS
+        and planned <= MAX_GAMES
+        and 1 <= spec.num_players <= 64
+    ):
+        raise ResultsFileError(
+            f"{where}: the run header's games, variants or seats are out of range "
+            f"(at most {MAX_GAMES:,} games in a run)"
+        )
     described = _run_fields(spec)  # the rules are the file's own, checked by read_results
     if described != {k: v for k, v in header.items() if k in described}:
         raise ResultsFileError(f"{where}: the run header does not describe a run")
