@@ -30,6 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core.errors import RobotableError
 from ..core.registry import game_names, load_game
 from .ai import AiLimits, AiRunner, check_agent_spec
+from .coach import CoachError, load_coach
 from .errors import Busy
 from .guard import ClientConnections, SameSiteWrites
 from .limits import RateLimiter, ServerLimits, TooMany
@@ -162,6 +163,13 @@ def create_app(
             return _error(404, "no such game")
         return JSONResponse(_guide(name))
 
+    async def api_coach(request: Request) -> Response:
+        try:
+            coach = load_coach(request.path_params["game"])
+        except CoachError as exc:
+            return _error(404, str(exc))
+        return JSONResponse(coach.to_json())
+
     async def api_create(request: Request) -> Response:
         client = request.client.host if request.client else "unknown"
         wait = creations.take(client)
@@ -183,16 +191,19 @@ def create_app(
         except ValidationError as exc:
             return _error(400, describe_error(exc))
         try:
-            table, tokens = await tables_of(request).create(
-                spec.game,
-                spec.num_players,
-                dict(spec.options),
-                [s.model_dump() for s in spec.seats],
-                spec.seed,
-                None if spec.clock is None else spec.clock.model_dump(),
-                hints=spec.hints,
-                creator=hash_address(client),
-            )
+            if spec.guided:
+                table, tokens = await _create_guided(tables_of(request), spec, client)
+            else:
+                table, tokens = await tables_of(request).create(
+                    spec.game,
+                    spec.num_players,
+                    dict(spec.options),
+                    [s.model_dump() for s in spec.seats],
+                    spec.seed,
+                    None if spec.clock is None else spec.clock.model_dump(),
+                    hints=spec.hints,
+                    creator=hash_address(client),
+                )
         except TooMany as exc:
             return _error(429, str(exc))
         except Busy as exc:
@@ -357,6 +368,7 @@ def create_app(
             Route("/table/{table_id}", play_page),
             Route("/api/games", api_games),
             Route("/api/games/{game}/guide", api_guide),
+            Route("/api/games/{game}/coach", api_coach),
             Route("/api/tables", api_tables, methods=["GET"]),
             Route("/api/tables", api_create, methods=["POST"]),
             Route("/api/tables/{table_id}", api_table),
@@ -505,6 +517,30 @@ async def _pump(watcher: Watcher, websocket: WebSocket) -> None:
 async def _send_error(websocket: WebSocket, request_id: int | None, message: str) -> None:
     with contextlib.suppress(Exception):
         await websocket.send_text(_dumps({"type": "error", "id": request_id, "message": message}))
+
+
+async def _create_guided(
+    tables: Tables, spec: CreateTable, client: str
+) -> tuple[Table, list[str | None]]:
+    """A guided first game (issue 79 point 7): the game's coach script sets the seats (the
+    creator, easy AIs), the deal (the server's own seed: every seat is the creator's or an AI's)
+    and allows hints; a seat's name and nothing else is taken from the request."""
+    try:
+        coach = load_coach(spec.game)
+    except CoachError as exc:
+        raise Refused(str(exc)) from None
+    name = spec.seats[0].name if spec.seats else None
+    return await tables.create(
+        spec.game,
+        coach.seats,
+        {},
+        coach.seat_specs(name),
+        coach.seed,
+        None,
+        hints=True,
+        creator=hash_address(client),
+        guided=True,
+    )
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> Response:

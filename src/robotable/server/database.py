@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS tables (
     hints INTEGER,
     creator TEXT,
     joined REAL,
-    seeded INTEGER
+    seeded INTEGER,
+    guided INTEGER
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -82,7 +83,8 @@ POSTGRES_SCHEMA = [
         hints INTEGER,
         creator TEXT,
         joined DOUBLE PRECISION,
-        seeded INTEGER
+        seeded INTEGER,
+        guided INTEGER
     )""",
     """CREATE TABLE IF NOT EXISTS actions (
         table_id TEXT NOT NULL REFERENCES tables(id),
@@ -118,6 +120,7 @@ ADDED_COLUMNS = [
     ("creator", "TEXT", "TEXT"),  # the creating client's address, hashed (store.hash_address)
     ("joined", "REAL", "DOUBLE PRECISION"),  # when a person first took a seat there
     ("seeded", "INTEGER", "INTEGER"),  # the seed was chosen by the creator, and is shown
+    ("guided", "INTEGER", "INTEGER"),  # a guided first game (server/coach.py)
 ]
 # What existing rows get when a column above is added to them: a table from before `joined`
 # counts as joined (it keeps the idle hours of a started game, not the minutes of an empty one).

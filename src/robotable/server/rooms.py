@@ -206,12 +206,13 @@ class Tables:
         clock: dict[str, Any] | None = None,
         hints: bool = True,
         creator: str | None = None,
+        guided: bool = False,
     ) -> tuple[Table, list[str | None]]:
         """A new table; returns it and each seat's token (None for AI seats). `clock`:
         {"mode": "move" or "game", "seconds": ...} (see server/clocks.py). `seed`: only where
         the creator holds every seat (no open seat: nobody else plays a deal chosen for
         them), and then shown to all. `creator`: the creating address, hashed (hash_address),
-        held to `max_open_per_address`."""
+        held to `max_open_per_address`. `guided`: a guided first game (server/coach.py)."""
         game = await self._built(load_table_game, game_name, num_players, options)
         if len(seats) != game.num_players:
             raise Refused(
@@ -246,7 +247,13 @@ class Tables:
         timer = None if clock is None else Clock.new(clock["mode"], clock["seconds"], len(rows))
         # A timed table is a contest: nobody gets the AI's advice there.
         table = await self._open(
-            game, rows, seed, clock=timer, hints=hints and timer is None, creator=creator
+            game,
+            rows,
+            seed,
+            clock=timer,
+            hints=hints and timer is None,
+            creator=creator,
+            guided=guided,
         )
         return table, tokens
 
@@ -259,6 +266,7 @@ class Tables:
         clock: Clock | None = None,
         hints: bool = True,
         creator: str | None = None,
+        guided: bool = False,
     ) -> Table:
         """Store a new table and put it live (within `max_tables`, and a new one, not a rematch,
         within `max_open_per_address` of its creator's). `seed` None: one drawn afresh."""
@@ -282,6 +290,7 @@ class Tables:
             hints=hints,
             creator=creator,
             seeded=seeded,
+            guided=guided,
             # AI seats alone wait for nobody: such a table is never empty (empty_minutes).
             joined=now if all(r.kind == "ai" for r in rows) else None,
         )

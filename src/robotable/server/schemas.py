@@ -52,13 +52,22 @@ class ClockSpec(_Strict):
 
 class CreateTable(_Strict):
     game: str = Field(max_length=40)
-    num_players: int = Field(ge=1, le=MAX_SEATS)
+    # A guided first game (server/coach.py) takes its seats and deal from the game's coach
+    # script: it needs neither (a first seat's name is kept).
+    num_players: int | None = Field(default=None, ge=1, le=MAX_SEATS)
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=32)
-    seats: list[SeatSpec] = Field(min_length=1, max_length=MAX_SEATS)
+    seats: list[SeatSpec] | None = Field(default=None, min_length=1, max_length=MAX_SEATS)
     # A chosen deal: only with no open seat, and shown to every player (Tables.create).
     seed: int | None = Field(default=None, ge=0, lt=2**128)
     clock: ClockSpec | None = None
     hints: bool = True  # players may ask what the Hard AI would do (never with a clock)
+    guided: bool = False  # the game's guided first game: its fixed deal against an easy AI
+
+    @model_validator(mode="after")
+    def _seated(self) -> CreateTable:
+        if not self.guided and (self.num_players is None or self.seats is None):
+            raise ValueError("give num_players and seats (or guided: true)")
+        return self
 
 
 class Hello(_Strict):

@@ -93,6 +93,7 @@ class TableRow:
     creator: str | None = None  # the creating client's address, hashed (hash_address)
     joined: float | None = None  # when a person first connected to a seat or took one
     seeded: bool = False  # the creator chose the seed (allowed with no open seat; shown to all)
+    guided: bool = False  # a guided first game (server/coach.py): the page shows the coach
 
 
 class StoreError(RuntimeError):
@@ -459,7 +460,7 @@ class Store:
 
 _SELECT = (
     "SELECT id, game, version, num_players, options, seed, seats, created, updated, result,"
-    " abandoned, rematch, clock, hints, creator, joined, seeded FROM tables"
+    " abandoned, rematch, clock, hints, creator, joined, seeded, guided FROM tables"
 )
 
 
@@ -487,8 +488,8 @@ def _settle(settled: list[tuple[asyncio.Future, BaseException | None]]) -> None:
 def _insert_table(conn: Any, row: TableRow) -> None:
     conn.execute(
         "INSERT INTO tables (id, game, version, num_players, options, seed, seats, created,"
-        " updated, result, clock, hints, creator, joined, seeded)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " updated, result, clock, hints, creator, joined, seeded, guided)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             row.id,
             row.game,
@@ -505,6 +506,7 @@ def _insert_table(conn: Any, row: TableRow) -> None:
             row.creator,
             row.joined,
             int(row.seeded),
+            int(row.guided),
         ),
     )
 
@@ -528,4 +530,5 @@ def _table_from_row(row: tuple) -> TableRow:
         creator=row[14] if len(row) > 14 else None,
         joined=row[15] if len(row) > 15 else None,
         seeded=len(row) > 16 and bool(row[16]),
+        guided=len(row) > 17 and bool(row[17]),
     )

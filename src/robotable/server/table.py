@@ -82,6 +82,7 @@ class Table:
             "seats": seats,
             "step": len(self.steps),
             "hints": self.row.hints,
+            "guided": self.row.guided,  # a guided first game: the page shows the coach
             # A seed its creator chose is everyone's to see (as text: JavaScript numbers hold 53
             # bits); a drawn one is secret until the record, when the game is over.
             "seed": str(self.row.seed) if self.row.seeded else None,
