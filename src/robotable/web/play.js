@@ -255,6 +255,8 @@ function render() {
   renderBarChoices(ctx, youDecide);
   turnAlert(youDecide);
   takeForced(view, youDecide);
+  // The guided first game's coach (coach.js) follows the table from here.
+  document.dispatchEvent(new CustomEvent("robotable:render", { detail: page }));
 }
 
 // -- motion: what the last move changed --------------------------------------------------------
@@ -758,6 +760,7 @@ function connect() {
 
 // -- hints: what the Hard AI would do, and why (only where the table allows them) ------------------
 function showHint(frame) {
+  document.dispatchEvent(new CustomEvent("robotable:hint", { detail: frame }));
   const box = clear(document.getElementById("hint-box"));
   document.getElementById("hint").disabled = false;
   if (frame.step !== page.step) return; // the table moved on meanwhile
@@ -780,6 +783,11 @@ document.getElementById("hint").addEventListener("click", () => {
     box.hidden = false;
     box.textContent = "Thinking about a hint…";
   }
+});
+
+// The coach (coach.js) asks for the live hint once its script has run out.
+document.addEventListener("robotable:ask-hint", () => {
+  if (page.view && youDecideNow() && page.table.hints) send({ type: "hint", id: page.nextId++ });
 });
 
 document.getElementById("undo").addEventListener("click", () => {
