@@ -357,7 +357,7 @@ export function tileArt(tile) {
 // -- Iotabots, Betabotz, Rumblebots flourishes --------------------------------------------------
 // A card that is not a bot (a Buzz, a Code card, a Contraption, a Limit Breach): a device on
 // the game's backdrop instead of a robot, chosen from the card's name.
-export function deviceArt(game, seed, kind = "device") {
+export function deviceArt(game, seed, kind = "device", hint = null) {
   const pal = PALETTES[game] || PALETTES.stakbots;
   const pick = chooser(`${seed}/device`);
   const ln = { stroke: INK, "stroke-width": 2.6, "stroke-linejoin": "round", "stroke-linecap": "round" };
@@ -373,13 +373,20 @@ export function deviceArt(game, seed, kind = "device") {
   } else if (kind === "breach") {
     g = s("g", {}, s("path", { d: "M50 14 L88 82 H12 Z", fill: "#f4a261", ...ln }), s("path", { d: "M50 34 L44 52 L56 56 L48 74", fill: "none", ...ln, "stroke-width": 3.5 }));
   } else if (kind === "part") {
-    const which = pick(4);
+    // A component's shape says what it improves: a chip thinks, a cannon fires, a plate holds,
+    // a fin flies; anything else is gears or a power cell.
+    const byHint = { processor: 1, firepower: 2, structure: 4, agility: 5 }[hint];
+    const which = byHint ?? [0, 3][pick(2)];
     g = [
       () => s("g", {}, gearShape(44, 54, 24, 10, metal, INK), gearShape(72, 30, 13, 8, accent, INK)),
       () => s("g", {}, s("rect", { x: 26, y: 28, width: 48, height: 48, rx: 6, fill: "#233142", ...ln }), s("rect", { x: 38, y: 40, width: 24, height: 24, rx: 3, fill: metal, ...ln }),
         [32, 44, 56, 68].map((v) => s("path", { d: `M${v} 22 V28 M${v} 76 V82 M20 ${v} H26 M74 ${v} H80`, ...ln, "stroke-width": 2.4 }))),
       () => s("g", {}, s("rect", { x: 18, y: 44, width: 50, height: 16, rx: 6, fill: metal, ...ln }), s("circle", { cx: 20, cy: 52, r: 10, fill: accent, ...ln }), s("path", { d: "M68 46 L86 38 M68 58 L86 66", ...ln, "stroke-width": 5 })),
       () => s("g", {}, s("rect", { x: 30, y: 26, width: 40, height: 54, rx: 8, fill: metal, ...ln }), s("rect", { x: 42, y: 18, width: 16, height: 8, rx: 2, fill: INK }), s("path", { d: "M52 36 L42 54 H54 L46 72", fill: "none", stroke: pal.glow, ...{ "stroke-width": 4, "stroke-linejoin": "round" } })),
+      () => s("g", {}, s("path", { d: "M50 14 L80 26 V52 Q80 74 50 88 Q20 74 20 52 V26 Z", fill: metal, ...ln }), s("path", { d: "M50 24 L70 32 V52 Q70 68 50 78 Z", fill: "#fff", opacity: 0.3 }),
+        [[32, 34], [68, 34], [32, 60], [68, 60]].map(([x, y]) => s("circle", { cx: x, cy: y, r: 2.8, fill: accent, ...ln, "stroke-width": 1.6 }))),
+      () => s("g", {}, s("path", { d: "M22 60 L60 36 L82 40 L70 56 L30 68 Z", fill: metal, ...ln }), s("path", { d: "M40 56 L62 44", ...ln }),
+        s("path", { d: "M22 60 L8 66 L22 70 Z", fill: "#ffb347", stroke: "#f07f2b", "stroke-width": 2, "stroke-linejoin": "round" }), s("circle", { cx: 70, cy: 46, r: 4, fill: pal.glow, ...ln, "stroke-width": 1.6 })),
     ][which]();
   } else {
     // a gadget: coil, gear and spark (an Iotabots Buzz, a Rumblebots Contraption)

@@ -19,7 +19,7 @@ const SHORT = { agility: "AGI", firepower: "FIR", structure: "STR", processor: "
 function smallCard(c, extra, kind = null) {
   const sort = kind || (c.attributes ? "bot" : c.attribute && !c.mods ? "breach" : "part");
   const picture = sort === "bot" ? robotArt("betabotz", c.name || "?", { might: c.attributes ? c.attributes.firepower : 1 })
-    : deviceArt("betabotz", c.name || "?", sort);
+    : deviceArt("betabotz", c.name || "?", sort, c.mods ? Object.keys(c.mods)[0] : c.attribute);
   const stats = [];
   if (c.attributes) for (const a of ATTRS) stats.push({ value: c.attributes[a], label: SHORT[a], title: a });
   if (c.mods) for (const [k, v] of Object.entries(c.mods)) stats.push({ value: `${v > 0 ? "+" : ""}${v}`, label: SHORT[k] || k, title: k, cls: v > 0 ? "stat-up" : "damage" });
@@ -130,7 +130,14 @@ function seatPanel(view, s, ctx) {
       zone.querySelector("h3").appendChild(ctx.bind(h("button", { type: "button", class: "small-button" }, kind === "invite" ? "invite" : "target"), a.index, a.label));
     }
   }
-  if (s.attributes) zone.appendChild(attrTable([["attributes", s.attributes], ["mission", s.mission_values], ["damage", Object.values(s.damage || {}).some(Boolean) ? s.damage : null]]));
+  const table = s.attributes ? attrTable([["attributes", s.attributes], ["mission", s.mission_values], ["damage", Object.values(s.damage || {}).some(Boolean) ? s.damage : null]]) : null;
+  // The player's Betabot in person beside its numbers.
+  const portrait = s.betabot ? gameCard({
+    game: "betabotz", name: s.betabot.name || "Betabot", small: true, classes: ["bz-card", "bz-betabot"],
+    picture: robotArt("betabotz", s.betabot.name || "Betabot", { might: (s.attributes || {}).firepower }),
+    text: s.betabot.text,
+  }) : null;
+  if (portrait || table) zone.appendChild(h("div", { class: "bz-seat-row" }, portrait, table));
   const comps = h("div", { class: "card-row" });
   for (const c of s.components || []) {
     const el = smallCard(c);
