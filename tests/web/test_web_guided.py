@@ -43,6 +43,7 @@ def test_a_guided_table_has_the_fixed_deal_and_an_easy_ai(client, game):
     assert meta["num_players"] == coach.seats
     assert meta["seed"] == str(coach.seed)
     assert all(s["ai"] == GUIDED_AI for s in meta["seats"][1:])
+    assert game in client.get("/api/games").json()["guided"]
     served = client.get(f"/api/games/{game}/coach").json()
     assert served["steps"] and served["after"] and served["lesson"]
     assert "seed" not in served  # the page needs no deal; the server keeps it
@@ -99,6 +100,9 @@ def browser():
 
 def open_page(browser, size: str):
     context = browser.new_context(bypass_csp=True, viewport=SIZES[size])
+    # A forced single choice waits for the click here (it is taken for a person after a beat),
+    # so that the test's click never races the page's own.
+    context.add_init_script("localStorage.setItem('robotable-auto-forced', 'false')")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -156,13 +160,13 @@ def follow_the_coach(page, size: str) -> dict[str, int]:
             )
             continue
         if kind in ("choice", "hint"):
-            target = page.query_selector(".coach-target")
-            assert target is not None, f"the coach's {kind} bubble points at nothing"
-            target.click()
+            assert page.query_selector(".coach-target"), f"the {kind} bubble points at nothing"
+            # A locator: the board may be drawn again (a seat's frame) between finding and click.
+            page.locator(".coach-target").first.click()
+        elif page.query_selector("#board [data-action-index]"):
+            page.locator("#board [data-action-index]").first.click()
         else:
-            controls = page.query_selector_all("#board [data-action-index]")
-            controls = controls or page.query_selector_all("[data-action-index]")
-            controls[0].click()
+            page.locator("[data-action-index]").first.click()
         page.wait_for_function(
             "(step) => document.body.dataset.step !== step || "
             "document.body.dataset.pending !== 'true'",
@@ -195,8 +199,12 @@ def test_a_guided_game_is_played_to_the_end_by_following_the_coach(
 def test_the_guide_can_be_skipped_and_stays_skipped(live_server, browser):
     context, page, errors = open_page(browser, "phone")
     try:
-        page.goto(guided_link(live_server.url, "stakbots"))
+        # The lobby's Learn to play on the game's card opens the guided table's seat.
+        page.goto(live_server.url + "/")
+        page.wait_for_selector("body[data-ready=true]")
+        page.click(".game-card[data-game=stakbots] .learn-to-play")
         page.wait_for_selector("#coach:not([hidden])")
+        assert page.evaluate("document.body.dataset.coach") == "explain"
         assert page.text_content("#coach-say")
         page.click("#coach-skip")
         page.wait_for_selector("#coach", state="hidden")

@@ -30,7 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core.errors import RobotableError
 from ..core.registry import game_names, load_game
 from .ai import AiLimits, AiRunner, check_agent_spec
-from .coach import CoachError, load_coach
+from .coach import CoachError, coached_games, load_coach
 from .errors import Busy
 from .guard import ClientConnections, SameSiteWrites
 from .limits import RateLimiter, ServerLimits, TooMany
@@ -155,7 +155,13 @@ def create_app(
     # -- JSON API -----------------------------------------------------------------------------
     async def api_games(request: Request) -> Response:
         limits = tables_of(request).ai.limits
-        return JSONResponse({"games": _game_infos(), "ai_levels": _ai_levels(limits)})
+        return JSONResponse(
+            {
+                "games": _game_infos(),
+                "ai_levels": _ai_levels(limits),
+                "guided": coached_games(),  # the games with a guided first game (coach.py)
+            }
+        )
 
     async def api_guide(request: Request) -> Response:
         name = request.path_params["game"]

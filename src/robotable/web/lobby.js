@@ -66,7 +66,27 @@ function renderGames() {
         h("p", { class: "game-line" }, g.description || "")),
       h("div", { class: "game-buttons" },
         h("button", { type: "button", class: "primary choose-game", onclick: () => chooseGame(g.name) }, "New table"),
-        h("button", { type: "button", class: "secondary how-to-play", onclick: () => openGuide(g.name) }, "How to play"))));
+        h("button", { type: "button", class: "secondary how-to-play", onclick: () => openGuide(g.name) }, "How to play"),
+        (state.guided || []).includes(g.name)
+          ? h("button", { type: "button", class: "secondary learn-to-play", title: "A first game against an easy robot, with a coach who shows what to do and why", onclick: (e) => learnToPlay(g.name, e.currentTarget) }, "Learn to play")
+          : null)));
+  }
+}
+
+// Learn to play (issue 79 point 7): a guided first game, its deal and easy robot set by the
+// server from the game's coach script; the seat opens at once.
+async function learnToPlay(name, button) {
+  button.disabled = true;
+  try {
+    const created = await getJSON("/api/tables", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ game: name, guided: true }),
+    });
+    window.location.assign(created.seats[0].join_url);
+  } catch (err) {
+    showError(err.message);
+    button.disabled = false;
   }
 }
 
@@ -546,6 +566,7 @@ async function start() {
     const data = await getJSON("/api/games");
     state.games = data.games;
     state.aiLevels = data.ai_levels;
+    state.guided = data.guided || [];
   } catch (err) {
     showError(`The games could not be loaded: ${err.message}`);
     return;
