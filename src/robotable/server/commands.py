@@ -190,7 +190,10 @@ def register(app: typer.Typer) -> None:
             timeout_graceful_shutdown=10,
         )
         server = _AnnouncingServer(config)
-        typer.echo(f"robotable web table, games stored in {shown(path)}")
+        from .._engine import describe
+
+        # Which engine the AI players search with: the compiled one is 2.6-4x faster.
+        typer.echo(f"robotable web table ({describe()}), games stored in {shown(path)}")
         server.run()
 
 
