@@ -245,7 +245,13 @@ function place() {
   bubble.style.top = "";
   arrow.hidden = !target;
   if (!target) return;
-  const t = target.getBoundingClientRect();
+  let t = target.getBoundingClientRect();
+  // What the coach points at is brought into view (once per step: the player may scroll away).
+  if ((t.top < 0 || t.bottom > window.innerHeight) && coach.scrolledFor !== coach.page.step) {
+    coach.scrolledFor = coach.page.step;
+    target.scrollIntoView({ block: "center", inline: "nearest" });
+    t = target.getBoundingClientRect();
+  }
   if (PHONE.matches || bubble.classList.contains("docked")) {
     const b = bubble.getBoundingClientRect();
     const below = t.top >= b.bottom - 4;
@@ -256,7 +262,8 @@ function place() {
   const b = bubble.getBoundingClientRect();
   const margin = 12;
   const room = window.innerHeight - t.bottom;
-  const top = room >= b.height + margin + 8 ? t.bottom + margin : Math.max(8, t.top - b.height - margin);
+  const wanted = room >= b.height + margin + 8 ? t.bottom + margin : t.top - b.height - margin;
+  const top = clamp(wanted, 8, window.innerHeight - b.height - 8);
   const left = clamp(t.left + t.width / 2 - b.width / 2, 8, window.innerWidth - b.width - 8);
   bubble.style.left = `${left}px`;
   bubble.style.top = `${top}px`;
