@@ -101,6 +101,7 @@ browser_only = pytest.mark.skipif(not CHROMIUM.exists(), reason="no chromium at 
 READY = (
     "() => document.body.dataset.terminal === 'true' || "
     "(document.body.dataset.deciding === 'true' && document.body.dataset.pending !== 'true' "
+    "&& document.body.dataset.forced !== 'true' "  # a forced choice is being taken by the page
     "&& document.querySelector('[data-action-index]') !== null)"
 )
 # Hidden or shown on demand: the page reads document.visibilityState and document.hidden, which a

@@ -550,6 +550,7 @@ const FORCED_BEAT_MS = 700;
 function cancelForced() {
   clearTimeout(takeForced.timer);
   takeForced.timer = null;
+  document.body.dataset.forced = "false";
   for (const el of document.querySelectorAll(".forced")) el.classList.remove("forced");
 }
 
@@ -566,19 +567,24 @@ function takeForced(view, youDecide) {
   // The beat is shown on every drawing of this step: the only choice marked, the status saying so.
   document.getElementById("status").append(h("span", { class: "forced-note" }, " — the only choice: taking it for you"));
   for (const el of document.querySelectorAll(`[data-action-index="${index}"]`)) el.classList.add("forced");
+  document.body.dataset.forced = "true"; // the page is about to choose (tests wait for it)
   if (takeForced.timer && takeForced.step === step) return;
   clearTimeout(takeForced.timer);
   takeForced.step = step;
   takeForced.timer = setTimeout(() => {
     takeForced.timer = null;
+    document.body.dataset.forced = "false";
     if (page.step === step && !page.pending && !page.autoHeld && setting(AUTO_KEY, true)) act(index, true);
   }, FORCED_BEAT_MS);
 }
 
 // On a phone the bar at the screen's foot holds every choice too, so acting needs no scrolling.
+const PHONE = window.matchMedia("(max-width: 700px)"); // the bar's breakpoint in style.css
+
 function renderBarChoices(ctx, youDecide) {
   const bar = clear(document.getElementById("bar-choices"));
-  if (!youDecide) return;
+  // Only where the bar is at the screen's foot: a desktop has every choice in view already.
+  if (!youDecide || !PHONE.matches) return;
   for (const a of ctx.legal) {
     const button = h("button", { type: "button", class: "action-button bar-choice", dataset: { actionIndex: String(a.index) }, title: a.label }, a.label);
     button.addEventListener("click", (e) => { e.stopPropagation(); act(a.index); });
@@ -827,6 +833,8 @@ notifyButton.addEventListener("click", async () => {
   renderNotify();
 });
 renderNotify();
+
+PHONE.addEventListener("change", () => { if (page.view) render(); });
 
 // The page keeps room for the phone's bar at its foot, as tall as the bar is (style.css).
 const turnBar = document.getElementById("turn-bar");
