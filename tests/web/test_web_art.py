@@ -86,7 +86,7 @@ COVERED = """() => {
 }"""
 
 
-def _a_few_moves_in(page, game: str, moves: int = 4) -> None:
+def _a_few_moves_in(page, game: str, moves: int = 4) -> None:  # noqa: F811  (the page fixture)
     rng = random.Random(game)
     for _ in range(moves):
         if page.evaluate("document.body.dataset.terminal") == "true":
@@ -103,7 +103,7 @@ def _a_few_moves_in(page, game: str, moves: int = 4) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("game", GAMES)
-def test_every_piece_is_drawn_readable_and_inside_its_card(live_server, page, game, size):
+def test_every_piece_is_drawn_readable_and_inside_its_card(live_server, page, game, size):  # noqa: F811  (the page fixture)
     page.set_viewport_size(SIZES[size])
     page.goto(live_server.url + _table_against_ai(live_server.url, game))
     page.wait_for_function(READY)
@@ -120,7 +120,7 @@ def test_every_piece_is_drawn_readable_and_inside_its_card(live_server, page, ga
     page.screenshot(path=str(SCREENSHOTS / f"{game}-{size}.png"), full_page=True)
 
 
-def test_a_cards_text_opens_in_a_detail_view_that_escape_closes(live_server, page):
+def test_a_cards_text_opens_in_a_detail_view_that_escape_closes(live_server, page):  # noqa: F811  (the page fixture)
     page.set_viewport_size(SIZES["phone"])
     page.goto(live_server.url + _table_against_ai(live_server.url, "rumblebots"))
     page.wait_for_function(READY)
@@ -136,7 +136,7 @@ def test_a_cards_text_opens_in_a_detail_view_that_escape_closes(live_server, pag
     assert page.evaluate("() => document.activeElement.classList.contains('card')")
 
 
-def test_a_stak_shows_every_face_up_card_however_deep(live_server, page):
+def test_a_stak_shows_every_face_up_card_however_deep(live_server, page):  # noqa: F811  (the page fixture)
     """A face-up card deep in a stak (pitted to the bottom, say) is a strip with its name and
     numbers, not a card hidden under the next one."""
     from robotable import load_game
