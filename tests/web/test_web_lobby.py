@@ -37,6 +37,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 READY = (
     "() => document.body.dataset.terminal === 'true' || "
     "(document.body.dataset.deciding === 'true' && document.body.dataset.pending !== 'true' "
+    "&& document.body.dataset.forced !== 'true' "  # a forced choice is being taken by the page
     "&& document.querySelector('[data-action-index]') !== null)"
 )
 RULE_CODE = re.compile(r"\b[A-Z]{2}-\d")

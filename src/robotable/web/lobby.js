@@ -118,6 +118,7 @@ async function openGuide(name) {
   document.getElementById("guide-title").textContent = `How to play ${titleOf(name)}`;
   body.appendChild(h("p", { class: "muted" }, "Loading the guide…"));
   if (!dialog.open) dialog.showModal();
+  dialog.scrollTop = 0;
   try {
     const guide = await getJSON(`/api/games/${encodeURIComponent(name)}/guide`);
     // The one markup the lobby inserts: the server renders it from the game's own Markdown
@@ -399,7 +400,7 @@ function showCreated(created) {
     const url = new URL(s.join_url, window.location.href).href;
     const copy = h("button", { type: "button", class: "secondary", onclick: () => navigator.clipboard && navigator.clipboard.writeText(url) }, "Copy link");
     list.appendChild(h("li", {},
-      h("b", {}, h("bdi", {}, s.name), ` (player ${s.seat + 1})`),
+      h("b", {}, h("bdi", {}, s.name), s.name === `Player ${s.seat + 1}` ? null : ` (player ${s.seat + 1})`),
       h("span", { class: "join-row" },
         h("a", { href: s.join_url, class: i === 0 ? "button primary join-first" : "button secondary", id: i === 0 ? "open-table" : null }, i === 0 ? "Play this seat" : "Open this seat"),
         copy),
@@ -535,6 +536,11 @@ async function renderMyGames() {
   const panel = document.getElementById("my-games-panel");
   panel.hidden = mine.length === 0;
   const rows = await Promise.all(mine.map(async (entry) => [entry, await tableNow(entry.id)]));
+  // Redrawn only when something changed: a focused Rejoin button keeps its focus between polls.
+  const shown = JSON.stringify(rows.map(([e, now]) => [e.id, e.seat, ago(e.when),
+    now.gone, now.finished, now.abandoned, now.result, (now.seats || []).map((s) => s.name)]));
+  if (shown === state.myGamesShown) return;
+  state.myGamesShown = shown;
   const ul = clear(document.getElementById("my-games"));
   for (const [entry, now] of rows) {
     const seats = Array.isArray(now.seats) ? now.seats : (entry.names || []).map((name) => ({ name: String(name), kind: "human" }));
