@@ -151,6 +151,13 @@ def test_every_game_is_a_picture_card_with_players_and_minutes(live_server, page
         assert card.locator(".choose-game").is_visible() and card.locator(".how-to-play").is_visible()
     assert page.evaluate(SMALL_TEXT) == []
     assert page.evaluate(OVERFLOW) <= 0
+    clipped = page.evaluate(
+        "() => [...document.querySelectorAll('.game-card button')]"
+        ".filter((b) => b.scrollWidth > b.clientWidth + 1 || "
+        "b.getBoundingClientRect().right > b.closest('.game-card').getBoundingClientRect().right)"
+        ".map((b) => `${b.closest('.game-card').dataset.game}: ${b.textContent}`)"
+    )
+    assert clipped == [], f"buttons cut off at {size}: {clipped}"
 
 
 def test_the_rules_come_first_and_as_printed_reaches_the_table(live_server, page):
