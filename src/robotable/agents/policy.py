@@ -111,8 +111,6 @@ class PolicyAgent(Agent):
             import torch
 
             torch.manual_seed(self.rng.randrange(2**31))
-        index, _ = self.model.predict(
-            observation, action_masks=mask, deterministic=not self.sample
-        )
+        index, _ = self.model.predict(observation, action_masks=mask, deterministic=not self.sample)
         index = int(np.asarray(index).reshape(-1)[0])
         return legal.get(index) or legal[next(iter(legal))]

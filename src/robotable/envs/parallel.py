@@ -25,6 +25,7 @@ on SIGTERM (the default action) and on Ctrl-C (SIGINT), quietly.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -133,10 +134,8 @@ def _worker(
     finally:
         arrays.clear()
         envs = None  # noqa: F841 - its row views must go before the block closes
-        try:
+        with contextlib.suppress(BufferError):  # a view still held: the exit frees it
             shm.close()
-        except BufferError:
-            pass
 
 
 class ParallelVectorEnv(VectorEnv):
@@ -154,7 +153,9 @@ class ParallelVectorEnv(VectorEnv):
     ) -> None:
         workers = workers or min(os.cpu_count() or 1, num_envs)
         if not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"ParallelVectorEnv: num_envs must be a positive int, got {num_envs!r}")
+            raise ValueError(
+                f"ParallelVectorEnv: num_envs must be a positive int, got {num_envs!r}"
+            )
         if not 1 <= workers <= num_envs:
             raise ValueError(f"ParallelVectorEnv: workers must be 1..{num_envs}, got {workers}")
         # One in-process sub-env describes the spaces and checks the arguments before any worker
@@ -271,10 +272,8 @@ class ParallelVectorEnv(VectorEnv):
 
     def close_extras(self, **kwargs: Any) -> None:
         for conn in self._conns:
-            try:
+            with contextlib.suppress(OSError):  # that worker is gone already
                 conn.send(("close", None))
-            except OSError:
-                pass  # that worker is gone already
             conn.close()
         for process in self._processes:
             process.join(timeout=5)

@@ -39,7 +39,7 @@ def write_mask(out: Any, row: int, indices: list) -> None:
     if not 0 <= row < out.shape[0]:
         raise IndexError(f"row {row} outside 0..{out.shape[0] - 1}")
     if not cython.compiled:
-        if indices and not (0 <= min(indices) and max(indices) < width):
+        if indices and not (min(indices) >= 0 and max(indices) < width):
             raise IndexError(f"action indices {indices} not all in 0..{width - 1}")
         out[row] = 0
         if indices:

@@ -178,7 +178,11 @@ def train(
         from .parallel import ParallelVectorEnv
 
         vector = ParallelVectorEnv(
-            game, num_envs=num_envs, workers=workers, autoreset_mode=AutoresetMode.SAME_STEP, **kwargs
+            game,
+            num_envs=num_envs,
+            workers=workers,
+            autoreset_mode=AutoresetMode.SAME_STEP,
+            **kwargs,
         )
     else:
         vector = RobotableVectorEnv(
@@ -260,4 +264,3 @@ def train(
     }
     (folder / "policy.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     return {**meta, "seconds": run["seconds"], "cpu_seconds": run["cpu_seconds"]}
-

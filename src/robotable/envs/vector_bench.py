@@ -173,7 +173,9 @@ def format_result(result: dict[str, Any], kinds: tuple[str, ...]) -> str:
     lines = [
         f"{result['game']}, {result['engine']}: sub-env steps/s of wall-clock time "
         f"(median of {result['rounds']}; parallel: {result['workers']} workers)",
-        f"{'N':>4} " + " ".join(f"{k:>10}" for k in kinds) + f" {'robotable CPU':>14}"
+        f"{'N':>4} "
+        + " ".join(f"{k:>10}" for k in kinds)
+        + f" {'robotable CPU':>14}"
         + (f" {'CPU vs C++':>10}" if "cpp_median" in result else ""),
     ]
     for n, row in result["steps_per_second"].items():
