@@ -94,3 +94,25 @@ def test_a_trained_policy_plays_as_an_agent(tiny_run: Path) -> None:
         action = agents[state.current_player()].act(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+
+
+def test_a_server_seats_only_named_policies_from_its_policies_folder(tmp_path: Path) -> None:
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from robotable.server.ai import AiLimits, Refused, capped_spec, check_agent_spec
+
+    run = tmp_path / "sb-0"
+    run.mkdir()
+    (run / "policy.zip").write_bytes(b"")
+    (run / "policy.json").write_text(json.dumps({"game": "stakbots", "num_players": 2}))
+    limits = AiLimits(policies=str(tmp_path))
+    check_agent_spec("policy:sb-0", "stakbots", limits)
+    assert capped_spec("policy:sb-0", "stakbots", limits) == f"policy:{run}"
+    for spec, refusal in [
+        (f"policy:{run}", "plain name, not a path"),
+        ("policy:../sb-0", "plain name, not a path"),
+        ("policy:sb-1", "no trained policy named 'sb-1'"),
+    ]:
+        with pytest.raises(Refused, match=refusal):
+            check_agent_spec(spec, "stakbots", limits)
+    with pytest.raises(Refused, match="plays stakbots, not rumblebots"):
+        check_agent_spec("policy:sb-0", "rumblebots", limits)

@@ -47,6 +47,9 @@ class AiLimits:
     max_trees: int = 8
     max_rollout: int = 50
     grace: float = 5.0  # seconds past twice the cap before a silent worker is killed
+    # The folder whose trained policies a table may seat as `policy:NAME` (`serve --policies`);
+    # None: no policy plays here. A client names a policy in it, never a path (issue 82).
+    policies: str | None = None
 
     @property
     def deadline(self) -> float:
@@ -64,8 +67,10 @@ def check_agent_spec(spec: str, game: str, limits: AiLimits, seat: int = 0) -> N
     """Refuse (OptionError or Refused, one line) a spec that is malformed or over the limits."""
     from ..agents import check_for_game, parse_agent_spec
 
-    if parse_agent_spec(spec)[0] == "policy":  # never a path a client sends (issue 82)
-        raise Refused(f"AI seat {seat + 1} ('{spec}'): this server plays no trained policies")
+    kind, params = parse_agent_spec(spec)
+    if kind == "policy":
+        policy_path(params["path"], game, limits, f"AI seat {seat + 1} ('{spec}')")
+        return
     kind, params = check_for_game(spec, game)  # parses the concrete spec once
     if kind != "mcts":
         return
@@ -90,6 +95,27 @@ def _caps(limits: AiLimits) -> dict[str, int]:
     return {"trees": limits.max_trees, "rollout": limits.max_rollout}
 
 
+def policy_path(name: str, game: str, limits: AiLimits, who: str) -> str:
+    """The trained policy `name` in this server's policies folder, checked to be one for `game`;
+    Refused when the server has no such folder, or `name` is a path rather than a plain name,
+    or no policy of that name and game is there."""
+    from ..agents.policy import read_meta
+    from ..core.errors import OptionError
+
+    if limits.policies is None:
+        raise Refused(f"{who}: this server plays no trained policies")
+    if not name.replace("-", "").replace("_", "").replace(".", "").isalnum() or name[0] == ".":
+        raise Refused(f"{who}: a policy is named by its folder's plain name, not a path")
+    path = os.path.join(limits.policies, name)
+    try:
+        trained = read_meta(path)["game"]
+    except OptionError:
+        raise Refused(f"{who}: this server has no trained policy named '{name}'") from None
+    if trained != game:
+        raise Refused(f"{who}: the policy '{name}' plays {trained}, not {game}")
+    return path
+
+
 def capped_spec(spec: str, game: str, limits: AiLimits) -> str:
     """The concrete spec with this server's time cap added (searches stop at whichever of their
     iteration count and the cap comes first)."""
@@ -97,6 +123,8 @@ def capped_spec(spec: str, game: str, limits: AiLimits) -> str:
 
     concrete = concrete_spec(spec, game)
     kind, params = parse_agent_spec(concrete)
+    if kind == "policy":  # the name a table holds, resolved in this server's policies folder
+        return "policy:" + policy_path(params["path"], game, limits, f"AI '{spec}'")
     if kind != "mcts":
         return concrete
     iterations = params.pop("iterations", None)

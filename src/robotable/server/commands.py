@@ -58,6 +58,14 @@ def register(app: typer.Typer) -> None:
             int,
             typer.Option(min=1, max=10_000_000, help="Most MCTS iterations an AI may use a move."),
         ] = 20_000,
+        policies: Annotated[
+            str | None,
+            typer.Option(
+                "--policies",
+                help="A folder of trained policies (robotable train) that tables may seat as "
+                "policy:NAME; without it no policy plays.",
+            ),
+        ] = None,
         max_tables: Annotated[
             int, typer.Option(min=1, help="Open tables at most; new ones are refused past it.")
         ] = 1000,
@@ -147,7 +155,11 @@ def register(app: typer.Typer) -> None:
             create_app(
                 path,
                 ai_workers=workers,
-                ai_limits=AiLimits(ai_max_seconds, ai_max_iterations),
+                ai_limits=AiLimits(
+                    ai_max_seconds,
+                    ai_max_iterations,
+                    policies=None if policies is None else str(Path(policies).resolve()),
+                ),
                 limits=ServerLimits(
                     max_tables=max_tables,
                     creates_per_minute=creates_per_minute,
