@@ -120,10 +120,10 @@ def test_the_state_is_a_protocol_state_on_both_engines() -> None:
     """Compiled, StakBotsState is an extension type on StateBase (it cannot inherit the ABC);
     registered, it is a State to every check, as a user's Python subclass of State is."""
     from robotable.core.protocol import State
-    from robotable.games.stakbots import StakBots
+    from robotable.games.stakbots import StakBotsGame
     from robotable.games.stakbots.state import StakBotsState
 
-    st = StakBots(2).new_initial_state(1)
+    st = StakBotsGame(2).new_initial_state(1)
     assert isinstance(st, State) and issubclass(StakBotsState, State)
     assert isinstance(st.clone(), State) and st.opening_events() == st.opening_events()
     assert StakBotsState.from_json(st.game, st.to_json()).opening_events() == []

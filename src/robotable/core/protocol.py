@@ -400,19 +400,25 @@ class StateBase:
     own state an extension type with C fields too (Stak Bots does, state.pxd); an extension type
     cannot inherit the ABC `State`, so such a state derives from `StateBase` and is registered
     as a virtual subclass of `State` (`State.register`): `isinstance(state, State)` holds either
-    way. `StateBase` declares no fields: `game` and `_legal` stay wherever a subclass keeps them
-    (its `__slots__`, its `__dict__`, or its C fields), read by attribute.
+    way. `StateBase` declares only the two fields of the rules' entry points (below): `game` and
+    `_legal` stay wherever a subclass keeps them (its `__slots__`, its `__dict__`, or its C
+    fields), read by attribute.
     """
 
     # The hooks `legal_actions` and `apply_action` call, which `State` declares abstract. Here so
     # that the compiled engine can declare them `cpdef` on this extension type (protocol.pxd):
     # a compiled game's state then answers them through its C method table, not by a lookup in
-    # its type's attributes and a Python call at every step.
+    # its type's attributes and a Python call at every step. A built-in game's state answers
+    # them with its rules: it takes `rules.legal_actions` and `rules.apply_action` from its Game
+    # (`game.rules`) when it is built, into the two fields below (C fields when compiled), and
+    # its clone passes them on; its state.py cannot import rules.py, which imports it. A user's
+    # `State` overrides the hooks instead.
+
     def _legal_actions(self) -> list[Action]:
-        raise NotImplementedError
+        return self.rules_legal_actions(self)
 
     def _apply(self, action: Action) -> list[Event]:
-        raise NotImplementedError
+        return self.rules_apply_action(self, action)
 
     def is_terminal(self) -> bool:
         raise NotImplementedError

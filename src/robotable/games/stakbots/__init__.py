@@ -17,7 +17,7 @@ from robotable.core.narration import narrate_events
 from robotable.core.options import OptionSpec, rules_option
 from robotable.core.protocol import Action, Game
 
-from . import effects, encoding, heuristic, narration, render, rules, state
+from . import effects, encoding, heuristic, narration, render, rules
 from .actions import (
     ACTION_CLASSES,
     END_TURN,
@@ -41,14 +41,10 @@ from .modes import (
     multi_stak_size,
 )
 from .rules import setup
-from .state import GameTables, StakBotsState
-
-# The state's protocol hooks run the forward model (state.py cannot import it: rules.py imports
-# state.py).
-state.rules_legal_actions, state.rules_apply = rules.legal_actions, rules.apply
+from .state import StakBotsState, StakBotsTables
 
 
-class StakBots(GameTables, Game):
+class StakBotsGame(StakBotsTables, Game):
     name: ClassVar[str] = "stakbots"
     title: ClassVar[str] = "Stak Bots"
     description: ClassVar[str] = (
@@ -173,7 +169,8 @@ class StakBots(GameTables, Game):
     renderer: ClassVar[ModuleType] = render
     encoding: ClassVar[ModuleType] = encoding
     # What StakBotsState's protocol methods call (state.py sits below the rules and the words
-    # and imports neither): legal actions, apply and the prompt; the choices in words; the view.
+    # and imports neither): legal actions, apply_action (a state takes both from here when it is
+    # built) and the prompt; the choices in words; the view.
     rules: ClassVar[ModuleType] = rules
     narration: ClassVar[ModuleType] = narration
     build_view = staticmethod(render.build_view)
@@ -302,4 +299,4 @@ class StakBots(GameTables, Game):
         return StakBotsState.from_json(self, data)
 
 
-GAME = StakBots
+GAME = StakBotsGame

@@ -648,7 +648,7 @@ def play_staks(st: StakBotsState, a: int) -> list[int]:
 
 # -- apply ------------------------------------------------------------------------------------
 @cython.locals(st=StakBotsState)
-def apply(st: StakBotsState, action: Any) -> list:
+def apply_action(st: StakBotsState, action: Any) -> list:
     events: list = []
     g = st.game
     cls = type(action)

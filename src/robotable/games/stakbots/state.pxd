@@ -9,9 +9,9 @@ from robotable.core.protocol cimport StateBase
 from robotable.core.rng cimport GameRng
 
 
-# The game's tables for the rules (state.py's GameTables; the StakBots Game derives from it).
+# The game's tables for the rules (state.py's StakBotsTables; the StakBots Game derives from it).
 # Only attributes the Game sets per instance: its class attributes (name, rules...) stay Python.
-cdef class GameTables:
+cdef class StakBotsTables:
     cdef public long num_players
     cdef public long drones
     cdef public long hand_limit
@@ -50,7 +50,7 @@ cdef class GameTables:
 
 
 cdef class StakBotsState(StateBase):
-    cdef public GameTables game
+    cdef public StakBotsTables game
     cdef public object _legal
     cdef public GameRng rng
     cdef public list staks
@@ -80,7 +80,6 @@ cdef class StakBotsState(StateBase):
     cdef public long drone_next
     cdef public object opening
     cdef public bint quiet
-    # protocol.pxd's hooks, answered through the C method table (state.py defines them)
-    cpdef object _legal_actions(self)
-    cpdef object _apply(self, object action)
+    # protocol.pxd's hook, answered through the C method table (state.py defines it; the other
+    # two, _legal_actions and _apply, are StateBase's: they call the rules' entry points)
     cpdef bint is_terminal(self) except -1

@@ -6,7 +6,8 @@ per seat, k is the seat; with several, seat s holds `game.staks_of[s]`, SB-11.12
 Entry effects waiting to resolve are `pending`, a stack of card ids (top = last, SB-6.4); a choice
 an effect is asking for is `decision` = (kind, card, chooser). The forward model is rules.py;
 this file imports none of the rules or words: the protocol methods that need them go through
-the Game object (`self.game.rules`, wired in __init__.py), so the package's imports run one way.
+the Game object (`self.game.rules`, named in __init__.py; the two every step runs are taken
+from it when a state is built), so the package's imports run one way.
 """
 
 from __future__ import annotations
@@ -42,13 +43,13 @@ DECISION_NAMES = {
 }
 
 
-class GameTables:
-    """What the game holds for the rules, built once per game (the `StakBots` Game object in
+class StakBotsTables:
+    """What the game holds for the rules, built once per game (the `StakBotsGame` object in
     __init__.py derives from this and fills it) and shared by every state: per card (names,
     bot, base_power...), per stak (owner, local, several...), the modes' switches and the
     ready-made actions. Plain attributes here; compiled, an extension type with C fields
     (state.pxd), so the rules' `g.base_power` is a struct read. The Game itself is an ABC,
-    which an extension type cannot be; the StakBots class inherits both."""
+    which an extension type cannot be; StakBotsGame inherits both."""
 
 
 _FIELDS = (
@@ -82,25 +83,26 @@ _FIELDS = (
 _LATER = {"n_attacks": 0, "declared": -1, "stomp_from": -1, "drone_next": 0}
 
 
-# The forward model as the protocol hooks below call it: rules.py imports this module, so this one
-# cannot import it, and the package (__init__.py) sets these once both are loaded. A module global
-# is one cached lookup, where `self.game.rules.apply` was two attribute lookups at every step.
-rules_legal_actions: Any = None
-rules_apply: Any = None
-
-
 class StakBotsState(StateBase):
-    """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
-    `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
-    below, in both engines alike."""
+    """A Stak Bots position; compiled, an extension type (state.pxd), so a `StateBase` registered as a
+    `State` (see `StateBase`)."""
 
     # `opening`: what happened before the first decision, set by setup (rules.py) only.
     # `quiet`: events are not built (silence()); never part of the position.
-    __slots__ = ("game", "_legal", "rng", "opening", "quiet", *_FIELDS)
+    __slots__ = (
+        "game",
+        "_legal",
+        "rng",
+        "opening",
+        "quiet",
+        *_FIELDS,
+    )
 
     def __init__(self, game: Any) -> None:
         self.game = game
         self._legal = None
+        self.rules_legal_actions = game.rules.legal_actions
+        self.rules_apply_action = game.rules.apply_action
         self.rng = GameRng(0)
         n = game.num_players
         k = len(game.owner)
@@ -154,12 +156,6 @@ class StakBotsState(StateBase):
 
     # The rules and the words live above this file: the package sets the rules' entry points
     # (above); the rest the Game wires in as attributes (`rules`, `narration`, `build_view`).
-    def _legal_actions(self) -> list[Action]:
-        return rules_legal_actions(self)
-
-    def _apply(self, action: Action) -> list[dict]:
-        return rules_apply(self, action)
-
     def prompt(self) -> str:
         if self.result is not None:  # how the game ended, in the log's own words
             return self.game.narration.ending(self)
@@ -188,6 +184,8 @@ class StakBotsState(StateBase):
         c = cython.declare(StakBotsState, StakBotsState.__new__(StakBotsState))
         c.game = self.game
         c._legal = self._legal  # never mutated, safe to share
+        c.rules_legal_actions = self.rules_legal_actions
+        c.rules_apply_action = self.rules_apply_action
         c.rng = GameRng.__new__(GameRng)
         c.rng.state = self.rng.state
         c.staks = [s[:] for s in self.staks]
@@ -339,6 +337,8 @@ def _from_json(cls: type[StakBotsState], game: Any, data: Any) -> StakBotsState:
     s = cls.__new__(cls)
     s.game = game
     s._legal = None
+    s.rules_legal_actions = game.rules.legal_actions
+    s.rules_apply_action = game.rules.apply_action
     s.quiet = False
     rng = data["rng"]
     if not is_int(rng) or not 0 <= rng < 1 << 64:
