@@ -13,14 +13,10 @@ from robotable.core.errors import ContentError, OptionError
 from robotable.core.options import OptionSpec, rules_option
 from robotable.core.protocol import Game
 
-from . import encoding, heuristic, narration, plans, render, rules, state
+from . import encoding, heuristic, narration, plans, render, rules
 from .actions import ACTION_CLASSES
 from .content import check_crop_values, load_crop_values
 from .state import BreadWinnerState
-
-# The state's protocol hooks run the forward model (state.py cannot import it: rules.py imports
-# state.py).
-state.rules_legal_actions, state.rules_apply = rules.legal_actions, rules.apply
 
 
 class BreadWinnerGame(Game):
@@ -101,7 +97,8 @@ class BreadWinnerGame(Game):
     renderer = render
     encoding = encoding
     # The state's protocol methods reach the forward model and the words through these:
-    # state.py is the data layer below rules.py and narration.py, so it cannot import them.
+    # state.py is the data layer below rules.py and narration.py, so it cannot import them (a
+    # state takes rules.legal_actions and rules.apply_action from here when it is built).
     rules = rules
     narration = narration
 

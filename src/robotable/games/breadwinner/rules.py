@@ -600,7 +600,7 @@ def drop_harvest(st: BreadWinnerState, die: int, events: list[dict[str, Any]]) -
 @cython.locals(
     st=BreadWinnerState, seat=cython.long, base=cython.long, die=cython.long, kind=cython.long
 )
-def apply(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
+def apply_action(st: BreadWinnerState, action: Action) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = []
     seat = st.seat
     tally = st.tally

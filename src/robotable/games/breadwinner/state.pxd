@@ -37,7 +37,6 @@ cdef class BreadWinnerState(StateBase):
     cdef public object _legal
     cdef public object _opening
     cdef public bint quiet
-    # protocol.pxd's hooks, answered through the C method table (state.py defines them)
-    cpdef object _legal_actions(self)
-    cpdef object _apply(self, object action)
+    # protocol.pxd's hook, answered through the C method table (state.py defines it; the other
+    # two, _legal_actions and _apply, are StateBase's: they call the rules' entry points)
     cpdef bint is_terminal(self) except -1

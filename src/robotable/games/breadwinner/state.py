@@ -4,7 +4,8 @@ hand-written clone, JSON, views and the visibility model.
 This is the package's data layer: of the game's own modules it imports only board.py (and the
 Game class, for types only). The forward model (rules.py) and the words (narration.py) import
 it, so the state reaches them through its game (`self.game.rules`, `self.game.narration`, set
-on the Game class in __init__.py) and never imports them.
+on the Game class in __init__.py; the two every step runs are taken from it when a state is
+built) and never imports them.
 
 Visibility model (BW-8, one place for view, events and determinize): every die, the loaves, the
 poison chips, the Discarded Harvest and every face-up (carried, or dropped after being seen) crop
@@ -101,18 +102,10 @@ STEP_TEXT = {
 }
 
 
-# The forward model as the protocol hooks below call it: rules.py imports this module, so this one
-# cannot import it, and the package (__init__.py) sets these once both are loaded. A module global
-# is one cached lookup, where `self.game.rules.apply` was two attribute lookups at every step.
-rules_legal_actions: Any = None
-rules_apply: Any = None
-
-
 class BreadWinnerState(StateBase):
-    """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
-    `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
-    below, in both engines alike. `phase` and `follow_ret` hold plain ints (P_MAP...), equal to
-    the `Phase` members; readers compare them or go through `Phase(...)`."""
+    """A Bread Winner position; compiled, an extension type (state.pxd), so a `StateBase`
+    registered as a `State` (see `StateBase`). `phase` and `follow_ret` hold plain ints
+    (P_MAP...), equal to the `Phase` members; readers compare them or go through `Phase(...)`."""
 
     # `_opening`: the events of the opening roll, set by __init__ only (never cloned nor saved).
     __slots__ = (
@@ -146,6 +139,8 @@ class BreadWinnerState(StateBase):
 
     def __init__(self, game: BreadWinnerGame, seed: int) -> None:
         self.game = game
+        self.rules_legal_actions = game.rules.legal_actions
+        self.rules_apply_action = game.rules.apply_action
         self.quiet = False
         self.rng = GameRng(seed)
         choice = game.options["first_player"]
@@ -176,13 +171,6 @@ class BreadWinnerState(StateBase):
         self._opening = game.rules.setup(self)
 
     # -- protocol -----------------------------------------------------------------------------
-    # The rules sit above this module: the package sets their entry points (above).
-    def _legal_actions(self) -> list[Action]:
-        return rules_legal_actions(self)
-
-    def _apply(self, action: Action) -> list[dict[str, Any]]:
-        return rules_apply(self, action)
-
     def current_player(self) -> int:
         return TERMINAL if self.phase == P_OVER else self.seat
 
@@ -206,6 +194,8 @@ class BreadWinnerState(StateBase):
         # Typed, the copies below are C struct writes in the compiled engine.
         twin = cython.declare(BreadWinnerState, BreadWinnerState.__new__(BreadWinnerState))
         twin.game = self.game
+        twin.rules_legal_actions = self.rules_legal_actions
+        twin.rules_apply_action = self.rules_apply_action
         twin.rng = self.rng.clone()
         twin.seat = self.seat
         twin.first = self.first
@@ -484,6 +474,8 @@ class _StateReader:
             raise self.fail("options", "differ from the game's options")
         st = BreadWinnerState.__new__(BreadWinnerState)
         st.game = game
+        st.rules_legal_actions = game.rules.legal_actions
+        st.rules_apply_action = game.rules.apply_action
         st.quiet = False
         chips = len(game.crop_values)
         st.seat = self.integer("seat", 0, 1)
