@@ -16,7 +16,7 @@ from robotable.core.errors import OptionError
 from robotable.core.options import OptionSpec, rules_option
 from robotable.core.protocol import Action, Game
 
-from . import encoding, heuristic, narration, render, rules, state
+from . import encoding, heuristic, narration, render, rules
 from .actions import (
     ACTION_CLASSES,
     Activate,
@@ -44,16 +44,12 @@ from .content import (
     load_deck,
     load_pool,
 )
-from .state import GameTables, IotabotsState
+from .state import IotabotsState, IotabotsTables
 
 DEFAULT_DECKS = ("assembly_line", "heavy_metal")
 
-# The state's protocol hooks run the forward model (state.py cannot import it: rules.py imports
-# state.py).
-state.rules_legal_actions, state.rules_apply = rules.legal_actions, rules.apply
 
-
-class IotabotsGame(GameTables, Game):
+class IotabotsGame(IotabotsTables, Game):
     name: ClassVar[str] = "iotabots"
     title: ClassVar[str] = "Iotabots Trading Card Game"
     description: ClassVar[str] = (
@@ -135,7 +131,8 @@ class IotabotsGame(GameTables, Game):
     renderer = render
     encoding = encoding
     # The forward model and the words, for the state (which sits below them and cannot import
-    # them): `state.game.rules.prompt(state)` (the two hot entry points are bound above).
+    # them): `state.game.rules.prompt(state)`; a state takes the two every step runs
+    # (rules.legal_actions, rules.apply_action) from here when it is built.
     rules: ClassVar[ModuleType] = rules
     narration: ClassVar[ModuleType] = narration
 

@@ -3,7 +3,7 @@
 # the interpreter's readers (stats, targets, requirements: called per Bot, per card and per
 # legal-action list) as cpdef, C calls from the compiled rules and heuristic.
 
-from robotable.games.iotabots.state cimport Bot, GameTables, IotabotsState
+from robotable.games.iotabots.state cimport Bot, IotabotsTables, IotabotsState
 from robotable.games.iotabots.board cimport check_life, draw, leave_hand, new_bot, remove_bot
 
 

@@ -51,7 +51,7 @@ from .content import (
     EffectKind,
     Step,
 )
-from .state import Bot, GameTables, IotabotsState
+from .state import Bot, IotabotsState, IotabotsTables
 
 BUZZ_SOURCE = -1  # a frame's source uid when the effect is a Buzz card's
 
@@ -91,7 +91,7 @@ def condition_holds(state: IotabotsState, seat: int, cond: Condition, source_uid
     return any([b.uid != source_uid for b in state.field[seat]])
 
 
-@cython.locals(g=GameTables, c=cython.long, atk=cython.long, dfn=cython.long, other=Bot)
+@cython.locals(g=IotabotsTables, c=cython.long, atk=cython.long, dfn=cython.long, other=Bot)
 def stats(state: IotabotsState, seat: int, bot: Bot) -> tuple[int, int]:
     """(ATK, DEF) of `bot` controlled by `seat`: printed, then continuous effects, then
     until-end-of-turn modifiers (IB-8.2, IB-8.6)."""
@@ -124,7 +124,7 @@ def stats(state: IotabotsState, seat: int, bot: Bot) -> tuple[int, int]:
     return (atk if atk > 0 else 0, dfn if dfn > 0 else 0)
 
 
-@cython.locals(g=GameTables, b=Bot)
+@cython.locals(g=IotabotsTables, b=Bot)
 def attackable(state: IotabotsState, seat: int, bot: Bot) -> bool:
     """May `bot` (controlled by `seat`) be chosen as an attack target? (Bot Protect, IB-8.2)"""
     if state.protect[seat]:
@@ -137,7 +137,7 @@ def attackable(state: IotabotsState, seat: int, bot: Bot) -> bool:
     return True
 
 
-@cython.locals(g=GameTables, field=list, no_direct=list, b=Bot)
+@cython.locals(g=IotabotsTables, field=list, no_direct=list, b=Bot)
 def direct_attack_allowed(state: IotabotsState, seat: int) -> bool:
     """May the opponent of `seat` attack `seat`'s Life Points? (IB-6.2, Wall Bot proposal)"""
     field = state.field[seat]
@@ -204,7 +204,7 @@ def bot_options(
     return out
 
 
-@cython.locals(g=GameTables, zone=list, seen=set, out=list, c=cython.long)
+@cython.locals(g=IotabotsTables, zone=list, seen=set, out=list, c=cython.long)
 def card_options(state: IotabotsState, seat: int, kind: int) -> list[ChooseCard]:
     """Distinct cards of `seat`'s hand (kind 1) or Bot cards of its Junk Zone (kind 2)."""
     g = state.game
@@ -387,7 +387,7 @@ def resume(state: IotabotsState, action, events: list[dict]) -> None:
 # -- operations (IB-8.6) ----------------------------------------------------------------------
 
 
-@cython.locals(state=IotabotsState, g=GameTables)
+@cython.locals(state=IotabotsState, g=IotabotsTables)
 def do_step(
     state: IotabotsState,
     step: Step,

@@ -3,7 +3,7 @@
 # `can_attack` and `attack_targets` (per Bot and per legal-action list) as cpdef; the board's
 # moves and the effect interpreter's readers as C calls.
 
-from robotable.games.iotabots.state cimport Bot, GameTables, IotabotsState
+from robotable.games.iotabots.state cimport Bot, IotabotsTables, IotabotsState
 from robotable.games.iotabots.board cimport check_life, draw, leave_hand, new_bot, remove_bot
 from robotable.games.iotabots.effects cimport (
     attackable, can_activate, direct_attack_allowed, options_for, push, push_triggers, resolve,
@@ -21,5 +21,5 @@ cpdef end_turn(IotabotsState state, list events)
 cpdef finish_turn(IotabotsState state, list events)
 cpdef list legal_actions(IotabotsState state)
 cpdef list main_actions(IotabotsState state)
-cpdef list apply(IotabotsState state, object action)
+cpdef list apply_action(IotabotsState state, object action)
 cpdef battle(IotabotsState state, long slot, long target, list events)

@@ -63,8 +63,8 @@ from .state import (
     ORDER,
     OVER,
     Bot,
-    GameTables,
     IotabotsState,
+    IotabotsTables,
     mulligan_seat,
 )
 
@@ -274,7 +274,7 @@ def attack_targets(state: IotabotsState) -> list[int]:
 
 @cython.locals(
     state=IotabotsState,
-    g=GameTables,
+    g=IotabotsTables,
     out=list,
     targets=list,
     cache=list,
@@ -315,7 +315,7 @@ def legal_actions(state: IotabotsState) -> list[Action]:
 
 @cython.locals(
     state=IotabotsState,
-    g=GameTables,
+    g=IotabotsTables,
     a=cython.long,
     mana=cython.long,
     card_mana=list,
@@ -371,7 +371,7 @@ def main_actions(state: IotabotsState) -> list[Action]:
 
 @cython.locals(
     state=IotabotsState,
-    g=GameTables,
+    g=IotabotsTables,
     a=cython.long,
     c=cython.long,
     bot=Bot,
@@ -380,7 +380,7 @@ def main_actions(state: IotabotsState) -> list[Action]:
     dfn=cython.long,
     s=cython.long,
 )
-def apply(state: IotabotsState, action: Action) -> list[dict]:
+def apply_action(state: IotabotsState, action: Action) -> list[dict]:
     events: list[dict] = []
     g = state.game
     a = state.active
@@ -511,7 +511,7 @@ def apply(state: IotabotsState, action: Action) -> list[dict]:
 
 @cython.locals(
     state=IotabotsState,
-    g=GameTables,
+    g=IotabotsTables,
     slot=cython.long,
     target=cython.long,
     a=cython.long,

@@ -16,10 +16,10 @@ from robotable.core.protocol cimport StateBase
 from robotable.core.rng cimport GameRng
 
 
-# The game's tables for the rules (state.py's GameTables; IotabotsGame derives from it). Only
+# The game's tables for the rules (state.py's IotabotsTables; IotabotsGame derives from it). Only
 # attributes the Game sets per instance and the rules read per action: the rest of the Game
 # (its class attributes, options, pool, decks...) stays Python.
-cdef class GameTables:
+cdef class IotabotsTables:
     cdef public tuple cards
     cdef public list names
     cdef public list triggers
@@ -69,7 +69,7 @@ cdef class Bot:
 
 
 cdef class IotabotsState(StateBase):
-    cdef public GameTables game
+    cdef public IotabotsTables game
     cdef public object _legal
     cdef public GameRng rng
     cdef public list results
@@ -97,9 +97,8 @@ cdef class IotabotsState(StateBase):
     cdef public list frames
     cdef public object choice
     cdef public bint quiet
-    # protocol.pxd's hooks, answered through the C method table (state.py defines them)
-    cpdef object _legal_actions(self)
-    cpdef object _apply(self, object action)
+    # protocol.pxd's hook, answered through the C method table (state.py defines it; the other
+    # two, _legal_actions and _apply, are StateBase's: they call the rules' entry points)
     cpdef bint is_terminal(self) except -1
 
     @cython.locals(s=IotabotsState)

@@ -3,7 +3,8 @@
 The bottom of the package: of its siblings it imports only `content` (and `IotabotsGame`, for
 type hints). The forward model (`rules.py`, `effects.py`) and the words (`narration.py`) sit
 above it; the protocol methods that need them reach them as `self.game.rules` and
-`self.game.narration`, which `IotabotsGame` wires.
+`self.game.narration`, which `IotabotsGame` wires (the two every step runs, rules.legal_actions
+and rules.apply_action, are taken from it when a state is built).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ class Choice(enum.IntEnum):
     JUNK = 2  # a card in the deciding seat's Junk Zone
 
 
-class GameTables:
+class IotabotsTables:
     """What the game holds for the rules, built once per game (the `IotabotsGame` object in
     __init__.py derives from this and fills it in `_build_tables`) and shared by every state:
     per card (base stats, triggers, continuous effects), the option switches the rules test and
@@ -60,23 +61,28 @@ class GameTables:
     an extension type cannot be; the IotabotsGame class inherits both."""
 
 
+# A Bot's fields, in the order of its JSON list.
+_BOT_FIELDS = (
+    "uid",
+    "card",
+    "owner",
+    "entered",
+    "attacks",
+    "atk_mod",
+    "def_mod",
+    "home",
+    "may_attack",
+    "counters",
+    "used",
+)
+
+
 class Bot:
     """A Bot (or token) on the field. `entered` is the duel turn it came under its controller.
     Compiled, an extension type with C fields (state.pxd)."""
 
-    __slots__ = (
-        "uid",
-        "card",
-        "owner",
-        "entered",
-        "attacks",
-        "atk_mod",
-        "def_mod",
-        "home",
-        "may_attack",
-        "counters",
-        "used",
-    )
+    __slots__ = _BOT_FIELDS
+    FIELDS = _BOT_FIELDS
 
     def __init__(self, uid: int, card: int, owner: int, entered: int) -> None:
         self.uid = uid
@@ -108,20 +114,6 @@ class Bot:
         b.used = self.used
         return b
 
-    FIELDS = (
-        "uid",
-        "card",
-        "owner",
-        "entered",
-        "attacks",
-        "atk_mod",
-        "def_mod",
-        "home",
-        "may_attack",
-        "counters",
-        "used",
-    )
-
     def to_json(self) -> list:
         return [getattr(self, f) for f in Bot.FIELDS]
 
@@ -150,17 +142,9 @@ _LIST_FIELDS = ("deck", "hand", "junk")
 _SEAT_INT_FIELDS = ("life", "mana", "mana_max", "mulligans")
 
 
-# The forward model as the protocol hooks below call it: rules.py imports this module, so this one
-# cannot import it, and the package (__init__.py) sets these once both are loaded. A module global
-# is one cached lookup, where `self.game.rules.apply` was two attribute lookups at every step.
-rules_legal_actions: Any = None
-rules_apply: Any = None
-
-
 class IotabotsState(StateBase):
-    """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
-    `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
-    below, in both engines alike."""
+    """An Iotabots match position; compiled, an extension type (state.pxd), so a `StateBase` registered as a
+    `State` (see `StateBase`)."""
 
     __slots__ = (
         "game",
@@ -197,6 +181,8 @@ class IotabotsState(StateBase):
 
     def __init__(self, game: IotabotsGame, seed: int) -> None:
         self.game = game
+        self.rules_legal_actions = game.rules.legal_actions
+        self.rules_apply_action = game.rules.apply_action
         self._legal: list[Action] | None = None
         self.quiet = False
         self.rng = GameRng(seed)
@@ -255,13 +241,6 @@ class IotabotsState(StateBase):
             return [0.0, 1.0]
         return [0.5, 0.5]
 
-    # The rules sit above this module: the package sets their entry points (above).
-    def _legal_actions(self) -> list[Action]:
-        return rules_legal_actions(self)
-
-    def _apply(self, action: Action) -> list[dict]:
-        return rules_apply(self, action)
-
     def turn_number(self) -> int:
         return self.total_turns
 
@@ -293,6 +272,8 @@ class IotabotsState(StateBase):
         # `s` is typed in state.pxd: the copies below are C struct writes in the compiled engine.
         s = IotabotsState.__new__(IotabotsState)
         s.game = self.game
+        s.rules_legal_actions = self.rules_legal_actions
+        s.rules_apply_action = self.rules_apply_action
         s._legal = self._legal
         s.quiet = self.quiet
         s.rng = self.rng.clone()
@@ -428,6 +409,8 @@ class IotabotsState(StateBase):
 
         s = cls.__new__(cls)
         s.game = game
+        s.rules_legal_actions = game.rules.legal_actions
+        s.rules_apply_action = game.rules.apply_action
         s._legal = None
         s.quiet = False
         s.rng = GameRng(integer("rng", 0, 2**64 - 1))
