@@ -15,15 +15,11 @@ from typing import Any
 from robotable.core.options import OptionSpec, rules_option
 from robotable.core.protocol import Game
 
-from . import encoding, heuristic, narration, render, rules, state, view
+from . import encoding, heuristic, narration, render, rules, view
 from .actions import ACTION_CLASSES
 from .content import Content, load_content
 from .rules import LAYOUT, new_state
 from .state import BetabotzState, BetabotzTables
-
-# The state's protocol hooks run the forward model (state.py cannot import it: rules.py imports
-# state.py).
-state.rules_legal_actions, state.rules_apply = rules.legal_actions, rules.apply_action
 
 
 class BetabotzGame(BetabotzTables, Game):
@@ -71,7 +67,8 @@ class BetabotzGame(BetabotzTables, Game):
     renderer = render
     encoding = encoding
     # BetabotzState reaches the forward model, the view and the words through these (state.py
-    # imports none of them, so the package has no import circle).
+    # imports none of them, so the package has no import circle); a state takes the two every
+    # step runs (rules.legal_actions, rules.apply_action) from here when it is built.
     rules = rules
     view = view
     narration = narration

@@ -14,6 +14,7 @@ from typing import Any
 
 from .content import ATTRS, GROUNDS, MAX_BREACHES, MAX_CODE_KINDS, MAX_COMPONENTS, MAX_REWARD
 from .state import MAX_BID
+from .state import PENDING_NAMES as PENDING
 
 _BLOCKS: list[tuple[str, int]] = [
     ("choose_lot", 6),
@@ -65,17 +66,6 @@ def action_index(game: Any, action: Any) -> int:
 
 PHASES = ("betabot", "enhancement", "mission", "end")
 STAGES = ("auction", "auction breaches", "mission", "mission breaches", "over")
-PENDING = (
-    "bid amount",
-    "discard component",
-    "discard code",
-    "limit breach",
-    "code target",
-    "code attribute",
-    "team members",
-    "team split",
-    "team answer",
-)
 GLOBAL = 4 + 5 + 2  # phase, stage, mission number, bank
 MISSION = (
     1 + 4 + 1 + 1 + 1 + 1 + 1 + 3

@@ -85,9 +85,8 @@ cdef class BetabotzState(StateBase):
     cdef public list pending
     cdef public list final_bitz
     cdef public list ground_tally
-    # protocol.pxd's hooks, answered through the C method table (state.py defines them)
-    cpdef object _legal_actions(self)
-    cpdef object _apply(self, object action)
+    # protocol.pxd's hook, answered through the C method table (state.py defines it; the other
+    # two, _legal_actions and _apply, are StateBase's: they call the rules' entry points)
     cpdef bint is_terminal(self) except -1
 
     # C calls from the compiled rules (apply_action asks who decides); Python callers as before.

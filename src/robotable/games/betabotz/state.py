@@ -3,7 +3,8 @@
 The forward model lives in rules.py and effects.py, the view and the words in view.py and
 narration.py; this module only holds the data and imports none of them. The protocol methods
 that need them go through the Game object (`self.game.rules`, `.view`, `.narration`), which
-`__init__.py` wires, so imports flow one way: data -> rules -> presentation -> the Game.
+`__init__.py` wires (a state takes the two every step runs from it when it is built), so
+imports flow one way: data -> rules -> presentation -> the Game.
 Visibility model (one for view, events and determinize, BZ-10): every seat's Code hand is secret
 to the others (counts are public); the orders of the Betabot, Component, Code and Mission decks
 are secret to all (the grounds of the mission stack are public). Everything else is public.
@@ -147,23 +148,25 @@ class BetabotzTables:
         self.missions_by_ground = [list(ids) for ids in c.missions_by_ground]
 
 
-# The forward model as the protocol hooks below call it: rules.py imports this module, so this one
-# cannot import it, and the package (__init__.py) sets these once both are loaded. A module global
-# is one cached lookup, where `self.game.rules.apply` was two attribute lookups at every step.
-rules_legal_actions: Any = None
-rules_apply: Any = None
-
-
 class BetabotzState(StateBase):
-    """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
-    `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
-    below, in both engines alike."""
+    """A Betabotz position; compiled, an extension type (state.pxd), so a `StateBase` registered as a
+    `State` (see `StateBase`)."""
 
     # `quiet`: events are not built (silence()); never part of the position.
-    __slots__ = ("game", "content", "n", "rng", "_legal", "quiet", *FIELDS)
+    __slots__ = (
+        "game",
+        "content",
+        "n",
+        "rng",
+        "_legal",
+        "quiet",
+        *FIELDS,
+    )
 
     def __init__(self, game: BetabotzGame) -> None:
         self.game = game
+        self.rules_legal_actions = game.rules.legal_actions
+        self.rules_apply_action = game.rules.apply_action
         self.content: Content = game.content
         self.n = game.num_players
         self.rng = GameRng(0)
@@ -192,13 +195,6 @@ class BetabotzState(StateBase):
     def turn_number(self) -> int:
         return self.turn
 
-    # The rules sit above this module: the package sets their entry points (above).
-    def _legal_actions(self) -> list[Action]:
-        return rules_legal_actions(self)
-
-    def _apply(self, action: Action) -> list[dict]:
-        return rules_apply(self, action)
-
     def prompt(self) -> str:
         return self.game.view.prompt(self)
 
@@ -218,6 +214,8 @@ class BetabotzState(StateBase):
         # Typed, the copies below are C struct writes in the compiled engine.
         c = cython.declare(BetabotzState, BetabotzState.__new__(BetabotzState))
         c.game = self.game
+        c.rules_legal_actions = self.rules_legal_actions
+        c.rules_apply_action = self.rules_apply_action
         c.content = self.content
         c.n = self.n
         c.rng = self.rng.clone()
