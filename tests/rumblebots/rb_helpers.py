@@ -6,7 +6,7 @@ import random
 
 import robotable
 from robotable.games.rumblebots import rules
-from robotable.games.rumblebots.state import RumbleState
+from robotable.games.rumblebots.state import RumblebotsState
 
 
 def game(n: int = 2, **options):
@@ -38,7 +38,7 @@ def battle(
     reactor: list[int] | None = None,
     round_: int = 1,
     storage: list[int] | None = None,
-) -> tuple[RumbleState, list]:
+) -> tuple[RumblebotsState, list]:
     """A Battle Phase with fixed deck orders (each list is bottom .. top)."""
     s = g.new_initial_state(seed=0)
     n = g.num_players
@@ -100,7 +100,7 @@ def play_random(state, rng: random.Random, max_steps: int = 3000, hook=None):
     return steps
 
 
-def all_card_ids(s: RumbleState) -> list[int]:
+def all_card_ids(s: RumblebotsState) -> list[int]:
     """Every physical card wherever it is (build and battle zones)."""
     out: list[int] = []
     for t in range(1, 5):
@@ -112,7 +112,7 @@ def all_card_ids(s: RumbleState) -> list[int]:
     return out
 
 
-def battle_zone_ids(s: RumbleState, p: int) -> list[int]:
+def battle_zone_ids(s: RumblebotsState, p: int) -> list[int]:
     cards = s.game.content.cards
     gangs = []
     if s.champion == p:
@@ -123,6 +123,6 @@ def battle_zone_ids(s: RumbleState, p: int) -> list[int]:
     return s.bdeck[p] + s.discard[p] + gangs + contr
 
 
-def crystals_total(s: RumbleState) -> int:
+def crystals_total(s: RumblebotsState) -> int:
     n = s.game.num_players
     return s.supply + sum(s.spaces) + sum(s.storage[p] + s.reactor[p] + s.cryo[p] for p in range(n))

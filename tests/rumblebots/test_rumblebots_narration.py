@@ -17,7 +17,7 @@ from robotable.agents import make_agent
 from robotable.games.rumblebots import rules
 from robotable.games.rumblebots.actions import ChooseTarget, UseContraption
 from robotable.games.rumblebots.narration import LINES
-from robotable.games.rumblebots.state import RumbleState
+from robotable.games.rumblebots.state import RumblebotsState
 
 from .rb_helpers import battle, game, ids_of
 
@@ -130,7 +130,7 @@ def test_rb_target_and_contraption_choices_and_their_lines():
     )
 
 
-def _defeat_choice(g) -> RumbleState:
+def _defeat_choice(g) -> RumblebotsState:
     s = g.new_initial_state(seed=0)
     s.phase = rules.BATTLE
     s.champion, s.challenger = 0, 1

@@ -18,18 +18,14 @@ from robotable.core.errors import OptionError
 from robotable.core.options import OptionSpec, rules_option, shown
 from robotable.core.protocol import Action, Game
 
-from . import encoding, heuristic, narration, render, rules, state
+from . import encoding, heuristic, narration, render, rules
 from .actions import ACTION_CLASSES
 from .content import Content, load_content
 from .effects import battle_tables
-from .state import RumbleState, RumbleTables
-
-# The state's protocol hooks run the forward model (state.py cannot import it: rules.py imports
-# state.py).
-state.rules_legal_actions, state.rules_apply = rules.legal_actions, rules.apply
+from .state import RumblebotsState, RumblebotsTables
 
 
-class RumblebotsGame(RumbleTables, Game):
+class RumblebotsGame(RumblebotsTables, Game):
     name: ClassVar[str] = "rumblebots"
     title: ClassVar[str] = "Rumblebots"
     description: ClassVar[str] = (
@@ -54,11 +50,11 @@ class RumblebotsGame(RumbleTables, Game):
     heuristic = heuristic
     renderer = render
     encoding = encoding
-    # RumbleState's protocol methods call these (`self.game.views.prompt(self)`; the two hot
-    # entry points of the rules are bound above):
+    # RumblebotsState's protocol methods call these (`self.game.views.prompt(self)`; a state
+    # takes the rules' two hot entry points, legal_actions and apply_action, when it is built):
     # state.py is the data layer and imports none of them. Class attributes, so a pickled game
     # carries no module.
-    rules: ClassVar[ModuleType] = rules  # forward model: setup, legal_actions, apply
+    rules: ClassVar[ModuleType] = rules  # forward model: setup, legal_actions, apply_action
     views: ClassVar[ModuleType] = render  # view, prompt, battle_log
     narration: ClassVar[ModuleType] = narration  # describe_action
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
@@ -219,7 +215,7 @@ class RumblebotsGame(RumbleTables, Game):
                 f"{self.num_players}, got {self.options['first_champion']}"
             )
         self.content: Content = load_content(self.options["cards"])
-        self.cards = self.content.cards  # by card id, what the rules read (RumbleTables)
+        self.cards = self.content.cards  # by card id, what the rules read (RumblebotsTables)
         self.tables = rules.card_tables(self.content)
         self.battle = battle_tables(self.content)
         self.powers = heuristic.card_powers(self.content)
@@ -227,13 +223,13 @@ class RumblebotsGame(RumbleTables, Game):
             raise OptionError("game rumblebots: not enough starter copies for the seats")
         self.encoder = encoding.Encoding(self.content)  # the encoding module reads it
 
-    def new_initial_state(self, seed: int = 0) -> RumbleState:
-        state = RumbleState(self)
+    def new_initial_state(self, seed: int = 0) -> RumblebotsState:
+        state = RumblebotsState(self)
         state.opening = rules.setup(state, seed)
         return state
 
-    def state_from_json(self, data: dict[str, Any]) -> RumbleState:
-        return RumbleState.from_json(self, data)
+    def state_from_json(self, data: dict[str, Any]) -> RumblebotsState:
+        return RumblebotsState.from_json(self, data)
 
 
 GAME = RumblebotsGame

@@ -2,7 +2,7 @@
 effects and targets, Reboot (RB-8), an empty defense gang refilled (RB-5.3), Creating Crystals
 and the victories it can bring (RB-8.7, RB-10).
 
-Functions here read and change a `RumbleState`. rules.py imports this module, never the other way
+Functions here read and change a `RumblebotsState`. rules.py imports this module, never the other way
 round: what both need lives here or in state.py.
 """
 
@@ -27,7 +27,7 @@ from .content import (
     KW_SWARM,
     Effect,
 )
-from .state import OVER, P_TARGET_DEFEAT, P_TARGET_REVIVE, SHOWDOWN, RumbleState
+from .state import OVER, P_TARGET_DEFEAT, P_TARGET_REVIVE, SHOWDOWN, RumblebotsState
 
 try:
     import cython
@@ -52,7 +52,7 @@ def battle_tables(content: Any) -> tuple:
 
 
 @cython.locals(
-    s=RumbleState,
+    s=RumblebotsState,
     cards=tuple,
     attack=list,
     crits=list,
@@ -68,7 +68,7 @@ def battle_tables(content: Any) -> tuple:
     ok=cython.bint,
     bm=cython.long,
 )
-def gang_totals(s: RumbleState, gang: list[int], owner: int) -> tuple[int, int, int, int]:
+def gang_totals(s: RumblebotsState, gang: list[int], owner: int) -> tuple[int, int, int, int]:
     """(attack, crits, defense, barriers) of a gang, continuous abilities included (RB-8.2).
 
     A bot keeps its continuous abilities in defense position (ruling RB-5.9).
@@ -112,8 +112,10 @@ def gang_totals(s: RumbleState, gang: list[int], owner: int) -> tuple[int, int, 
     return atk, crit, dfn, bar
 
 
-@cython.locals(s=RumbleState, atk=cython.long, crit=cython.long, dfn=cython.long, bar=cython.long)
-def clash_numbers(s: RumbleState) -> tuple[int, int, int, int, int]:
+@cython.locals(
+    s=RumblebotsState, atk=cython.long, crit=cython.long, dfn=cython.long, bar=cython.long
+)
+def clash_numbers(s: RumblebotsState) -> tuple[int, int, int, int, int]:
     """ATK, CRIT, DEF, BAR and the crit threshold of the current clash, modifiers included."""
     atk, crit, _, _ = gang_totals(s, s.attack, s.challenger) if s.challenger >= 0 else (0, 0, 0, 0)
     _, _, dfn, bar = gang_totals(s, s.defense, s.champion)
@@ -125,8 +127,8 @@ def clash_numbers(s: RumbleState) -> tuple[int, int, int, int, int]:
     return atk, crit, dfn, bar, threshold
 
 
-@cython.locals(s=RumbleState)
-def beats(s: RumbleState, atk: int, crit: int, dfn: int, threshold: int) -> bool:
+@cython.locals(s=RumblebotsState)
+def beats(s: RumblebotsState, atk: int, crit: int, dfn: int, threshold: int) -> bool:
     """RB-5.4: the attack beats the defense (strictly, by default) or enough crits get through;
     a Champion with nothing to defend with always falls (ruling RB-5.3)."""
     if s.forced or crit >= threshold:
@@ -136,14 +138,14 @@ def beats(s: RumbleState, atk: int, crit: int, dfn: int, threshold: int) -> bool
     return atk >= dfn
 
 
-@cython.locals(s=RumbleState)
-def challenger_winning(s: RumbleState) -> bool:
+@cython.locals(s=RumblebotsState)
+def challenger_winning(s: RumblebotsState) -> bool:
     atk, crit, dfn, _, threshold = clash_numbers(s)
     return beats(s, atk, crit, dfn, threshold)
 
 
-@cython.locals(s=RumbleState, cards=tuple, seen=list)
-def distinct_names(s: RumbleState, ids: list[int]) -> list[str]:
+@cython.locals(s=RumblebotsState, cards=tuple, seen=list)
+def distinct_names(s: RumblebotsState, ids: list[int]) -> list[str]:
     cards = s.game.cards
     seen: list[str] = []
     for cid in ids:
@@ -153,9 +155,9 @@ def distinct_names(s: RumbleState, ids: list[int]) -> list[str]:
     return seen
 
 
-@cython.locals(s=RumbleState)
+@cython.locals(s=RumblebotsState)
 def reveal_effect(
-    s: RumbleState, seat: int, source: int, effect: Effect, amount: int, flag: int, ev: list
+    s: RumblebotsState, seat: int, source: int, effect: Effect, amount: int, flag: int, ev: list
 ) -> None:
     """Resolve an Enter / Reboot / Contraption effect; a choice of target becomes a pending
     decision (RB-8.1). A Reboot bot is already under its owner's deck (RB-8.3)."""
@@ -222,9 +224,9 @@ def first_named(ids: list[int], names: list[str], name: str) -> int:
     raise ValueError(f"no card called {name!r} among {ids}")
 
 
-@cython.locals(s=RumbleState)
+@cython.locals(s=RumblebotsState)
 def resolve_target(
-    s: RumbleState, effect: Effect, seat: int, source: int, name: str, ev: list
+    s: RumblebotsState, effect: Effect, seat: int, source: int, name: str, ev: list
 ) -> None:
     cards = s.game.cards
     src = cards[source].name
@@ -256,8 +258,8 @@ def resolve_target(
             ev.append({"type": "bot_revived", "seat": seat, "card": src, "target": name})
 
 
-@cython.locals(s=RumbleState)
-def reboot(s: RumbleState, seat: int, source: int, ev: list) -> None:
+@cython.locals(s=RumblebotsState)
+def reboot(s: RumblebotsState, seat: int, source: int, ev: list) -> None:
     """RB-8.3: the bot goes face down under its owner's deck and leaves the gang."""
     if source in s.attack:
         s.attack.remove(source)
@@ -269,8 +271,8 @@ def reboot(s: RumbleState, seat: int, source: int, ev: list) -> None:
         ev.append({"type": "rebooted", "seat": seat, "card": s.game.cards[source].name})
 
 
-@cython.locals(s=RumbleState, champ=cython.long)
-def refill_defense(s: RumbleState, ev: list) -> None:
+@cython.locals(s=RumblebotsState, champ=cython.long)
+def refill_defense(s: RumblebotsState, ev: list) -> None:
     """Ruling RB-5.3: an empty defense gang is refilled from the top of the Champion's
     deck (no Enter); with an empty deck the Champion falls to the current Challenger."""
     champ = s.champion
@@ -296,8 +298,8 @@ def refill_defense(s: RumbleState, ev: list) -> None:
             ev.append({"type": "undefended", "seat": champ})
 
 
-@cython.locals(s=RumbleState, take=cython.long)
-def create_crystals(s: RumbleState, seat: int, amount: int, ev: list, card: str) -> None:
+@cython.locals(s=RumblebotsState, take=cython.long)
+def create_crystals(s: RumblebotsState, seat: int, amount: int, ev: list, card: str) -> None:
     """RB-8.7 Creating Crystals: from the supply into Storage, capped by the supply."""
     take = min(amount, s.supply)
     if take:
@@ -319,7 +321,7 @@ def create_crystals(s: RumbleState, seat: int, amount: int, ev: list, card: str)
 
 
 @cython.locals(
-    s=RumbleState,
+    s=RumblebotsState,
     n=cython.long,
     p=cython.long,
     q=cython.long,
@@ -327,7 +329,7 @@ def create_crystals(s: RumbleState, seat: int, amount: int, ev: list, card: str)
     totals=list,
     leads=cython.bint,
 )
-def check_dominance(s: RumbleState, ev: list) -> bool:
+def check_dominance(s: RumblebotsState, ev: list) -> bool:
     """RB-10.1: before the Showdown, 6+ crystals more than every other player wins now."""
     if s.phase == OVER:
         return True
@@ -349,8 +351,8 @@ def check_dominance(s: RumbleState, ev: list) -> bool:
     return False
 
 
-@cython.locals(s=RumbleState)
-def finish(s: RumbleState, winner: int, reason: str, ev: list) -> None:
+@cython.locals(s=RumblebotsState)
+def finish(s: RumblebotsState, winner: int, reason: str, ev: list) -> None:
     """The game ends: `winner` wins by `reason` ("dominance" or "showdown", RB-10)."""
     s.phase = OVER
     s.winner = winner

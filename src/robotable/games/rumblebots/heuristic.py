@@ -22,7 +22,7 @@ from .content import (
     KW_SWARM,
     KW_TRANSFORMATION,
 )
-from .state import BUILD, SHOWDOWN, RumbleState
+from .state import BUILD, SHOWDOWN, RumblebotsState
 
 try:
     import cython
@@ -92,9 +92,9 @@ def card_powers(content: Any) -> list[float]:
 # The scores stay Python floats: C doubles would let a compiler fuse a multiply and an add
 # (FMA, rounded once) where Python rounds twice, and the engines would differ.
 @cython.locals(
-    s=RumbleState, n=cython.long, p=cython.long, builder=cython.long, powers=list, scores=list
+    s=RumblebotsState, n=cython.long, p=cython.long, builder=cython.long, powers=list, scores=list
 )
-def _scores(s: RumbleState, w: Weights = DEFAULT) -> tuple[list[float], int, float]:
+def _scores(s: RumblebotsState, w: Weights = DEFAULT) -> tuple[list[float], int, float]:
     """Every seat's score as any seat but the builder sees it, the builder's seat (-1: nobody
     builds now) and the builder's own score, which counts its scanned hand too. Each score is
     summed in `seat_scores`' order, so both views give the same floats."""
@@ -127,8 +127,8 @@ def _scores(s: RumbleState, w: Weights = DEFAULT) -> tuple[list[float], int, flo
     return scores, builder, own
 
 
-@cython.locals(s=RumbleState, scores=list, builder=cython.long)
-def seat_scores(s: RumbleState, seat: int, w: Weights = DEFAULT) -> list[float]:
+@cython.locals(s=RumblebotsState, scores=list, builder=cython.long)
+def seat_scores(s: RumblebotsState, seat: int, w: Weights = DEFAULT) -> list[float]:
     scores, builder, own = _scores(s, w)
     if seat == builder:
         scores[builder] = own
@@ -143,14 +143,14 @@ def _shares(scores: list[float], temperature: float = DEFAULT.temperature) -> li
     return [x / total for x in weights]
 
 
-def evaluate(s: RumbleState, seat: int, w: Weights = DEFAULT) -> float:
+def evaluate(s: RumblebotsState, seat: int, w: Weights = DEFAULT) -> float:
     if s.is_terminal():
         return s.returns()[seat]
     return _shares(seat_scores(s, seat, w), w.temperature)[seat]
 
 
-@cython.locals(s=RumbleState, scores=list, builder=cython.long, values=list)
-def evaluate_all(s: RumbleState, w: Weights = DEFAULT) -> list[float]:
+@cython.locals(s=RumblebotsState, scores=list, builder=cython.long, values=list)
+def evaluate_all(s: RumblebotsState, w: Weights = DEFAULT) -> list[float]:
     """`evaluate` for every seat from one pass over the collections (MCTS values every leaf for
     every seat): the same numbers, since only the builder's own view of its score differs.
     scripts/fit_heuristic.py searches with other numbers `w` through it."""
@@ -164,7 +164,7 @@ def evaluate_all(s: RumbleState, w: Weights = DEFAULT) -> list[float]:
     return values
 
 
-def evaluate_all_fitted(s: RumbleState) -> list[float]:
+def evaluate_all_fitted(s: RumblebotsState) -> list[float]:
     """`evaluate_all` with the FITTED numbers: a search's leaf values (`leaf=fitted`)."""
     return evaluate_all(s, FITTED)
 

@@ -26,7 +26,7 @@ from robotable.core.narration import (
 from .content import FACTION_BIT, Keyword
 from .effects import gang_totals
 from .rules import SCAN_SIZE, UPGRADE_COST
-from .state import P_FACTION, P_TARGET_DEFEAT, SHOWDOWN, RumbleState
+from .state import P_FACTION, P_TARGET_DEFEAT, SHOWDOWN, RumblebotsState
 
 if TYPE_CHECKING:
     from robotable.core.events import Event
@@ -496,7 +496,7 @@ def _build_words(d: CardDef, where: str) -> str:
     return f"{text} ({details})" if details else text
 
 
-def _contraption_words(d: CardDef, s: RumbleState, v: Voice) -> str:
+def _contraption_words(d: CardDef, s: RumblebotsState, v: Voice) -> str:
     effect = d.effect.name.lower()
     seat = v.viewer if v.viewer is not None else s.current_player()
     what = boost(effect, d.amount, v.whose(seat))
@@ -510,8 +510,8 @@ def _contraption_words(d: CardDef, s: RumbleState, v: Voice) -> str:
     return what
 
 
-def describe_action(s: RumbleState, action: Action) -> str:
-    """The choice in words for the seat deciding now (see `RumbleState.describe_action`)."""
+def describe_action(s: RumblebotsState, action: Action) -> str:
+    """The choice in words for the seat deciding now (see `RumblebotsState.describe_action`)."""
     game = s.game
     content = game.content
     seat = s.current_player()
@@ -584,7 +584,7 @@ def describe_action(s: RumbleState, action: Action) -> str:
     return action.label()
 
 
-def _faction_words(s: RumbleState, faction: str, seat: int) -> str:
+def _faction_words(s: RumblebotsState, faction: str, seat: int) -> str:
     cards = s.game.content.cards
     bit = FACTION_BIT.get(faction, 0)
     gang = [c for c in s.attack if cards[c].mask & bit]
@@ -602,7 +602,7 @@ def _faction_words(s: RumbleState, faction: str, seat: int) -> str:
     return text
 
 
-def result_sentence(s: RumbleState, viewer: int | None = None, names: Any = None) -> str:
+def result_sentence(s: RumblebotsState, viewer: int | None = None, names: Any = None) -> str:
     """Who won a finished game and by how much in crystals: "Ada wins by a Dominance Victory,
     12 crystals to 9"; the winner is the last Champion, who may hold fewer crystals (RB-10)."""
     n = s.game.num_players

@@ -4,7 +4,7 @@ from the view (workshops, the Laboratory rows, and the battle step by step).
 A state reaches `view`, `prompt` and `battle_log` through its game (`RumblebotsGame.views`):
 state.py cannot import this module. Seats count from 1 ("Seat 1"), as everywhere people read
 them. The choices are not listed on the board: the front end lists (and numbers) them itself, in
-the words of `RumbleState.describe_action`.
+the words of `RumblebotsState.describe_action`.
 """
 
 from __future__ import annotations
@@ -24,16 +24,16 @@ from .state import (
     P_TARGET_DEFEAT,
     PENDING_NAMES,
     SHOWDOWN,
-    RumbleState,
+    RumblebotsState,
 )
 
 
 # -- the view, the prompt and the battle log ---------------------------------------------------
-def _as_json(s: RumbleState, cid: int) -> dict[str, Any]:
+def _as_json(s: RumblebotsState, cid: int) -> dict[str, Any]:
     return s.game.content.cards[cid].as_json()
 
 
-def view(s: RumbleState, seat: int | None, words: bool = True) -> dict[str, Any]:
+def view(s: RumblebotsState, seat: int | None, words: bool = True) -> dict[str, Any]:
     """What `seat` sees (None: a spectator), by the visibility model of state.py (RB-9); without
     `words`, its "legal_actions" and "battle_log" are left empty (`observation_view`)."""
     content = s.game.content
@@ -160,7 +160,7 @@ def view(s: RumbleState, seat: int | None, words: bool = True) -> dict[str, Any]
     }
 
 
-def battle_log(s: RumbleState) -> list[str]:
+def battle_log(s: RumblebotsState) -> list[str]:
     """The current (or last) battle, one readable line per step."""
     cards = s.game.content.cards
 
@@ -230,7 +230,7 @@ def battle_log(s: RumbleState) -> list[str]:
     return lines
 
 
-def prompt(s: RumbleState) -> str:
+def prompt(s: RumblebotsState) -> str:
     """Why the deciding seat is deciding, in words."""
     if s.phase == OVER:
         how = "Dominance Victory" if s.end_reason == "dominance" else "the Showdown"
@@ -280,7 +280,7 @@ def _seat(p: int, seat: int | None) -> str:
     return f"Seat {p + 1}" + (" (you)" if p == seat else "")
 
 
-def render(s: RumbleState, seat: int | None) -> str:
+def render(s: RumblebotsState, seat: int | None) -> str:
     v = view(s, seat)
     out: list[str] = []
     title = "SHOWDOWN" if v["showdown"] else f"Round {v['round']}"

@@ -3,7 +3,8 @@
 Rule numbers (RB-x.y) refer to docs/rules/rumblebots.md. The battle runs by itself inside
 `advance_battle` and stops only at a pending decision (faction, Contraption, target) or its end.
 Card abilities and the helpers they share with this module are in effects.py. A state reaches
-`legal_actions` and `apply` through its game (`RumblebotsGame.rules`): state.py cannot import this.
+`legal_actions` and `apply_action` through its game (`RumblebotsGame.rules`, taken when the state
+is built): state.py cannot import this.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ from .state import (
     SRC_BOT,
     SRC_CONTRAPTION,
     SRC_REBOOT,
-    RumbleState,
+    RumblebotsState,
 )
 
 try:
@@ -111,8 +112,8 @@ def lab_action(tier: int, slot: int, name: str) -> Action:
 
 
 # ----------------------------------------------------------------------------- setup / rounds
-@cython.locals(s=RumbleState)
-def setup(s: RumbleState, seed: int) -> list:
+@cython.locals(s=RumblebotsState)
+def setup(s: RumblebotsState, seed: int) -> list:
     """RB-2: starters dealt, tier decks shuffled, crystals on the round spaces, the Champion
     token drawn (or given), its Cryo-cell crystals (RB-2.5), the tier 1 row revealed; then round 1
     begins. Returns the events."""
@@ -163,8 +164,8 @@ def setup(s: RumbleState, seed: int) -> list:
     return ev
 
 
-@cython.locals(s=RumbleState, n=cython.long, i=cython.long)
-def start_round(s: RumbleState, ev: list) -> None:
+@cython.locals(s=RumblebotsState, n=cython.long, i=cython.long)
+def start_round(s: RumblebotsState, ev: list) -> None:
     """RB-3.1/3.2: the Champion-token holder starts; odd rounds clockwise, even counter."""
     s.direction = 1 if s.round % 2 == 1 else -1
     n = s.game.num_players
@@ -176,8 +177,8 @@ def start_round(s: RumbleState, ev: list) -> None:
     begin_turn(s, ev)
 
 
-@cython.locals(s=RumbleState)
-def crystals_of(s: RumbleState, seat: int) -> int:
+@cython.locals(s=RumblebotsState)
+def crystals_of(s: RumblebotsState, seat: int) -> int:
     """RB-6.1: a player's crystals are Storage + Reactor + Cryo-cell."""
     return s.storage[seat] + s.reactor[seat] + s.cryo[seat]
 
@@ -188,7 +189,7 @@ def paid_in_round(extra: Any, number: int) -> int:
 
 
 @cython.locals(
-    s=RumbleState,
+    s=RumblebotsState,
     seat=cython.long,
     income=cython.long,
     top=cython.long,
@@ -197,7 +198,7 @@ def paid_in_round(extra: Any, number: int) -> int:
     head_start=cython.long,
     neighbour=cython.long,
 )
-def begin_turn(s: RumbleState, ev: list) -> None:
+def begin_turn(s: RumblebotsState, ev: list) -> None:
     """RB-4.1 income: scraps = the round number (6 in the Showdown), +1 underdog from round 2."""
     seat = s.order[s.turn_pos]
     s.turns += 1
@@ -235,8 +236,8 @@ def begin_turn(s: RumbleState, ev: list) -> None:
             ev[-1]["beside_first_champion"] = neighbour
 
 
-@cython.locals(s=RumbleState, seat=cython.long, t=cython.long, hand=list, group=list)
-def end_turn(s: RumbleState, ev: list) -> None:
+@cython.locals(s=RumblebotsState, seat=cython.long, t=cython.long, hand=list, group=list)
+def end_turn(s: RumblebotsState, ev: list) -> None:
     """RB-4.7 clean-up: scanned cards under their decks in random order, new bots join the
     collection, scraps back to 0; then the next seat, or the battle."""
     seat = s.order[s.turn_pos]
@@ -297,7 +298,7 @@ def _append_once(acts: list, given: int, act: Action) -> None:
 
 
 @cython.locals(
-    s=RumbleState,
+    s=RumblebotsState,
     seat=cython.long,
     costs=list,
     names=list,
@@ -324,7 +325,7 @@ def _append_once(acts: list, given: int, act: Action) -> None:
     owned=list,
     fresh=list,
 )
-def build_legal(s: RumbleState) -> list[Action]:
+def build_legal(s: RumblebotsState) -> list[Action]:
     # Each name is offered once per row, once from the hand and once to recycle. Cards of one
     # name share a number (`same_name`) and their Recycle and BuildScanned actions, so a repeat is
     # found by comparing small ints or by identity among the few actions given so far, not with
@@ -385,8 +386,8 @@ def build_legal(s: RumbleState) -> list[Action]:
     return acts
 
 
-@cython.locals(s=RumbleState, slot=cython.long)
-def reveal_row(s: RumbleState, tier: int, ev: list) -> None:
+@cython.locals(s=RumblebotsState, slot=cython.long)
+def reveal_row(s: RumblebotsState, tier: int, ev: list) -> None:
     """RB-4.5: the first seat to reach a tier reveals four bots of it."""
     s.lab_open[tier] = True
     deck = s.decks[tier]
@@ -398,8 +399,8 @@ def reveal_row(s: RumbleState, tier: int, ev: list) -> None:
         ev.append({"type": "row_revealed", "tier": tier, "cards": names})
 
 
-@cython.locals(s=RumbleState, seat=cython.long, showdown=cython.bint, gain=cython.long)
-def apply_build(s: RumbleState, action: Action, ev: list) -> None:
+@cython.locals(s=RumblebotsState, seat=cython.long, showdown=cython.bint, gain=cython.long)
+def apply_build(s: RumblebotsState, action: Action, ev: list) -> None:
     seat = s.order[s.turn_pos]
     cards = s.game.cards
     kind = action.kind
@@ -494,8 +495,8 @@ def apply_build(s: RumbleState, action: Action, ev: list) -> None:
         end_turn(s, ev)
 
 
-@cython.locals(s=RumbleState)
-def _built(s: RumbleState, seat: int, cid: int, source: str, ev: list) -> None:
+@cython.locals(s=RumblebotsState)
+def _built(s: RumblebotsState, seat: int, cid: int, source: str, ev: list) -> None:
     d = s.game.cards[cid]
     s.scraps[seat] -= d.cost
     s.builds += 1
@@ -520,8 +521,8 @@ def _built(s: RumbleState, seat: int, cid: int, source: str, ev: list) -> None:
 
 
 # ----------------------------------------------------------------------------- battle phase
-@cython.locals(s=RumbleState, n=cython.long, p=cython.long)
-def start_battle(s: RumbleState, ev: list) -> None:
+@cython.locals(s=RumblebotsState, n=cython.long, p=cython.long)
+def start_battle(s: RumblebotsState, ev: list) -> None:
     """RB-5.1: every seat shuffles its bots (not Contraptions) into a battle deck; the Champion
     reveals the top bot as the first defense gang (no Enter on defense, ruling RB-5.9)."""
     s.phase = BATTLE
@@ -551,8 +552,8 @@ def start_battle(s: RumbleState, ev: list) -> None:
     advance_battle(s, ev)
 
 
-@cython.locals(s=RumbleState, n=cython.long, p=cython.long, active=list)
-def _next_active(s: RumbleState, after: int) -> int:
+@cython.locals(s=RumblebotsState, n=cython.long, p=cython.long, active=list)
+def _next_active(s: RumblebotsState, after: int) -> int:
     n = s.game.num_players
     p = after
     active = s.active
@@ -563,9 +564,9 @@ def _next_active(s: RumbleState, after: int) -> int:
     return -1
 
 
-@cython.locals(s=RumbleState)
+@cython.locals(s=RumblebotsState)
 def _surrender(
-    s: RumbleState, seat: int, why: str, ev: list, discarded: list[str] | None = None
+    s: RumblebotsState, seat: int, why: str, ev: list, discarded: list[str] | None = None
 ) -> None:
     """RB-5.7: out of this Battle Phase. `why`: "failed" (ran out of bots without breaking the
     defense), "no_bots" (an empty deck when called to challenge), "lost_title" (a fallen
@@ -577,7 +578,7 @@ def _surrender(
 
 
 @cython.locals(
-    s=RumbleState,
+    s=RumblebotsState,
     step=cython.long,
     ch=cython.long,
     cid=cython.long,
@@ -589,7 +590,7 @@ def _surrender(
     thr=cython.long,
     wins=cython.bint,
 )
-def advance_battle(s: RumbleState, ev: list) -> None:
+def advance_battle(s: RumblebotsState, ev: list) -> None:
     """Run the battle until a decision is needed or the battle (or game) ends."""
     cards = s.game.cards
     while not s.pending and s.phase == BATTLE:
@@ -706,8 +707,8 @@ def advance_battle(s: RumbleState, ev: list) -> None:
             challenger_wins(s, ev)
 
 
-@cython.locals(s=RumbleState, used=list, names=list)
-def usable_contraptions(s: RumbleState, seat: int, effects: tuple[Effect, ...]) -> list[str]:
+@cython.locals(s=RumblebotsState, used=list, names=list)
+def usable_contraptions(s: RumblebotsState, seat: int, effects: tuple[Effect, ...]) -> list[str]:
     """RB-5.8: upright Contraptions of `seat` whose condition holds now (distinct names)."""
     cards = s.game.cards
     fights = s.game.tables[2]  # a bot, not a Contraption (read without the card's attributes)
@@ -727,8 +728,8 @@ def usable_contraptions(s: RumbleState, seat: int, effects: tuple[Effect, ...]) 
     return names
 
 
-@cython.locals(s=RumbleState, ch=cython.long, old=cython.long, mask=cython.long)
-def challenger_wins(s: RumbleState, ev: list) -> None:
+@cython.locals(s=RumblebotsState, ch=cython.long, old=cython.long, mask=cython.long)
+def challenger_wins(s: RumblebotsState, ev: list) -> None:
     """RB-5.6: the old defense gang is defeated; Creating Crystals and Transformation trigger;
     the Challenger picks a faction of the attack for the new defense gang."""
     cards = s.game.cards
@@ -759,8 +760,8 @@ def challenger_wins(s: RumbleState, ev: list) -> None:
     form_gang(s, options[0] if options else "", ev)
 
 
-@cython.locals(s=RumbleState)
-def transform(s: RumbleState, seat: int, cid: int, ev: list) -> None:
+@cython.locals(s=RumblebotsState)
+def transform(s: RumblebotsState, seat: int, cid: int, ev: list) -> None:
     """RB-8.8: trash the bot, take its evolved version from the Transformation deck if there."""
     cards = s.game.cards
     into = cards[cid].into
@@ -783,8 +784,8 @@ def transform(s: RumbleState, seat: int, cid: int, ev: list) -> None:
         )
 
 
-@cython.locals(s=RumbleState, ch=cython.long, old=cython.long, bit=cython.long)
-def form_gang(s: RumbleState, faction: str, ev: list) -> None:
+@cython.locals(s=RumblebotsState, ch=cython.long, old=cython.long, bit=cython.long)
+def form_gang(s: RumblebotsState, faction: str, ev: list) -> None:
     """RB-5.6: bots of the chosen faction turn sideways as the new defense gang; the other
     attackers go to the discard pile; the title passes; an old Champion with an empty deck
     surrenders."""
@@ -815,8 +816,8 @@ def form_gang(s: RumbleState, faction: str, ev: list) -> None:
     s.bstep = BS_NEXT
 
 
-@cython.locals(s=RumbleState, winner=cython.long, n=cython.long, p=cython.long)
-def end_battle(s: RumbleState, ev: list) -> None:
+@cython.locals(s=RumblebotsState, winner=cython.long, n=cython.long, p=cython.long)
+def end_battle(s: RumblebotsState, ev: list) -> None:
     """RB-5.10 / RB-6.2 / RB-6.3: the Champion wins the round and its crystals; end of round."""
     winner = s.champion
     s.add_log(("battle_won", winner))
@@ -866,8 +867,8 @@ def end_battle(s: RumbleState, ev: list) -> None:
 
 
 # ----------------------------------------------------------------------------- decisions
-@cython.locals(s=RumbleState)
-def pending_legal(s: RumbleState) -> list[Action]:
+@cython.locals(s=RumblebotsState)
+def pending_legal(s: RumblebotsState) -> list[Action]:
     kind, seat, source, _ = s.pending[-1]
     cards = s.game.cards
     if kind == P_FACTION:
@@ -891,8 +892,8 @@ def pending_legal(s: RumbleState) -> list[Action]:
     return [named(ChooseTarget, n) for n in distinct_names(s, zone)]
 
 
-@cython.locals(s=RumbleState)
-def apply_pending(s: RumbleState, action: Action, ev: list) -> None:
+@cython.locals(s=RumblebotsState)
+def apply_pending(s: RumblebotsState, action: Action, ev: list) -> None:
     kind, seat, source, _ = s.pending.pop()
     cards = s.game.cards
     if kind == P_FACTION:
@@ -923,15 +924,15 @@ def apply_pending(s: RumbleState, action: Action, ev: list) -> None:
         advance_battle(s, ev)
 
 
-@cython.locals(s=RumbleState)
-def legal_actions(s: RumbleState) -> list[Action]:
+@cython.locals(s=RumblebotsState)
+def legal_actions(s: RumblebotsState) -> list[Action]:
     if s.pending:
         return pending_legal(s)
     return build_legal(s)
 
 
-@cython.locals(s=RumbleState)
-def apply(s: RumbleState, action: Action) -> list:
+@cython.locals(s=RumblebotsState)
+def apply_action(s: RumblebotsState, action: Action) -> list:
     ev: list = []
     if s.pending:
         apply_pending(s, action, ev)

@@ -11,9 +11,9 @@ from robotable.core.protocol cimport StateBase
 from robotable.core.rng cimport GameRng
 
 
-# The game's shared tables (state.py's RumbleTables; the Rumblebots Game derives from it). Only
+# The game's shared tables (state.py's RumblebotsTables; the Rumblebots Game derives from it). Only
 # attributes the Game sets per instance: its class attributes (name, rules...) stay Python.
-cdef class RumbleTables:
+cdef class RumblebotsTables:
     cdef public long num_players
     cdef public object options
     cdef public object content
@@ -23,8 +23,8 @@ cdef class RumbleTables:
     cdef public list powers
 
 
-cdef class RumbleState(StateBase):
-    cdef public RumbleTables game
+cdef class RumblebotsState(StateBase):
+    cdef public RumblebotsTables game
     cdef public object _legal
     cdef public GameRng rng
     cdef public long round
@@ -81,9 +81,8 @@ cdef class RumbleState(StateBase):
     cdef public long clashes
     cdef public object opening
     cdef public bint quiet
-    # protocol.pxd's hooks, answered through the C method table (state.py defines them)
-    cpdef object _legal_actions(self)
-    cpdef object _apply(self, object action)
+    # protocol.pxd's hook, answered through the C method table (state.py defines it; the other
+    # two, _legal_actions and _apply, are StateBase's: they call the rules' entry points)
     cpdef bint is_terminal(self) except -1
     # the battle log's cons cell, a C call from the rules (state.py)
     cpdef add_log(self, tuple entry)

@@ -60,7 +60,7 @@ _INT_FIELDS = (
 _BOOL_FIELDS = ("offered", "forced")
 
 
-class RumbleTables:
+class RumblebotsTables:
     """What the game holds for the rules and every state shares: the seat count, the options,
     the card set, its cards by id and the per-card tables of the build phase (rules.card_tables),
     of the battle (effects.battle_tables) and of the heuristic (heuristic.card_powers). The
@@ -70,17 +70,9 @@ class RumbleTables:
     type cannot be; the Game class inherits both."""
 
 
-# The forward model as the protocol hooks below call it: rules.py imports this module, so this one
-# cannot import it, and the package (__init__.py) sets these once both are loaded. A module global
-# is one cached lookup, where `self.game.rules.apply` was two attribute lookups at every step.
-rules_legal_actions: Any = None
-rules_apply: Any = None
-
-
-class RumbleState(StateBase):
-    """Compiled, an extension type with C fields (state.pxd), which cannot inherit the ABC
-    `State`: it derives from `StateBase` (what `State` provides) and is registered as a `State`
-    below, in both engines alike."""
+class RumblebotsState(StateBase):
+    """A Rumblebots position; compiled, an extension type (state.pxd), so a `StateBase` registered as a
+    `State` (see `StateBase`)."""
 
     __slots__ = (
         "game", "_legal", "rng", "round", "phase", "champion", "first_champion", "direction",
@@ -96,6 +88,8 @@ class RumbleState(StateBase):
     def __init__(self, game: Any) -> None:
         n = game.num_players
         self.game = game
+        self.rules_legal_actions = game.rules.legal_actions
+        self.rules_apply_action = game.rules.apply_action
         self._legal: list[Action] | None = None
         self.rng = GameRng(0)
         self.round = 1
@@ -185,13 +179,6 @@ class RumbleState(StateBase):
         self.game.rules.create_crystals(self, seat, amount, ev, card)
 
     # ------------------------------------------------------------------ protocol
-    # The rules sit above this module: the package sets their entry points (above).
-    def _legal_actions(self) -> list[Action]:
-        return rules_legal_actions(self)
-
-    def _apply(self, action: Action) -> list:
-        return rules_apply(self, action)
-
     def current_player(self) -> int:
         if self.phase == OVER:
             return TERMINAL
@@ -216,14 +203,16 @@ class RumbleState(StateBase):
         # told before the first move; a clone or a record read back has none to tell.
         return list(getattr(self, "opening", None) or [])
 
-    def silence(self) -> RumbleState:
+    def silence(self) -> RumblebotsState:
         self.quiet = True
         return self
 
-    def clone(self) -> RumbleState:
+    def clone(self) -> RumblebotsState:
         # Typed, the copies below are C struct writes in the compiled engine.
-        c = cython.declare(RumbleState, RumbleState.__new__(RumbleState))
+        c = cython.declare(RumblebotsState, RumblebotsState.__new__(RumblebotsState))
         c.game = self.game
+        c.rules_legal_actions = self.rules_legal_actions
+        c.rules_apply_action = self.rules_apply_action
         c._legal = self._legal
         c.rng = self.rng.clone()
         c.round = self.round
@@ -307,7 +296,7 @@ class RumbleState(StateBase):
         return data
 
     @classmethod
-    def from_json(cls, game: Any, data: Any) -> RumbleState:
+    def from_json(cls, game: Any, data: Any) -> RumblebotsState:
         """Rebuild a state; malformed data raises RecordError naming the field."""
         where = "rumblebots state"
         if not isinstance(data, dict):
@@ -476,10 +465,10 @@ class RumbleState(StateBase):
         deck=list,
         middle=list,
     )
-    def determinize(self, seat: int, rng: random.Random | Any) -> RumbleState:
+    def determinize(self, seat: int, rng: random.Random | Any) -> RumblebotsState:
         """Resample what `seat` cannot see: every tier deck's order, the other seats' scanned
         hands (pooled with the deck of the same tier) and the hidden part of every battle deck."""
-        c = cython.declare(RumbleState, self.clone())
+        c = cython.declare(RumblebotsState, self.clone())
         cards = self.game.cards
         n = self.game.num_players
         for t in range(1, 5):
@@ -513,6 +502,6 @@ class RumbleState(StateBase):
         return c
 
 
-State.register(RumbleState)
+State.register(RumblebotsState)
 
-__all__ = ["RumbleState"]
+__all__ = ["RumblebotsState"]
