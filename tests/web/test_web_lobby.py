@@ -71,9 +71,7 @@ def context(browser):
     context = browser.new_context(bypass_csp=True, viewport=SIZES["desktop"])
     errors: list[str] = []
     context.on("weberror", lambda err: errors.append(str(err.error)))
-    context.on(
-        "console", lambda msg: errors.append(msg.text) if msg.type == "error" else None
-    )
+    context.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     yield context
     context.close()
     assert errors == [], f"javascript errors on the page: {errors}"
@@ -148,7 +146,9 @@ def test_every_game_is_a_picture_card_with_players_and_minutes(live_server, page
             minutes = card.locator(".minutes").inner_text()
             assert minutes.endswith("min") and re.search(r"\d", minutes)
         assert card.locator(".game-line").inner_text() == g["description"]
-        assert card.locator(".choose-game").is_visible() and card.locator(".how-to-play").is_visible()
+        assert (
+            card.locator(".choose-game").is_visible() and card.locator(".how-to-play").is_visible()
+        )
     assert page.evaluate(SMALL_TEXT) == []
     assert page.evaluate(OVERFLOW) <= 0
     clipped = page.evaluate(

@@ -88,7 +88,9 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     kind, _, arg_text = spec.strip().partition(":")
     if kind.strip().lower() == "policy":  # the rest is a path, commas and colons included
         if not arg_text.strip():
-            raise OptionError(f"agent spec '{spec}': policy needs a path, as in policy:runs/stakbots")
+            raise OptionError(
+                f"agent spec '{spec}': policy needs a path, as in policy:runs/stakbots"
+            )
         return "policy", {"path": arg_text.strip()}
     kind = kind.strip().lower()
     if kind in STRENGTHS:

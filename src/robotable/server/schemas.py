@@ -87,9 +87,7 @@ class Act(_Strict):
     @model_validator(mode="after")
     def _one_choice(self) -> Act:
         if sum(x is not None for x in (self.index, self.action, self.plan)) != 1:
-            raise ValueError(
-                "give exactly one of 'index' (into legal_actions), 'action' or 'plan'"
-            )
+            raise ValueError("give exactly one of 'index' (into legal_actions), 'action' or 'plan'")
         return self
 
 
