@@ -412,7 +412,9 @@ class StateBase:
     # them with its rules: it takes `rules.legal_actions` and `rules.apply_action` from its Game
     # (`game.rules`) when it is built, into the two fields below (C fields when compiled), and
     # its clone passes them on; its state.py cannot import rules.py, which imports it. A user's
-    # `State` overrides the hooks instead.
+    # `State` overrides the hooks instead. Slots, so that plain Python keeps them beside the
+    # game's own slots rather than in a `__dict__` made for every clone.
+    __slots__ = ("rules_legal_actions", "rules_apply_action")
 
     def _legal_actions(self) -> list[Action]:
         return self.rules_legal_actions(self)
