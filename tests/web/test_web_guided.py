@@ -175,9 +175,14 @@ def follow_the_coach(page, size: str) -> dict[str, int]:
     raise AssertionError(f"no end after {MAX_CLICKS} clicks")
 
 
+# Bread Winner's guided game runs 60-90 decisions to its end (a minute and a half a size): it is
+# finished on the phone, where the coach's bubble docks above the bar; the desktop layout of its
+# coach is the same bubble beside its target, which the other four games finish at both sizes.
+GUIDED_GAMES = [(g, s) for g in GAMES for s in SIZES if (g, s) != ("breadwinner", "desktop")]
+
+
 @pytest.mark.browser
-@pytest.mark.parametrize("size", list(SIZES))
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("game", "size"), GUIDED_GAMES)
 def test_a_guided_game_is_played_to_the_end_by_following_the_coach(
     live_server, browser, game, size
 ):
