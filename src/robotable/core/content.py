@@ -16,7 +16,7 @@ from typing import Annotated, Any, TypeVar
 from pydantic import AfterValidator, BaseModel, ValidationError
 
 from .errors import ContentError
-from .options import INLINE, MAX_INLINE, content_files_allowed
+from .options import INLINE, MAX_INLINE, OptionError, OptionSpec, content_files_allowed
 from .text import clean_block, clean_text
 
 M = TypeVar("M", bound=BaseModel)
@@ -142,3 +142,28 @@ def short_repr(value: Any) -> str:
     """A value in an error line: its repr, cut (a stranger's value may be thousands long)."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def embed_files(game: str, specs: tuple[OptionSpec, ...], given: dict[str, Any]) -> dict[str, Any]:
+    """`given` with each content option that names a user's file replaced by that file's text,
+    inline: what the command line plays with, so that its records and results files carry the
+    content itself and replay anywhere without opening a file (a record never names one).
+    Bundled names, inline content and values that are not files are left to the game."""
+    out = dict(given)
+    for spec in specs:
+        value = out.get(spec.name)
+        if not spec.content or not isinstance(value, str):
+            continue
+        if value in ("", *spec.bundled) or value.startswith(INLINE):
+            continue
+        path = Path(value).expanduser()
+        if not path.is_file():
+            continue
+        name, text = read_text(path)
+        if len(text) > MAX_INLINE:
+            raise OptionError(
+                f"game {game}, option '{spec.name}': {spec.content} file {name} is over "
+                f"{MAX_INLINE} characters, more than a record can carry"
+            )
+        out[spec.name] = INLINE + text
+    return out

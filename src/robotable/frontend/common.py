@@ -7,8 +7,8 @@ from typing import Any, NoReturn
 
 import typer
 
+from ..core.content import embed_files
 from ..core.errors import OptionError, RobotableError
-from ..core.options import embed_files
 from ..core.protocol import Game
 from ..core.registry import game_class, load_game
 from ..core.text import clean_text

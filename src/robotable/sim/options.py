@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..core.content import embed_files
 from ..core.errors import RobotableError
-from ..core.options import OptionSpec, embed_files
+from ..core.options import OptionSpec
 from ..core.registry import game_class, load_game
 from .runner import (
     Variant,
