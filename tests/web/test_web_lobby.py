@@ -10,8 +10,11 @@ refreshes docs/screenshots/lobby-phone.png and lobby-desktop.png.
 
 from __future__ import annotations
 
+import os
 import random
 import re
+import tempfile
+from pathlib import Path
 
 import httpx
 import pytest
@@ -20,10 +23,25 @@ from robotable.core.registry import bundled_game_names
 
 pytestmark = pytest.mark.browser
 
-# Chromium, its flags, the screenshot folder, the two sizes and the play page's readiness are the
-# browser suite's own (importing it skips this module too where chromium is missing).
-from .test_web_browser import ARGS, CHROMIUM, READY, SCREENSHOTS, SIZES, sync_api  # noqa: E402, F401
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(os.environ.get("ROBOTABLE_SCREENSHOTS") or tempfile.gettempdir()) / (
+    "" if os.environ.get("ROBOTABLE_SCREENSHOTS") else "robotable-screenshots"
+)
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 
+if not CHROMIUM.exists():
+    pytest.skip("Debian's chromium is not installed at /usr/bin/chromium", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+# The play page is ready for a click: the game is over, or this seat decides and may act.
+READY = (
+    "() => document.body.dataset.terminal === 'true' || "
+    "(document.body.dataset.deciding === 'true' && document.body.dataset.pending !== 'true' "
+    "&& document.body.dataset.forced !== 'true' "  # a forced choice is being taken by the page
+    "&& document.querySelector('[data-action-index]') !== null)"
+)
 RULE_CODE = re.compile(r"\b[A-Z]{2}-\d")
 DATE = re.compile(
     r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|"
