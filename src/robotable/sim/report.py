@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.narration import plural
+from . import formatting as fmt
 from .challenge import GROUP_CLEARED, GROUP_OPEN, GROUP_PAST, games_to_settle, group_bound
 from .verdicts import verdict_lines
 
@@ -40,24 +41,6 @@ def _png(fig) -> str:
     return f'<img alt="figure" src="data:image/png;base64,{data}">'
 
 
-def _pct(x: float | None) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    return f"{100 * x:.1f}%"
-
-
-def _ci(ci) -> str:
-    if not ci:
-        return ""
-    return f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
-
-
-def _points(x: float | None) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    return f"{100 * x:+.1f} points"
-
-
 def _esc(value: Any) -> str:
     return html.escape(str(value))
 
@@ -76,7 +59,7 @@ def seat_figure(summary: dict[str, Any]) -> str:
     ax.bar([f"seat {s + 1}" for s in seats], rates, yerr=[low, high], capsize=5, color="#4c78a8")
     fair = summary["first_seat"]["fair_share"]
     if fair is not None and not math.isnan(fair):
-        ax.axhline(fair, color="#e45756", linestyle="--", label=f"fair share {_pct(fair)}")
+        ax.axhline(fair, color="#e45756", linestyle="--", label=f"fair share {fmt.pct(fair)}")
         ax.legend(loc="upper right", fontsize=8)
     ax.set_ylabel("win rate (95% Wilson interval)")
     ax.set_ylim(0, min(1.0, max(c[1] for c in cis) * 1.25 + 0.02))
@@ -272,25 +255,19 @@ QUALITY_EXPLAINED = {
 }
 
 
-def _num(x: float | None, digits: int = 2) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    return f"{x:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{x:.0f}"
-
-
 def quality_cells(quality: dict[str, Any]) -> dict[str, str]:
     """One short text per quality measure (the rows of the quality tables)."""
     cells: dict[str, str] = {}
     end = quality["end_reason"]
     rates = end["rates"]
     cells["end"] = (
-        f"win {_pct(rates['win'])}, turn cap {_pct(rates['turn_cap'])}, draw {_pct(rates['draw'])}"
+        f"win {fmt.pct(rates['win'])}, turn cap {fmt.pct(rates['turn_cap'])}, draw {fmt.pct(rates['draw'])}"
     )
     length = quality["length"]
     if length["games"]:
         cells["length"] = (
-            f"median {_num(length['median'], 1)} turns (quartiles {_num(length['q1'], 1)}-"
-            f"{_num(length['q3'], 1)}; range {_num(length['min'], 0)}-{_num(length['max'], 0)})"
+            f"median {fmt.decimal(length['median'], 1)} turns (quartiles {fmt.decimal(length['q1'], 1)}-"
+            f"{fmt.decimal(length['q3'], 1)}; range {fmt.decimal(length['min'], 0)}-{fmt.decimal(length['max'], 0)})"
         )
     else:
         cells["length"] = "n/a"
@@ -298,8 +275,8 @@ def quality_cells(quality: dict[str, Any]) -> dict[str, str]:
     margin = quality.get("margin")
     if margin and margin["games"]:
         cells["margin"] = (
-            f"median {_num(margin['median'])} (quartiles {_num(margin['q1'])} to "
-            f"{_num(margin['q3'])}; {margin['source']})"
+            f"median {fmt.decimal(margin['median'])} (quartiles {fmt.decimal(margin['q1'])} to "
+            f"{fmt.decimal(margin['q3'])}; {margin['source']})"
         )
     else:
         cells["margin"] = later if not quality.get("evaluated") else "n/a (no decided games)"
@@ -307,16 +284,16 @@ def quality_cells(quality: dict[str, Any]) -> dict[str, str]:
     if leads and leads["games"]:
         none = int(leads["counts"].get("0", 0))
         cells["lead changes"] = (
-            f"mean {_num(leads['mean'])}, median {_num(leads['median'], 1)}, max "
-            f"{_num(leads['max'], 0)}; none in {_pct(none / leads['games'])} of games"
+            f"mean {fmt.decimal(leads['mean'])}, median {fmt.decimal(leads['median'], 1)}, max "
+            f"{fmt.decimal(leads['max'], 0)}; none in {fmt.pct(none / leads['games'])} of games"
         )
     else:
         cells["lead changes"] = later
     point = quality.get("decision_point")
     if point and point["games"]:
         cells["decision point"] = (
-            f"median {_pct(point['median'])} of the game (quartiles {_pct(point['q1'])}-"
-            f"{_pct(point['q3'])})"
+            f"median {fmt.pct(point['median'])} of the game (quartiles {fmt.pct(point['q1'])}-"
+            f"{fmt.pct(point['q3'])})"
         )
     else:
         cells["decision point"] = later if not quality.get("evaluated") else "n/a"
@@ -338,13 +315,13 @@ def first_mover_sentence(summary: dict[str, Any]) -> str:
     # The verdict rests on the adjusted p where the turn-order positions are tested as a family
     # (three seats and more): a reader must see that p, not only the raw one, beside it.
     positions = len(first.get("positions") or [])
-    test = f"exact binomial p = {_p(first['p_value'])}"
+    test = f"exact binomial p = {fmt.p_value(first['p_value'])}"
     if positions > 1 and adjusted is not None:
-        test += f", Holm-adjusted over the {positions} turn-order positions {_p(adjusted)}"
+        test += f", Holm-adjusted over the {positions} turn-order positions {fmt.p_value(adjusted)}"
     return (
-        f"First mover: wins {_pct(first['win_rate'])} {_ci(first['ci'])} of "
-        f"{first['games']} games against a fair share of {_pct(first['fair_share'])}, "
-        f"{_points(first['advantage'])} {_ci(first['advantage_ci'])} ({test}): {verdict}. "
+        f"First mover: wins {fmt.pct(first['win_rate'])} {fmt.ci(first['ci'])} of "
+        f"{first['games']} games against a fair share of {fmt.pct(first['fair_share'])}, "
+        f"{fmt.points(first['advantage'])} {fmt.ci(first['advantage_ci'])} ({test}): {verdict}. "
         f"Who moved first: {seats}."
     )
 
@@ -364,12 +341,8 @@ def _diff(c: dict[str, Any]) -> str:
         return "n/a"
     if c["metric"] == "mean_turns":
         low, high = c["ci"]
-        return f"{c['difference']:+.2f} turns [{_num(low)}, {_num(high)}]"
-    return f"{_points(c['difference'])} {_ci(c['ci'])}"
-
-
-def _p(p: float | None) -> str:
-    return "n/a" if p is None or (isinstance(p, float) and math.isnan(p)) else f"{p:.3g}"
+        return f"{c['difference']:+.2f} turns [{fmt.decimal(low)}, {fmt.decimal(high)}]"
+    return f"{fmt.points(c['difference'])} {fmt.ci(c['ci'])}"
 
 
 def rules_phrase(summary: dict[str, Any]) -> str:
@@ -419,23 +392,23 @@ def headline(summary: dict[str, Any]) -> list[str]:
             else "no evidence that seat order matters"
         )
         lines.append(
-            f"Seat 1 (the first listed seat): wins {_pct(first['win_rate'])} {_ci(first['ci'])} "
-            f"against a fair share of {_pct(first['fair_share'])}, {_points(first['advantage'])} "
-            f"(exact binomial p = {_p(first['p_value'])}, Holm-adjusted over the seats "
-            f"{_p(adjusted)}): {verdict}."
+            f"Seat 1 (the first listed seat): wins {fmt.pct(first['win_rate'])} {fmt.ci(first['ci'])} "
+            f"against a fair share of {fmt.pct(first['fair_share'])}, {fmt.points(first['advantage'])} "
+            f"(exact binomial p = {fmt.p_value(first['p_value'])}, Holm-adjusted over the seats "
+            f"{fmt.p_value(adjusted)}): {verdict}."
         )
         turns = summary["lengths"]["turns"]
         actions = summary["lengths"]["actions"]
         lines.append(
-            f"Length: median {_num(turns['median'], 1)} turns (10-90%: {turns['p10']:.0f}-{turns['p90']:.0f}), "
+            f"Length: median {fmt.decimal(turns['median'], 1)} turns (10-90%: {turns['p10']:.0f}-{turns['p90']:.0f}), "
             f"{actions['median']:.0f} actions; longest {turns['max']:.0f} turns."
         )
     stats = summary.get("agent_stats", {})
     if len(stats) > 1:
         best = max(stats, key=lambda a: stats[a]["score_rate"])
         lines.append(
-            f"Strongest agent: {best}, winning {_pct(stats[best]['win_rate'])} "
-            f"{_ci(stats[best]['ci'])} of its seat-games."
+            f"Strongest agent: {best}, winning {fmt.pct(stats[best]['win_rate'])} "
+            f"{fmt.ci(stats[best]['ci'])} of its seat-games."
         )
     cards = summary.get("cards", [])
     significant = [r for r in cards if r["significant"] and r["event"] != "any"]
@@ -447,9 +420,9 @@ def headline(summary: dict[str, Any]) -> list[str]:
             f"Card association (raw): {len(significant)} (card, event) pairs differ at the 95% "
             "level one by one, "
             f"{len(adjusted)} after Holm's adjustment for testing all {len(cards)} rows. Highest: "
-            f"{top['card']} ({top['event']}) {_points(top['difference'])} {_ci(top['difference_ci'])}; "
-            f"lowest: {bottom['card']} ({bottom['event']}) {_points(bottom['difference'])} "
-            f"{_ci(bottom['difference_ci'])}. Association, not cause: see the note below the table."
+            f"{top['card']} ({top['event']}) {fmt.points(top['difference'])} {fmt.ci(top['difference_ci'])}; "
+            f"lowest: {bottom['card']} ({bottom['event']}) {fmt.points(bottom['difference'])} "
+            f"{fmt.ci(bottom['difference_ci'])}. Association, not cause: see the note below the table."
         )
     for key in ("card_impact_stratified", "card_impact_by_standing"):
         stratified_line = stratified_sentence(summary.get(key))
@@ -464,7 +437,7 @@ def headline(summary: dict[str, Any]) -> list[str]:
             f"Variants: mean length from {shortest['mean_turns']:.2f} turns ({shortest['label']}) "
             f"to {longest['mean_turns']:.2f} ({longest['label']}); the largest "
             f"{key.replace('_', '-')} effect is with {fair_gap['label']} "
-            f"({_points(fair_gap[key]['advantage'])}, p = {_p(fair_gap[key]['p_value'])})."
+            f"({fmt.points(fair_gap[key]['advantage'])}, p = {fmt.p_value(fair_gap[key]['p_value'])})."
         )
         compared = [
             c
@@ -474,7 +447,7 @@ def headline(summary: dict[str, Any]) -> list[str]:
         if summary.get("variant_comparisons"):
             shown = "; ".join(
                 f"{c['variant']}: {c['metric'].replace('_', ' ')} {_diff(c)} (adjusted p = "
-                f"{_p(c['p_adjusted'])})"
+                f"{fmt.p_value(c['p_adjusted'])})"
                 for c in compared[:4]
             )
             lines.append(
@@ -486,7 +459,7 @@ def headline(summary: dict[str, Any]) -> list[str]:
         if shifts:
             top = shifts[0]
             moves = " vs ".join(
-                f"{_points(c['difference'])} {_ci(c['difference_ci'])} ({c['variant']})"
+                f"{fmt.points(c['difference'])} {fmt.ci(c['difference_ci'])} ({c['variant']})"
                 for c in top["by_variant"]
                 if c is not None
             )
@@ -517,11 +490,11 @@ def _seat_rows(summary: dict[str, Any]) -> list[list[Any]]:
         [
             f"seat {s + 1}" + (" (first listed)" if s == 0 else ""),
             summary["wins"][s],
-            _pct(summary["win_rate"][s]),
-            _ci(summary["win_rate_ci"][s]),
-            _points(tests[s]["advantage"]) if tests[s].get("advantage") is not None else "n/a",
-            _p(tests[s].get("p_value")),
-            _p(tests[s].get("p_adjusted")),
+            fmt.pct(summary["win_rate"][s]),
+            fmt.ci(summary["win_rate_ci"][s]),
+            fmt.points(tests[s]["advantage"]) if tests[s].get("advantage") is not None else "n/a",
+            fmt.p_value(tests[s].get("p_value")),
+            fmt.p_value(tests[s].get("p_adjusted")),
             f"{summary['score_rate'][s]:.3f}",
         ]
         for s in range(len(summary["wins"]))
@@ -531,8 +504,8 @@ def _seat_rows(summary: dict[str, Any]) -> list[list[Any]]:
 def _value(c: dict[str, Any], key: str) -> str:
     value = c[key]
     if c["metric"] == "mean_turns":
-        return _num(value)
-    return _pct(value)
+        return fmt.decimal(value)
+    return fmt.pct(value)
 
 
 def _first_mover_section(summary: dict[str, Any], groups: list[dict[str, Any]]) -> list[str]:
@@ -550,11 +523,11 @@ def _first_mover_section(summary: dict[str, Any], groups: list[dict[str, Any]]) 
                 g.get("label", "all games"),
                 f["games"],
                 f["wins"],
-                _pct(f["win_rate"]),
-                _ci(f["ci"]),
-                _pct(f["fair_share"]),
-                f"{_points(f['advantage'])} {_ci(f['advantage_ci'])}",
-                _p(f["p_value"]),
+                fmt.pct(f["win_rate"]),
+                fmt.ci(f["ci"]),
+                fmt.pct(f["fair_share"]),
+                f"{fmt.points(f['advantage'])} {fmt.ci(f['advantage_ci'])}",
+                fmt.p_value(f["p_value"]),
                 who_moved_first(f),
             ]
         )
@@ -597,13 +570,13 @@ def _first_mover_section(summary: dict[str, Any], groups: list[dict[str, Any]]) 
                         _ordinal(p["position"] + 1),
                         p["games"],
                         p["wins"],
-                        _pct(p["win_rate"]),
-                        _ci(p["ci"]),
-                        f"{_points(p['advantage'])} {_ci(p['advantage_ci'])}"
+                        fmt.pct(p["win_rate"]),
+                        fmt.ci(p["ci"]),
+                        f"{fmt.points(p['advantage'])} {fmt.ci(p['advantage_ci'])}"
                         if p["advantage"] is not None
                         else "n/a",
-                        _p(p["p_value"]),
-                        _p(p["p_adjusted"]),
+                        fmt.p_value(p["p_value"]),
+                        fmt.p_value(p["p_adjusted"]),
                     ]
                     for p in positions
                 ],
@@ -680,10 +653,10 @@ def _variant_rows(variants: list[dict[str, Any]]) -> list[list[Any]]:
                 v["label"],
                 v["completed"],
                 v["errors"],
-                " / ".join(_pct(r) for r in v["win_rate"]),
-                _pct(v["draw_rate"]),
-                f"{_points(first['advantage'])} (p={_p(first['p_value'])})",
-                _num(v["lengths"]["turns"]["median"], 1),
+                " / ".join(fmt.pct(r) for r in v["win_rate"]),
+                fmt.pct(v["draw_rate"]),
+                f"{fmt.points(first['advantage'])} (p={fmt.p_value(first['p_value'])})",
+                fmt.decimal(v["lengths"]["turns"]["median"], 1),
                 f"{v['mean_actions']:.1f}",
             ]
         )
@@ -767,7 +740,14 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
             _table(
                 ["agent", "seat-games", "wins", "draws", "win rate", "95% interval"],
                 [
-                    [a, s["seat_games"], s["wins"], s["draws"], _pct(s["win_rate"]), _ci(s["ci"])]
+                    [
+                        a,
+                        s["seat_games"],
+                        s["wins"],
+                        s["draws"],
+                        fmt.pct(s["win_rate"]),
+                        fmt.ci(s["ci"]),
+                    ]
                     for a, s in stats.items()
                 ],
             )
@@ -805,8 +785,8 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
                             _value(c, "value"),
                             _value(c, "baseline_value"),
                             _diff(c),
-                            _p(c["p_value"]),
-                            _p(c["p_adjusted"]),
+                            fmt.p_value(c["p_value"]),
+                            fmt.p_value(c["p_adjusted"]),
                         ]
                         for c in comparisons
                     ],
@@ -830,7 +810,7 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
                         + [
                             "-"
                             if c is None
-                            else f"{_points(c['difference'])} {_ci(c['difference_ci'])}"
+                            else f"{fmt.points(c['difference'])} {fmt.ci(c['difference_ci'])}"
                             for c in row["by_variant"]
                         ]
                         for row in shifts
@@ -890,12 +870,12 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
                         r["card"],
                         r["event"],
                         r["seat_games_with"],
-                        _pct(r["win_rate_with"]),
+                        fmt.pct(r["win_rate_with"]),
                         r["seat_games_without"],
-                        _pct(r["win_rate_without"]),
-                        _points(r["difference"]),
-                        _ci(r["difference_ci"]),
-                        _p(r.get("p_adjusted")),
+                        fmt.pct(r["win_rate_without"]),
+                        fmt.points(r["difference"]),
+                        fmt.ci(r["difference_ci"]),
+                        fmt.p_value(r.get("p_adjusted")),
                     ]
                     for r in cards
                 ],
@@ -939,10 +919,6 @@ def render_html(summary: dict[str, Any], command: str = "") -> str:
     return "\n".join(parts)
 
 
-def _signed_ci(ci) -> str:
-    return f"[{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]" if ci else ""
-
-
 def _named(cards: list[str], last: str = "and") -> str:
     """Card names in a sentence: "A", "A and B", "A, B and C" (or "A, B or C")."""
     return cards[0] if len(cards) == 1 else f"{', '.join(cards[:-1])} {last} {cards[-1]}"
@@ -966,10 +942,10 @@ def _paired_sentence(cards: list[str], p: dict[str, Any]) -> str:
         f"Paired with the same games unbarred: the barred seat was offered {offered} beside "
         f"another move in {p['bar_could_act']} of {games} games (the others are the unbarred "
         f"games, move for move) and {p['changed']} ended differently; it won "
-        f"{p['unbarred_wins']} ({_pct(p['unbarred_win_rate'])}) unbarred and "
-        f"{p['barred_wins']} ({_pct(p['barred_win_rate'])}) barred, {plural(lost, 'game')} only "
-        f"unbarred and {gained} only barred: importance {_points(p['importance'])} {_signed_ci(p['importance_ci'])} "
-        f"(exact McNemar p = {_p(p['p_value'])}): {verdict}."
+        f"{p['unbarred_wins']} ({fmt.pct(p['unbarred_win_rate'])}) unbarred and "
+        f"{p['barred_wins']} ({fmt.pct(p['barred_win_rate'])}) barred, {plural(lost, 'game')} only "
+        f"unbarred and {gained} only barred: importance {fmt.points(p['importance'])} {fmt.signed_ci(p['importance_ci'])} "
+        f"(exact McNemar p = {fmt.p_value(p['p_value'])}): {verdict}."
     )
 
 
@@ -980,7 +956,7 @@ def _more_games(figures: dict[str, Any]) -> str:
     if more is None:
         return "more games narrow the bound, though at this point they may never settle it"
     return (
-        f"at its point ({_points(figures['importance'])}) about {more:,} more games would take "
+        f"at its point ({fmt.points(figures['importance'])}) about {more:,} more games would take "
         "the whole interval to one side of them"
     )
 
@@ -1001,7 +977,7 @@ def _group_bound_sentence(figures: dict[str, Any]) -> str:
     if top <= 0:
         return (
             f"{head}, and the seat did no worse without the group (the top of its 95% interval "
-            f"is {_points(top)}): none of these cards is worth anything measurable to this agent."
+            f"is {fmt.points(top)}): none of these cards is worth anything measurable to this agent."
         )
     verdict = {
         GROUP_CLEARED: "inside the 10 points of the fairness pass",
@@ -1029,15 +1005,15 @@ def challenge_sentences(summary: dict[str, Any]) -> list[str]:
         it = "any of them" if group else "it"
         if r["seats"] == 2:
             head = (
-                f"Importance of {named}: {r['base']} wins {_pct(r['unrestricted_win_rate'])} "
-                f"{_ci(r['unrestricted_ci'])} of {decided} decided games against itself barred "
+                f"Importance of {named}: {r['base']} wins {fmt.pct(r['unrestricted_win_rate'])} "
+                f"{fmt.ci(r['unrestricted_ci'])} of {decided} decided games against itself barred "
                 f"from playing {it}"
             )
         else:
             head = (
                 f"Importance of {named}: barred from playing {it}, {r['base']} wins "
-                f"{_pct(r['restricted_win_rate'])} {_ci(r['restricted_ci'])} of {decided} decided "
-                f"games against a fair share of {_pct(r['fair_share'])}"
+                f"{fmt.pct(r['restricted_win_rate'])} {fmt.ci(r['restricted_ci'])} of {decided} decided "
+                f"games against a fair share of {fmt.pct(r['fair_share'])}"
             )
         matter = "the cards matter" if group else "the card matters"
         verdict = (
@@ -1048,8 +1024,8 @@ def challenge_sentences(summary: dict[str, Any]) -> list[str]:
             else f"no evidence that {matter} to this agent"
         )
         lines.append(
-            f"{head}: importance {_points(r['importance'])} {_signed_ci(r['importance_ci'])} "
-            f"(exact binomial p = {_p(r['p_value'])}; {_draws(r['draws'])} left out): {verdict}."
+            f"{head}: importance {fmt.points(r['importance'])} {fmt.signed_ci(r['importance_ci'])} "
+            f"(exact binomial p = {fmt.p_value(r['p_value'])}; {_draws(r['draws'])} left out): {verdict}."
         )
         paired = r.get("paired")
         if paired:
@@ -1062,15 +1038,15 @@ def challenge_sentences(summary: dict[str, Any]) -> list[str]:
         event = "an event" if kinds == "any" else f"an event of type {', '.join(kinds)}"
         lines.append(
             f"Card use: {event} named {_named(cards, 'or')} for the unrestricted seats in "
-            f"{_pct(free['rate'])} of their seat-games, for the restricted seat in "
-            f"{_pct(barred['rate'])} (it may still appear when forced, or by events the seat "
+            f"{fmt.pct(free['rate'])} of their seat-games, for the restricted seat in "
+            f"{fmt.pct(barred['rate'])} (it may still appear when forced, or by events the seat "
             "did not choose)."
         )
         if use.get("by_card"):
             lines.append(
                 "Card by card, the unrestricted seats' seat-games and the restricted seat's: "
                 + "; ".join(
-                    f"{name} {_pct(u['unrestricted']['rate'])}, {_pct(u['restricted']['rate'])}"
+                    f"{name} {fmt.pct(u['unrestricted']['rate'])}, {fmt.pct(u['restricted']['rate'])}"
                     for name, u in use["by_card"].items()
                 )
                 + "."
@@ -1078,10 +1054,10 @@ def challenge_sentences(summary: dict[str, Any]) -> list[str]:
     d = summary.get("depth")
     if d:
         lines.append(
-            f"Depth: {d['search']} wins {_pct(d['win_rate'])} {_ci(d['ci'])} of {d['decided']} "
-            f"decided games against {d['baseline']} (fair share {_pct(d['fair_share'])}), "
-            f"{_points(d['advantage'])} {_signed_ci(d['advantage_ci'])} (exact binomial p = "
-            f"{_p(d['p_value'])}; {_draws(d['draws'])} left out)."
+            f"Depth: {d['search']} wins {fmt.pct(d['win_rate'])} {fmt.ci(d['ci'])} of {d['decided']} "
+            f"decided games against {d['baseline']} (fair share {fmt.pct(d['fair_share'])}), "
+            f"{fmt.points(d['advantage'])} {fmt.signed_ci(d['advantage_ci'])} (exact binomial p = "
+            f"{fmt.p_value(d['p_value'])}; {_draws(d['draws'])} left out)."
         )
     return lines
 
@@ -1109,10 +1085,10 @@ def _challenge_section(summary: dict[str, Any]) -> list[str]:
                 [
                     v["variant"],
                     v["decided"],
-                    _pct(rate),
-                    _ci(ci),
-                    f"{_points(effect)} {_signed_ci(effect_ci)}",
-                    _p(v["p_value"]),
+                    fmt.pct(rate),
+                    fmt.ci(ci),
+                    f"{fmt.points(effect)} {fmt.signed_ci(effect_ci)}",
+                    fmt.p_value(v["p_value"]),
                 ]
             )
         parts.append(
@@ -1130,16 +1106,6 @@ def _challenge_section(summary: dict[str, Any]) -> list[str]:
         )
     parts.append(f"<p class='note'>{_esc(data['method'])}.</p>")
     return parts
-
-
-def _ratio(x: float | None) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    return "inf" if math.isinf(x) else f"{x:.2f}"
-
-
-def _ratio_ci(ci) -> str:
-    return f"[{_ratio(ci[0])}, {_ratio(ci[1])}]" if ci else ""
 
 
 def stratified_sentence(impact: dict[str, Any] | None) -> str | None:
@@ -1161,9 +1127,9 @@ def stratified_sentence(impact: dict[str, Any] | None) -> str | None:
     if ranked:
         top, bottom = ranked[0], ranked[-1]
         text += (
-            f"; highest odds ratio of winning {top['card']} {_ratio(top['odds_ratio'])} "
-            f"{_ratio_ci(top['ci'])}, lowest {bottom['card']} {_ratio(bottom['odds_ratio'])} "
-            f"{_ratio_ci(bottom['ci'])}"
+            f"; highest odds ratio of winning {top['card']} {fmt.ratio(top['odds_ratio'])} "
+            f"{fmt.ratio_ci(top['ci'])}, lowest {bottom['card']} {fmt.ratio(bottom['odds_ratio'])} "
+            f"{fmt.ratio_ci(bottom['ci'])}"
         )
     if flagged:
         text += f"; {plural(flagged, 'card')} too rare to rank (too few strata)"
@@ -1194,10 +1160,10 @@ def _stratified_section(impact: dict[str, Any] | None) -> list[str]:
                     r["informative_strata"],
                     r["games"],
                     r["seat_games_with"],
-                    _ratio(r["odds_ratio"]),
-                    _ratio_ci(r["ci"]),
-                    _p(r["p_value"]),
-                    _p(r["p_adjusted"]),
+                    fmt.ratio(r["odds_ratio"]),
+                    fmt.ratio_ci(r["ci"]),
+                    fmt.p_value(r["p_value"]),
+                    fmt.p_value(r["p_adjusted"]),
                 ]
                 for r in rows
             ],
@@ -1242,14 +1208,16 @@ def foresight_sentence(impact: dict[str, Any] | None) -> str | None:
     fair = foresight["fair_share"]
     text = (
         "What the standing foretells: of the seats standing first when a card was taken, "
-        f"{_pct(first['win_rate'])} {_ci(first['ci'])} went on to win"
+        f"{fmt.pct(first['win_rate'])} {fmt.ci(first['ci'])} went on to win"
     )
     if last is not first:
         text += (
-            f", of those standing last (rank {last['rank']}) {_pct(last['win_rate'])} "
-            f"{_ci(last['ci'])}"
+            f", of those standing last (rank {last['rank']}) {fmt.pct(last['win_rate'])} "
+            f"{fmt.ci(last['ci'])}"
         )
-    text += f"; fair share {_pct(fair)}, {foresight['games']} games, each counted as one cluster."
+    text += (
+        f"; fair share {fmt.pct(fair)}, {foresight['games']} games, each counted as one cluster."
+    )
     if not foresight["tells_the_winner"]:
         text += (
             " The game's evaluation barely tells who wins at these moments, so this table holds "
@@ -1300,7 +1268,7 @@ def _describe_extra(value: dict[str, Any]) -> str:
     if kind == "number":
         return f"mean {value['mean']:.3g} (min {value['min']:.3g}, max {value['max']:.3g}; {value['count']} games)"
     if kind == "rate":
-        return f"{_pct(value['rate'])} {_ci(value['ci'])} of {value['count']} games"
+        return f"{fmt.pct(value['rate'])} {fmt.ci(value['ci'])} of {value['count']} games"
     if kind == "counts":
         total = value["count"] or 1
         return ", ".join(f"{k}: {c} ({100 * c / total:.1f}%)" for k, c in value["counts"].items())

@@ -10,6 +10,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from . import formatting as fmt
+
 
 def json_safe(value: Any) -> Any:
     """NaN and infinities are not JSON: they become null."""
@@ -29,26 +31,10 @@ def dump_json(data: dict[str, Any]) -> str:
 # -- running with a progress bar -------------------------------------------------------------
 
 
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
-
-
-def _ci(ci) -> str:
-    return f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]" if ci else ""
-
-
-def _p(p: float | None) -> str:
-    return "n/a" if p is None or (isinstance(p, float) and math.isnan(p)) else f"{p:.3g}"
-
-
-def _points(x: float | None) -> str:
-    return "n/a" if x is None else f"{100 * x:+.1f} pts"
-
-
 def _adv(row: dict[str, Any]) -> str:
     if row.get("advantage") is None:
         return "n/a"
-    return f"{100 * row['advantage']:+.1f} pts {_ci(row['advantage_ci'])}"
+    return f"{fmt.points(row['advantage'])} {fmt.ci(row['advantage_ci'])}"
 
 
 def print_summary(summary: dict[str, Any], out: Console) -> None:
@@ -99,10 +85,10 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
             g["label"],
             str(f["games"]),
             str(f["wins"]),
-            _pct(f["win_rate"]),
-            _ci(f["ci"]),
-            _points(f.get("advantage")),
-            _p(f["p_value"]),
+            fmt.pct(f["win_rate"]),
+            fmt.ci(f["ci"]),
+            fmt.points(f.get("advantage")),
+            fmt.p_value(f["p_value"]),
         )
     out.print(first)
     for g in groups:
@@ -119,11 +105,11 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
             table.add_row(
                 f"#{p['position'] + 1}",
                 str(p["games"]),
-                _pct(p["win_rate"]),
-                _ci(p["ci"]),
+                fmt.pct(p["win_rate"]),
+                fmt.ci(p["ci"]),
                 _adv(p),
-                _p(p["p_value"]),
-                _p(p["p_adjusted"]),
+                fmt.p_value(p["p_value"]),
+                fmt.p_value(p["p_adjusted"]),
             )
         out.print(table)
 
@@ -144,13 +130,13 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
         seats.add_row(
             f"seat {s + 1}",
             str(wins),
-            _pct(summary["win_rate"][s]),
-            _ci(summary["win_rate_ci"][s]),
+            fmt.pct(summary["win_rate"][s]),
+            fmt.ci(summary["win_rate_ci"][s]),
             _adv(tests[s]),
-            _p(tests[s].get("p_value")),
-            _p(tests[s].get("p_adjusted")),
+            fmt.p_value(tests[s].get("p_value")),
+            fmt.p_value(tests[s].get("p_adjusted")),
         )
-    seats.add_row("draws", str(summary["draws"]), _pct(summary["draw_rate"]), "", "", "", "")
+    seats.add_row("draws", str(summary["draws"]), fmt.pct(summary["draw_rate"]), "", "", "", "")
     out.print(seats)
     stats = summary["agent_stats"]
     if len(stats) > 1:
@@ -162,7 +148,7 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
             table.add_column(column, justify="right")
         for name, a in stats.items():
             table.add_row(
-                name, str(a["seat_games"]), str(a["wins"]), _pct(a["win_rate"]), _ci(a["ci"])
+                name, str(a["seat_games"]), str(a["wins"]), fmt.pct(a["win_rate"]), fmt.ci(a["ci"])
             )
         out.print(table)
     if len(variants) > 1:
@@ -183,9 +169,9 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
                 v["label"],
                 str(v["completed"]),
                 str(v["errors"]),
-                " / ".join(_pct(r) for r in v["win_rate"]),
-                f"{100 * (fm['advantage'] or 0):+.1f} pts",
-                _p(fm["p_value"]),
+                " / ".join(fmt.pct(r) for r in v["win_rate"]),
+                fmt.points(fm["advantage"]),
+                fmt.p_value(fm["p_value"]),
                 f"{v['lengths']['turns']['median'] or 0:.0f}",
             )
         out.print(table)
@@ -206,8 +192,8 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
                     c["variant"],
                     c["metric"].replace("_", " "),
                     _diff(c),
-                    _p(c["p_value"]),
-                    _p(c["p_adjusted"]),
+                    fmt.p_value(c["p_value"]),
+                    fmt.p_value(c["p_adjusted"]),
                 )
             out.print(table)
     shifts = summary.get("card_shifts", [])
@@ -219,7 +205,7 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
             table.add_column(v["label"], justify="right")
         for row in shifts[:6]:
             cells_ = [
-                "-" if c is None else f"{100 * c['difference']:+.1f} {_ci(c['difference_ci'])}"
+                "-" if c is None else f"{100 * c['difference']:+.1f} {fmt.ci(c['difference_ci'])}"
                 for c in row["by_variant"]
             ]
             table.add_row(row["card"], row["event"], *cells_)
@@ -253,11 +239,11 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
                 r["card"],
                 r["event"],
                 str(r["seat_games_with"]),
-                _pct(r["win_rate_with"]),
-                _pct(r["win_rate_without"]),
-                f"{100 * r['difference']:+.1f} pts",
-                _ci(r["difference_ci"]),
-                _p(r.get("p_adjusted")),
+                fmt.pct(r["win_rate_with"]),
+                fmt.pct(r["win_rate_without"]),
+                fmt.points(r["difference"]),
+                fmt.ci(r["difference_ci"]),
+                fmt.p_value(r.get("p_adjusted")),
             )
         out.print(table)
     for line in headline(summary)[1:]:
@@ -293,8 +279,8 @@ def print_challenge(summary: dict[str, Any], out: Console) -> None:
             rate, ci = row["win_rate"], row["ci"]
             effect, effect_ci = row["advantage"], row["advantage_ci"]
         cells = [row["variant"]] if several else []
-        cells += [str(row["decided"]), str(row["draws"]), _pct(rate), _ci(ci)]
-        cells += [_points(effect), _signed_ci(effect_ci), _p(row["p_value"])]
+        cells += [str(row["decided"]), str(row["draws"]), fmt.pct(rate), fmt.ci(ci)]
+        cells += [fmt.points(effect), fmt.signed_ci(effect_ci), fmt.p_value(row["p_value"])]
         table.add_row(*cells)
     out.print(table)
     if restriction and restriction.get("paired"):
@@ -321,23 +307,13 @@ def print_paired(restriction: dict[str, Any], several: bool, out: Console) -> No
         cells += [str(p["games"]), str(p["bar_could_act"])]
         cells += [f"{p['unbarred_wins']}, {p['barred_wins']}"]
         cells += [f"{p['wins_lost']}, {p['wins_gained']}"]
-        cells += [_points(p["importance"]), _signed_ci(p["importance_ci"]), _p(p["p_value"])]
+        cells += [
+            fmt.points(p["importance"]),
+            fmt.signed_ci(p["importance_ci"]),
+            fmt.p_value(p["p_value"]),
+        ]
         table.add_row(*cells)
     out.print(table)
-
-
-def _signed_ci(ci) -> str:
-    return f"[{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]" if ci else ""
-
-
-def _ratio(x: float | None) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    return "inf" if math.isinf(x) else f"{x:.2f}"
-
-
-def _ratio_ci(ci) -> str:
-    return f"[{_ratio(ci[0])}, {_ratio(ci[1])}]" if ci else ""
 
 
 def print_stratified(impact: dict[str, Any] | None, out: Console, limit: int = 5) -> None:
@@ -365,9 +341,9 @@ def print_stratified(impact: dict[str, Any] | None, out: Console, limit: int = 5
             str(r["informative_strata"]),
             str(r["games"]),
             str(r["seat_games_with"]),
-            _ratio(r["odds_ratio"]),
-            _ratio_ci(r["ci"]),
-            _p(r["p_adjusted"]),
+            fmt.ratio(r["odds_ratio"]),
+            fmt.ratio_ci(r["ci"]),
+            fmt.p_value(r["p_adjusted"]),
         )
     out.print(table)
     if past:
@@ -444,7 +420,7 @@ def print_ladder(result: dict[str, Any], labels: list[str], out: Console) -> Non
             r["agent"],
             f"{r['elo']:.0f}",
             interval,
-            _pct(r["score"]),
+            fmt.pct(r["score"]),
             str(r["pair_games"]),
         )
     out.print(table)
@@ -454,7 +430,7 @@ def print_ladder(result: dict[str, Any], labels: list[str], out: Console) -> Non
         matrix.add_column(name, justify="right")
     for a, name in enumerate(labels):
         row = result["pairwise_score"][a]
-        matrix.add_row(name, *(_pct(v) if v is not None else "-" for v in row))
+        matrix.add_row(name, *(fmt.pct(v) if v is not None else "-" for v in row))
     out.print(matrix)
 
 
@@ -498,14 +474,14 @@ def print_tune(result: dict[str, Any], out: Console) -> None:
             )
         fm, cap, turns = data["first_mover"], data["turn_cap_rate"], data["turns"]
         say(
-            f"  first mover wins {_pct(fm['win_rate'])} {_ci(fm['ci'])} of {fm['games']} games; "
-            f"turn cap {_pct(cap['rate'])} {_ci(cap['ci'])}; draws {_pct(data['draw_rate'])}; "
-            f"length median {_num(turns['median'])} turns (quartiles {_num(turns['q1'])}-"
-            f"{_num(turns['q3'])}, range {_num(turns['min'])}-{_num(turns['max'])}); "
+            f"  first mover wins {fmt.pct(fm['win_rate'])} {fmt.ci(fm['ci'])} of {fm['games']} games; "
+            f"turn cap {fmt.pct(cap['rate'])} {fmt.ci(cap['ci'])}; draws {fmt.pct(data['draw_rate'])}; "
+            f"length median {fmt.number(turns['median'])} turns (quartiles {fmt.number(turns['q1'])}-"
+            f"{fmt.number(turns['q3'])}, range {fmt.number(turns['min'])}-{fmt.number(turns['max'])}); "
             f"{data['errors']} errors"
         )
         for row in data["targets"]:
-            state = "met" if row["met"] else f"off by {_num(row['distance'])}"
+            state = "met" if row["met"] else f"off by {fmt.number(row['distance'])}"
             say(f"  target {row['target']}: {_measured(row)} ({state})")
     say(f"{result['seconds']:.1f} s")
 
@@ -514,16 +490,10 @@ def _value(x: Any) -> str:
     return f"{x:.4g}" if isinstance(x, float) else str(x)
 
 
-def _num(x: float | None) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    return f"{x:.3g}"
-
-
 def _measured(row: dict[str, Any]) -> str:
     value = row["measured"]
     if value is None:
         return "n/a"
     if row.get("ci"):
-        return f"{_pct(value)} {_ci(row['ci'])}"
-    return _num(value)
+        return f"{fmt.pct(value)} {fmt.ci(row['ci'])}"
+    return fmt.number(value)
