@@ -200,11 +200,11 @@ def test_cards_on_a_game_without_a_content_option(invoke, tmp_path):
 
 
 def test_every_bundled_game_names_its_content_option():
+    from robotable.core.registry import bundled_game_names
     from robotable.sim.options import content_option
 
-    for name in ("stakbots", "rumblebots", "iotabots", "betabotz", "breadwinner"):
-        if name in robotable.game_names():
-            assert content_option(name) is not None, name
+    for name in bundled_game_names():
+        assert content_option(name) is not None, name
 
 
 def test_an_empty_value_gives_a_list_option_the_empty_list():
