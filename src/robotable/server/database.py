@@ -61,6 +61,16 @@ CREATE TABLE IF NOT EXISTS chat (
     text TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chat_by_table ON chat(table_id, at);
+-- The studio's studies (server/studio.py): inputs and results as JSON, for their share links.
+CREATE TABLE IF NOT EXISTS studies (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    game TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    state TEXT NOT NULL,
+    inputs TEXT NOT NULL,
+    result TEXT
+);
 """
 
 # The same tables in PostgreSQL's types: seeds as decimal text (128 bits fit no integer type),
@@ -108,6 +118,15 @@ POSTGRES_SCHEMA = [
         text TEXT NOT NULL
     )""",
     "CREATE INDEX IF NOT EXISTS chat_by_table ON chat(table_id, at)",
+    """CREATE TABLE IF NOT EXISTS studies (
+        id TEXT PRIMARY KEY,
+        created DOUBLE PRECISION NOT NULL,
+        game TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        state TEXT NOT NULL,
+        inputs TEXT NOT NULL,
+        result TEXT
+    )""",
 ]
 
 # Columns added after the first release: (name, SQLite type, PostgreSQL type).

@@ -457,6 +457,50 @@ class Store:
             listed.append((table, r[10]))
         return listed
 
+    # -- the studio's studies (server/studio.py) ---------------------------------------------
+    async def save_study(
+        self, study_id: str, game: str, seed: int, state: str, inputs: dict, result: dict | None
+    ) -> None:
+        """Store a finished (or cancelled) study, its inputs and its result."""
+        values = (
+            study_id,
+            self.clock(),
+            game,
+            str(seed),
+            state,
+            json.dumps(inputs),
+            None if result is None else json.dumps(result),
+        )
+        await self._submit(
+            lambda conn: conn.execute(
+                "INSERT INTO studies (id, created, game, seed, state, inputs, result)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                values,
+            )
+        )
+
+    def load_study(self, study_id: str) -> dict[str, Any] | None:
+        """A stored study: id, created, game, seed, state, inputs and result."""
+        row = (
+            self._reader()
+            .execute(
+                "SELECT id, created, game, seed, state, inputs, result FROM studies WHERE id = ?",
+                (study_id,),
+            )
+            .fetchone()
+        )
+        if row is None:
+            return None
+        return {
+            "id": row[0],
+            "created": row[1],
+            "game": row[2],
+            "seed": int(row[3]),
+            "state": row[4],
+            "inputs": json.loads(row[5]),
+            "result": None if row[6] is None else json.loads(row[6]),
+        }
+
 
 _SELECT = (
     "SELECT id, game, version, num_players, options, seed, seats, created, updated, result,"
