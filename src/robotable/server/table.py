@@ -87,13 +87,26 @@ class Table:
             # bits); a drawn one is secret until the record, when the game is over.
             "seed": str(self.row.seed) if self.row.seeded else None,
             "finished": self.finished,
-            "result": {"returns": self.state.returns()} if self.finished else None,
+            "result": self.result() if self.finished else None,
             "record_url": f"/api/tables/{self.id}/record" if self.finished else None,
             "ai_error": self.ai_error,
             "abandoned": self.row.abandoned is not None,
             "rematch": self.row.rematch,
             "spectators": connected.get(None, 0) if connected is not None else None,
         }
+
+    def result(self) -> dict[str, Any]:
+        """A finished game's returns, and each seat's score where the game keeps one (its
+        narration's `result_scores(state)`: {"unit": "loaves", "scores": [12, 9]}) for the end
+        screen's table; a game without one is shown won or lost from the returns."""
+        result: dict[str, Any] = {"returns": self.state.returns()}
+        scores = getattr(self.game.narration, "result_scores", None)
+        if scores is not None:
+            try:
+                result.update(scores(self.state))
+            except Exception:  # a scoring bug must not stop the end frame (the returns stand)
+                log.exception("%s: the end scores failed", self.game.name)
+        return result
 
     def connected(self) -> dict[int | None, int]:
         counts: dict[int | None, int] = {}

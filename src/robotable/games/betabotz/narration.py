@@ -702,3 +702,9 @@ def result_sentence(s: BetabotzState, viewer: int | None = None, names: Any = No
     Cy (31)"; level on Bitz, the higher combined attributes win (BZ-9.2)."""
     voice = Voice.of(s.n, viewer, names)
     return result_by_score(s.bitz[:], winners(s), voice, bitz, "on combined attributes")
+
+
+def result_scores(s: BetabotzState) -> dict[str, Any]:
+    """Each seat's score at the end, for the web table's end screen: its Bitz (level on Bitz,
+    the higher combined attributes win, BZ-9.2)."""
+    return {"unit": "Bitz", "scores": s.bitz[:]}

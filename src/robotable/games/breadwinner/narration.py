@@ -460,3 +460,8 @@ def result_sentence(st: BreadWinnerState, viewer: int | None = None, names: Any 
         )
     winners = [0, 1] if st.winner < 0 else [st.winner]
     return result_by_score(held, winners, voice, loaves)
+
+
+def result_scores(st: BreadWinnerState) -> dict[str, Any]:
+    """Each seat's score at the end, for the web table's end screen: the loaves it holds."""
+    return {"unit": "loaves", "scores": list(st.loaves)}

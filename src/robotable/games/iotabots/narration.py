@@ -680,3 +680,8 @@ def result_sentence(st: IotabotsState, viewer: int | None = None, names: Any = N
     wins = [st.results.count(0), st.results.count(1)]
     event = {"returns": st.returns(), "wins": wins, "draws": st.results.count(DRAW)}
     return _match_end(event, Voice.of(2, viewer, names))
+
+
+def result_scores(st: IotabotsState) -> dict[str, Any]:
+    """Each seat's score at the end, for the web table's end screen: the duels it won."""
+    return {"unit": "duels won", "scores": [st.results.count(0), st.results.count(1)]}

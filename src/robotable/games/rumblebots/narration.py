@@ -610,3 +610,13 @@ def result_sentence(s: RumblebotsState, viewer: int | None = None, names: Any = 
     held = [s.storage[p] + s.reactor[p] + s.cryo[p] for p in range(n)]
     how = "by a Dominance Victory" if s.end_reason == "dominance" else "as the last Champion"
     return result_by_score(held, [s.winner], voice, crystals, how=how)
+
+
+def result_scores(s: RumblebotsState) -> dict[str, Any]:
+    """Each seat's score at the end, for the web table's end screen: the crystals it holds (the
+    winner is the last Champion, who may hold fewer, RB-10)."""
+    n = s.game.num_players
+    return {
+        "unit": "crystals",
+        "scores": [s.storage[p] + s.reactor[p] + s.cryo[p] for p in range(n)],
+    }

@@ -669,3 +669,13 @@ def result_sentence(st: StakBotsState, viewer: int | None = None, names: Any = N
     if winners and left and text.endswith("."):
         text = f"{text[:-1]} ({plural(left, 'card')} left)."
     return text
+
+
+def result_scores(st: StakBotsState) -> dict[str, Any]:
+    """Each seat's score at the end, for the web table's end screen: the cards left in its
+    staks (the winner is the last player with any)."""
+    staks = st.game.staks_of
+    return {
+        "unit": "cards left",
+        "scores": [sum(len(st.staks[k]) for k in staks[s]) for s in range(st.game.num_players)],
+    }
