@@ -7,8 +7,17 @@ ordinary actions, applied one by one, so the rules, records and the action space
 
 - "<step> as suggested": the rest of the current step as the heuristic's one-move lookahead
   plays it (what `greedy` would do), spelled out move by move, ending with the step's "done".
+- "the map bots and deploying as suggested": from step 1, both steps before the roll as
+  suggested, ending with "done deploying", the roll; a turn is then two decisions, this and "the
+  rest of the turn as suggested" once the dice are seen.
+- "the rest of the turn as suggested": from step 3 (the dice are seen), or from any step of a
+  turn with no roll to come (no die in the pile or no empty factory, BW-5.3).
 - "skip to step N": the "done" of every step before N (step 3 begins with the roll).
 - "end the turn now": the "done" of every remaining step.
+- In step 1, each deployment of step 2 at once, with "done with the map bots" before it and, when
+  other bots could still deploy, "done deploying" after it: deploying one bot and rolling is the
+  common shape of step 2 (measured with scripts/decisions_per_game.py).
+- In step 3, each build that ends the step by itself, then the rest of the turn's "done"s.
 
 Each is offered only when it is at least two actions (one action is an ordinary choice already).
 No plan holds an action taken after the dice are rolled for building: the roll is the last
@@ -23,6 +32,8 @@ from robotable.core.plans import MAX_PLAN_ACTIONS, Plan
 from robotable.core.protocol import Action
 
 from .actions import EndPhase, Hold
+from .board import DICE_PER_SEAT
+from .rules import empty_factories
 from .state import P_BUILD, P_DEACT, P_DEPLOY, P_FOLLOW, P_MAP, P_OVER, BreadWinnerState
 
 # The step (BW-4.2) each phase belongs to: a bot's follow-up decision is part of step 1.
@@ -52,19 +63,30 @@ def turn_plans(state: BreadWinnerState) -> list[Plan]:
 
 def deploy_now_plans(state: BreadWinnerState) -> list[Plan]:
     """In step 1, each deployment of step 2 at once: "done with the map bots" and the
-    deployment in one decision (BW-4.3: deploying ends the map step anyway)."""
+    deployment in one decision (BW-4.3: deploying ends the map step anyway), and "done
+    deploying" after it when the step would stay open, so the dice are rolled for building."""
     if state.phase != P_MAP:
         return []
+    seat = state.seat
     sim = state.clone().silence()
     done = skip_action(sim)
     sim.apply_action(done)
-    if sim.phase != P_DEPLOY or sim.current_player() != state.seat:
+    if sim.phase != P_DEPLOY or sim.current_player() != seat:
         return []
-    return [
-        Plan(f"deploy_now:{n + 1}", f"{sim.describe_action(a)} (done with the map bots)", (done, a))
-        for n, a in enumerate(sim.legal_actions())
-        if not isinstance(a, EndPhase)
-    ]
+    plans: list[Plan] = []
+    for n, action in enumerate(sim.legal_actions()):
+        if isinstance(action, EndPhase):
+            continue
+        words = sim.describe_action(action)
+        after = sim.clone()
+        after.apply_action(action)
+        if after.phase == P_DEPLOY and after.current_player() == seat:
+            label = f"{words} (done with the map bots), then done deploying (the dice are rolled)"
+            plans.append(Plan(f"deploy_roll:{n + 1}", label, (done, action, skip_action(after))))
+        else:
+            label = f"{words} (done with the map bots)"
+            plans.append(Plan(f"deploy_now:{n + 1}", label, (done, action)))
+    return plans
 
 
 def last_build_plans(state: BreadWinnerState) -> list[Plan]:
@@ -103,6 +125,13 @@ def skip_action(state: BreadWinnerState) -> Action:
 
 def _same_turn(sim: BreadWinnerState, seat: int, turn: int) -> bool:
     return not sim.is_terminal() and sim.current_player() == seat and sim.turn == turn
+
+
+def _rolled(sim: BreadWinnerState, seat: int) -> bool:
+    """Whether entering step 3 rolled the seat's dice (BW-5.3: it does with a die in the pile and
+    an empty factory). Known without the dice: the roll moves no die."""
+    dice = range(seat * DICE_PER_SEAT, (seat + 1) * DICE_PER_SEAT)
+    return any(sim.loc[die] < 0 for die in dice) and bool(empty_factories(sim, seat))
 
 
 def skip_plans(state: BreadWinnerState) -> list[Plan]:
@@ -156,9 +185,10 @@ def suggest(state: BreadWinnerState, rng: random.Random) -> Action:
 
 def suggested_step(state: BreadWinnerState) -> list[Plan]:
     """The rest of the current step as suggested, ending with its "done" (or where the step
-    ends by itself: the last factory bot deployed, the turn over). From step 3 on, once the dice
-    for building are rolled, nothing is left to chance this turn, so the rest of the turn as
-    suggested is offered too."""
+    ends by itself: the last factory bot deployed, the turn over). From step 1, the map bots and
+    deploying as suggested, up to the roll. Once the dice for building are rolled (or when no
+    roll comes this turn), nothing is left to chance, so the rest of the turn as suggested is
+    offered too."""
     seat, turn = state.seat, state.turn
     step = STEP[state.phase]
     sim = state.clone().silence()
@@ -175,14 +205,19 @@ def suggested_step(state: BreadWinnerState) -> list[Plan]:
             break
         if not step_end and (isinstance(action, EndPhase) or STEP[sim.phase] != step):
             step_end = len(actions)
-            if step < 3:
-                break  # the next step may begin with the roll: no word of it before it is seen
+        if step < 3 and STEP[sim.phase] >= 3 and _rolled(sim, seat):
+            break  # the roll for building: no word of what follows it before it is seen
     step_end = step_end or len(actions)
     plans: list[Plan] = []
     if step_end >= 2:
         label = f"{STEP_WORDS[step]} as suggested: " + "; ".join(words[:step_end])
         plans.append(Plan(f"suggested:{step}", label, tuple(actions[:step_end])))
-    if len(actions) > max(step_end, 1) and not _same_turn(sim, seat, turn):
+    if len(actions) <= max(step_end, 1):
+        return plans
+    if not _same_turn(sim, seat, turn):
         label = "the rest of the turn as suggested: " + "; ".join(words)
         plans.append(Plan("suggested:turn", label, tuple(actions)))
+    elif step < 3 and STEP[sim.phase] >= 3:  # stopped at the roll, after steps 1 and 2
+        label = "the map bots and deploying as suggested: " + "; ".join(words)
+        plans.append(Plan("suggested:roll", label, tuple(actions)))
     return plans
