@@ -15,8 +15,9 @@ ordinary actions, applied one by one, so the rules, records and the action space
 - "skip to step N": the "done" of every step before N (step 3 begins with the roll).
 - "end the turn now": the "done" of every remaining step.
 - In step 1, each deployment of step 2 at once, with "done with the map bots" before it and, when
-  other bots could still deploy, "done deploying" after it: deploying one bot and rolling is the
-  common shape of step 2 (measured with scripts/decisions_per_game.py).
+  other bots could still deploy, "done deploying" after it; in step 2, each deployment that
+  leaves the step open, then "done deploying". Deploying one bot and rolling is the common shape
+  of step 2 (measured with scripts/decisions_per_game.py).
 - In step 3, each build that ends the step by itself, then the rest of the turn's "done"s.
 
 Each is offered only when it is at least two actions (one action is an ordinary choice already).
@@ -27,6 +28,7 @@ thing a plan may cause, so a plan's words never tell the roll.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from robotable.core.plans import MAX_PLAN_ACTIONS, Plan
 from robotable.core.protocol import Action
@@ -58,7 +60,23 @@ def turn_plans(state: BreadWinnerState) -> list[Plan]:
     plans.extend(skip_plans(state))
     plans.extend(last_build_plans(state))
     plans.extend(deploy_now_plans(state))
-    return plans
+    plans.extend(then_roll_plans(state))
+    return without_repeats(plans)
+
+
+def without_repeats(plans: list[Plan]) -> list[Plan]:
+    """One shortcut per sequence of moves (a suggestion is often "end the turn" or a last build
+    then "end the turn"): the first listed, except that "end the turn now", which the terminal's
+    `done` takes, stands for its moves wherever it is offered."""
+    end = next((plan.actions for plan in plans if plan.key == "end_turn"), None)
+    seen: set[tuple[Action, ...]] = set()
+    kept: list[Plan] = []
+    for plan in plans:
+        if plan.actions in seen or (plan.actions == end and plan.key != "end_turn"):
+            continue
+        seen.add(plan.actions)
+        kept.append(plan)
+    return kept
 
 
 def deploy_now_plans(state: BreadWinnerState) -> list[Plan]:
@@ -74,18 +92,29 @@ def deploy_now_plans(state: BreadWinnerState) -> list[Plan]:
     if sim.phase != P_DEPLOY or sim.current_player() != seat:
         return []
     plans: list[Plan] = []
-    for n, action in enumerate(sim.legal_actions()):
-        if isinstance(action, EndPhase):
-            continue
+    for n, action, after in _each_move(sim):
         words = sim.describe_action(action)
-        after = sim.clone()
-        after.apply_action(action)
-        if after.phase == P_DEPLOY and after.current_player() == seat:
+        if after.phase == P_DEPLOY and _same_turn(after, seat, state.turn):
             label = f"{words} (done with the map bots), then done deploying (the dice are rolled)"
             plans.append(Plan(f"deploy_roll:{n + 1}", label, (done, action, skip_action(after))))
         else:
             label = f"{words} (done with the map bots)"
             plans.append(Plan(f"deploy_now:{n + 1}", label, (done, action)))
+    return plans
+
+
+def then_roll_plans(state: BreadWinnerState) -> list[Plan]:
+    """In step 2, each deployment that leaves the step open (other bots could still deploy),
+    then "done deploying": one bot deployed and the dice rolled is step 2's common shape, and
+    "done deploying" was the confirmation a person clicked most often on its own."""
+    if state.phase != P_DEPLOY:
+        return []
+    plans: list[Plan] = []
+    for n, action, sim in _each_move(state):
+        if sim.phase != P_DEPLOY or not _same_turn(sim, state.seat, state.turn):
+            continue
+        label = f"{state.describe_action(action)}, then done deploying (the dice are rolled)"
+        plans.append(Plan(f"then_roll:{n + 1}", label, (action, skip_action(sim))))
     return plans
 
 
@@ -97,11 +126,7 @@ def last_build_plans(state: BreadWinnerState) -> list[Plan]:
         return []
     seat, turn = state.seat, state.turn
     plans: list[Plan] = []
-    for n, action in enumerate(state.legal_actions()):
-        if isinstance(action, EndPhase):
-            continue
-        sim = state.clone().silence()
-        sim.apply_action(action)
+    for n, action, sim in _each_move(state):
         if not _same_turn(sim, seat, turn) or sim.phase == P_BUILD:
             continue
         actions = [action]
@@ -112,6 +137,16 @@ def last_build_plans(state: BreadWinnerState) -> list[Plan]:
         label = f"{state.describe_action(action)}, then end the turn"
         plans.append(Plan(f"then_end:{n + 1}", label, tuple(actions)))
     return plans
+
+
+def _each_move(state: BreadWinnerState) -> Iterator[tuple[int, Action, BreadWinnerState]]:
+    """Each choice at this decision but the step's "done": its place among the choices and a
+    copy of the state after it."""
+    for n, action in enumerate(state.legal_actions()):
+        if not isinstance(action, EndPhase):
+            sim = state.clone().silence()
+            sim.apply_action(action)
+            yield n, action, sim
 
 
 def skip_action(state: BreadWinnerState) -> Action:
