@@ -12,11 +12,16 @@ others, N seeded games per game. Over the same games it counts, for the person's
   game's turn plans (core/plans.py) are offered: where a plan offered at a decision is exactly
   the person's next actions, those actions are one decision. The person plays as it would
   anyway; a plan that differs by one action does not count (so the count is what a person who
-  plays like the agent and reads the plans would click, no fewer).
+  plays like the agent and reads the plans would click, no fewer). With `--person suggested`
+  the person is one who takes the suggestions: at each decision the longest "... as suggested"
+  plan offered (Bread Winner's), else the greedy move; its count is what a player who leans on
+  the suggestions clicks.
 
 The table gives the mean per game and the minutes "after" takes at `--pace` seconds a decision
-(thinking time of the AI seats not included). Games longer than `--max-actions` are stopped and
-counted as they stand ("unfinished").
+(thinking time of the AI seats not included), the longest game's "after" with its minutes (does
+the longest game fit in a sitting?), and how many shortcuts (plans) the person is shown at a
+decision on average, the price of the fewer clicks in reading. Games longer than `--max-actions`
+are stopped and counted as they stand ("unfinished").
 """
 
 from __future__ import annotations
@@ -30,6 +35,9 @@ from robotable.core.plans import plans_for
 from robotable.core.protocol import Action, Game
 
 PERSON_SEAT = 0
+# The person who takes the suggestions: the longest plan whose key starts with this (Bread
+# Winner's "... as suggested"), else the greedy move.
+SUGGESTED, GREEDY = "suggested", "greedy"
 
 
 @dataclass
@@ -40,21 +48,34 @@ class Count:
     forced: int = 0  # of those, an only choice
     after: int = 0  # decisions the person makes with auto only choices and turn plans
     plans_taken: dict[str, int] = field(default_factory=dict)  # plan key kind -> times
+    plans_shown: int = 0  # plans offered, summed over the decisions counted in `after`
     finished: bool = True
 
 
 def play(game: Game, seed: int, person: str, opponent: str, max_actions: int) -> list[Action]:
-    """The actions of one seeded game: `person` in seat 1, `opponent` in the others."""
+    """The actions of one seeded game: `person` in seat 1, `opponent` in the others. The person
+    `suggested` takes the longest "as suggested" plan offered and plays greedy where none is."""
     state = game.new_initial_state(seed=seed)
+    taker = person == SUGGESTED
     agents = {
-        seat: make_agent(person if seat == PERSON_SEAT else opponent, seed=seed * 131 + seat)
+        seat: make_agent(
+            (GREEDY if taker else person) if seat == PERSON_SEAT else opponent,
+            seed=seed * 131 + seat,
+        )
         for seat in range(game.num_players)
     }
     actions: list[Action] = []
     while not state.is_terminal() and len(actions) < max_actions:
-        action = agents[state.current_player()].act(state)
-        state.apply_action(action)
-        actions.append(action)
+        seat = state.current_player()
+        mine = taker and seat == PERSON_SEAT
+        suggested = [p for p in plans_for(state) if p.key.startswith(SUGGESTED)] if mine else []
+        if suggested:
+            moves = max(suggested, key=lambda p: len(p.actions)).actions
+        else:
+            moves = (agents[seat].act(state),)
+        for action in moves:
+            state.apply_action(action)
+            actions.append(action)
     return actions
 
 
@@ -75,7 +96,9 @@ def count_decisions(game: Game, seed: int, actions: list[Action], seat: int = PE
         else:
             count.after += 1
             best = None
-            for plan in plans_for(state):
+            plans = plans_for(state)
+            count.plans_shown += len(plans)
+            for plan in plans:
                 n = len(plan.actions)
                 if n > taken and same_position(state, plan.actions, actions[i : i + n], seat):
                     best, taken = plan, n
@@ -118,6 +141,8 @@ class Row:
     after: float
     unfinished: int
     plans: dict[str, int]
+    longest: int  # the most decisions "after" of one game
+    shown: float  # plans offered per decision counted in "after"
 
     @property
     def share(self) -> float:
@@ -142,20 +167,24 @@ def measure(name: str, games: int, seed: int, person: str, opponent: str, max_ac
         sum(c.after for c in counts) / games,
         sum(not c.finished for c in counts),
         plans,
+        max(c.after for c in counts),
+        sum(c.plans_shown for c in counts) / max(1, sum(c.after for c in counts)),
     )
 
 
 def table(rows: list[Row], pace: float) -> str:
     lines = [
         "| game | games | before (all decisions) | only choices (auto) | after | after/before "
-        f"| minutes after at {pace:g} s | plans taken | unfinished |",
-        "|---|---|---|---|---|---|---|---|---|",
+        f"| minutes after at {pace:g} s | longest game after (minutes) | shortcuts shown per decision "
+        "| plans taken | unfinished |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         plans = ", ".join(f"{k} {v}" for k, v in sorted(r.plans.items())) or "none offered"
         lines.append(
             f"| {r.game} | {r.games} | {r.before:.1f} | {r.forced:.1f} | {r.after:.1f} "
-            f"| {r.share:.0%} | {r.after * pace / 60:.1f} | {plans} | {r.unfinished} |"
+            f"| {r.share:.0%} | {r.after * pace / 60:.1f} | {r.longest} ({r.longest * pace / 60:.1f}) "
+            f"| {r.shown:.1f} | {plans} | {r.unfinished} |"
         )
     return "\n".join(lines)
 
@@ -164,7 +193,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=5, help="seeded games per game")
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
-    parser.add_argument("--person", default="greedy", help="the agent standing in for a person")
+    parser.add_argument(
+        "--person",
+        default=GREEDY,
+        help=f"the agent standing in for a person; {SUGGESTED!r}: one who takes the suggestions",
+    )
     parser.add_argument("--opponent", default="easy", help="the agent in the other seats")
     parser.add_argument("--only", default="", help="comma-separated games (default: all)")
     parser.add_argument("--pace", type=float, default=5.0, help="seconds a person's decision")
