@@ -38,8 +38,9 @@ from .board import DICE_PER_SEAT
 from .rules import empty_factories
 from .state import P_BUILD, P_DEACT, P_DEPLOY, P_FOLLOW, P_MAP, P_OVER, BreadWinnerState
 
-# The step (BW-4.2) each phase belongs to: a bot's follow-up decision is part of step 1.
-STEP = {P_MAP: 1, P_FOLLOW: 1, P_DEPLOY: 2, P_BUILD: 3, P_DEACT: 4}
+# The step (BW-4.2) each phase belongs to; a bot's follow-up decision belongs to the step it
+# came from (step 1, or step 2 with the option act_after_deploy), see `step_of`.
+STEP = {P_MAP: 1, P_DEPLOY: 2, P_BUILD: 3, P_DEACT: 4}
 STEP_WORDS = {1: "the map bots", 2: "deploying", 3: "building", 4: "deactivating"}
 SKIP_WORDS = {
     2: "skip to step 2, deploying",
@@ -49,6 +50,12 @@ SKIP_WORDS = {
 # The suggestion's lookahead samples the face-down crops from this seed, so the same position
 # always gets the same suggestion (the server works a plan out again when it is chosen).
 SUGGESTION_SEED = 0
+
+
+def step_of(state: BreadWinnerState) -> int:
+    """The step (BW-4.2) of this decision: a follow-up after a move or a deployment is part of
+    the step that goes on after it."""
+    return STEP[state.follow_ret if state.phase == P_FOLLOW else state.phase]
 
 
 def turn_plans(state: BreadWinnerState) -> list[Plan]:
@@ -177,7 +184,7 @@ def skip_plans(state: BreadWinnerState) -> list[Plan]:
     sim = state.clone().silence()
     actions: list[Action] = []
     plans: list[Plan] = []
-    step = STEP[sim.phase]
+    step = step_of(sim)
     rolled = False
     while _same_turn(sim, seat, turn) and len(actions) < MAX_PLAN_ACTIONS:
         action = skip_action(sim)
@@ -185,7 +192,7 @@ def skip_plans(state: BreadWinnerState) -> list[Plan]:
         sim.apply_action(action)
         if not _same_turn(sim, seat, turn):
             break
-        reached = STEP[sim.phase]
+        reached = step_of(sim)
         if reached == step or rolled:
             continue
         if step <= 2 and reached >= 3:
@@ -225,7 +232,7 @@ def suggested_step(state: BreadWinnerState) -> list[Plan]:
     roll comes this turn), nothing is left to chance, so the rest of the turn as suggested is
     offered too."""
     seat, turn = state.seat, state.turn
-    step = STEP[state.phase]
+    step = step_of(state)
     sim = state.clone().silence()
     rng = random.Random(SUGGESTION_SEED)
     actions: list[Action] = []
@@ -238,9 +245,9 @@ def suggested_step(state: BreadWinnerState) -> list[Plan]:
         sim.apply_action(action)
         if not _same_turn(sim, seat, turn):
             break
-        if not step_end and (isinstance(action, EndPhase) or STEP[sim.phase] != step):
+        if not step_end and (isinstance(action, EndPhase) or step_of(sim) != step):
             step_end = len(actions)
-        if step < 3 and STEP[sim.phase] >= 3 and _rolled(sim, seat):
+        if step < 3 and step_of(sim) >= 3 and _rolled(sim, seat):
             break  # the roll for building: no word of what follows it before it is seen
     step_end = step_end or len(actions)
     plans: list[Plan] = []
@@ -252,7 +259,7 @@ def suggested_step(state: BreadWinnerState) -> list[Plan]:
     if not _same_turn(sim, seat, turn):
         label = "the rest of the turn as suggested: " + "; ".join(words)
         plans.append(Plan("suggested:turn", label, tuple(actions)))
-    elif step < 3 and STEP[sim.phase] >= 3:  # stopped at the roll, after steps 1 and 2
+    elif step < 3 and step_of(sim) >= 3:  # stopped at the roll, after steps 1 and 2
         label = "the map bots and deploying as suggested: " + "; ".join(words)
         plans.append(Plan("suggested:roll", label, tuple(actions)))
     return plans
