@@ -45,6 +45,7 @@ from .schemas import (
     describe_error,
 )
 from .store import Store, StoreError, hash_address
+from .studio import Studio, StudioSettings, studio_routes
 from .wire import TooDeep, loads_limited
 from .wire import dumps as _dumps
 
@@ -100,6 +101,7 @@ def create_app(
     clock: Callable[[], float] = time.time,
     allowed_hosts: Sequence[str] | None = None,
     forwarded_allow_ips: str | Sequence[str] | None = None,
+    studio: StudioSettings | None = None,
 ) -> Starlette:
     """The web table over the SQLite database at `db_path` (created when missing), or the
     PostgreSQL database at a `postgresql://` URL.
@@ -110,10 +112,12 @@ def create_app(
     `allowed_hosts` are the Host names served (TrustedHostMiddleware patterns; DEFAULT_HOSTS
     when None). With `forwarded_allow_ips` (uvicorn's syntax), the client address is taken from
     X-Forwarded-For when the peer is one of those proxies (uvicorn's ProxyHeadersMiddleware);
-    without, the peer's address is the client's."""
+    without, the peer's address is the client's. `studio`: the designer's studio under /studio
+    (server/studio.py), off when None."""
     limits = limits or ServerLimits()
     creations = RateLimiter(limits.creates_per_minute, clock=clock)
     sockets: dict[str, int] = {}  # table id -> websockets open on it, from their acceptance
+    the_studio = Studio(studio) if studio is not None else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -122,6 +126,8 @@ def create_app(
         await ai.start()
         tables = Tables(store, ai, ai_delay=ai_delay, limits=limits, clock=clock)
         app.state.tables = tables
+        if the_studio is not None:
+            await the_studio.start(store)
         # Idle tables are given up before anything is resumed: they are not replayed.
         await tables.expire_idle()
         expiry = asyncio.ensure_future(_expire_periodically(tables))
@@ -138,6 +144,8 @@ def create_app(
             yield
         finally:
             expiry.cancel()
+            if the_studio is not None:
+                await the_studio.aclose()  # its running study stops, its workers exit
             await tables.close()
             await ai.aclose()
             store.close()  # the writer commits everything queued before it stops
@@ -382,6 +390,7 @@ def create_app(
             Route("/api/tables/{table_id}/seats/{seat:int}/claim", api_claim, methods=["POST"]),
             WebSocketRoute("/ws/tables/{table_id}", ws_table),
             Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
+            *(studio_routes(the_studio) if the_studio is not None else []),
         ],
         lifespan=lifespan,
         middleware=middleware,

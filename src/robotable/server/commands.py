@@ -124,6 +124,24 @@ def register(app: typer.Typer) -> None:
                 "crashed or killed server only, and is faster on slow disks."
             ),
         ] = True,
+        studio: Annotated[
+            bool,
+            typer.Option(
+                help="Open the designer's studio at /studio: edit a card set, run studies on it"
+                " (docs/studio.md). Beyond this machine it asks for a key, printed at start."
+            ),
+        ] = False,
+        studio_key_file: Annotated[
+            Path | None,
+            typer.Option(help="With --studio: read the studio key from this file's first line."),
+        ] = None,
+        ray: Annotated[
+            str | None,
+            typer.Option(
+                help="With --studio: play studies on the Ray cluster at this address ('auto',"
+                " 'ray://host:10001'), not in this machine's worker processes."
+            ),
+        ] = None,
     ) -> None:
         """Run the web table: lobby, tables with friends and AI seats, stored in SQLite.
 
@@ -150,6 +168,11 @@ def register(app: typer.Typer) -> None:
             print(f"error: {exc}", file=sys.stderr)
             raise typer.Exit(2) from None
         workers = (os.cpu_count() or 1) if ai_workers < 0 else ai_workers
+        try:
+            studio_settings = studio_setup(studio, host, studio_key_file, ray)
+        except RobotableError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            raise typer.Exit(2) from None
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         config = uvicorn.Config(
             create_app(
@@ -175,6 +198,7 @@ def register(app: typer.Typer) -> None:
                 tune_gc=True,
                 allowed_hosts=hosts,
                 forwarded_allow_ips=forwarded_allow_ips,
+                studio=studio_settings,
             ),
             host=host,
             port=port,
@@ -207,6 +231,23 @@ def register(app: typer.Typer) -> None:
         # Which engine the AI players search with: the compiled one is 2.6-4x faster.
         typer.echo(f"robotable web table ({describe()}), games stored in {shown(path)}")
         server.run()
+
+
+def studio_setup(on: bool, host: str, key_file: Path | None, ray: str | None):
+    """The studio's settings for `serve --studio` (None without it). Bound beyond loopback it
+    needs a key: the file's, or a new one printed here on one line."""
+    if not on:
+        if key_file is not None or ray is not None:
+            raise RobotableError("--studio-key-file and --ray go with --studio")
+        return None
+    from .studio import StudioSettings, new_key, read_key_file
+
+    loopback = host.lower() in ("127.0.0.1", "localhost", "::1", "[::1]")
+    key = read_key_file(key_file) if key_file is not None else None
+    if key is None and not loopback:
+        key = new_key()
+        typer.echo(f"Studio key (give it to the designers who may run studies): {key}")
+    return StudioSettings(key=key, ray_address=ray)
 
 
 def served_hosts(host: str, allowed_hosts: str | None) -> list[str]:
