@@ -49,3 +49,31 @@ def test_an_unknown_plan_is_refused_with_the_plans_there_are(client, seat_client
     me.send({"type": "act", "id": 9, "plan": "x", "index": 0})
     assert "exactly one" in me.until(lambda f: f["type"] == "error")["message"]
     assert client.get(f"/api/tables/{table['id']}").json()["step"] == 0
+
+
+def test_plans_through_the_roll_are_played_at_the_table_as_one_by_one(
+    client, seat_client, new_table
+):
+    """Both seats take the longest plan "as suggested" (from step 1 "the map bots and deploying
+    as suggested", up to the roll for building): the table rolls its own dice inside a plan and
+    ends where the same actions one by one end, turn after turn."""
+    table = new_table(client, "breadwinner", [HUMAN, HUMAN], seed=4, options=OPTIONS)
+    seats = [seat_client(client, table["id"], s["token"]) for s in table["seats"][:2]]
+    state = robotable.load_game("breadwinner", **OPTIONS).new_initial_state(seed=4)
+    step, taken = 0, []
+    while state.turn <= 8:
+        seat = state.current_player()
+        suggested = [p for p in plans_for(state) if p.key.startswith("suggested")]
+        if suggested:
+            plan = max(suggested, key=lambda p: len(p.actions))
+            message, actions = {"plan": plan.key}, plan.actions
+            taken.append(plan.key)
+        else:
+            message, actions = {"index": 0}, state.legal_actions()[:1]
+        seats[seat].send({"type": "act", "id": step + 1, "step": step, **message})
+        for action in actions:
+            state.apply_action(action)
+        step += len(actions)
+        view = seats[seat].until_step(step)["view"]
+        assert view == json.loads(json.dumps(state.view(seat))), (step, message)
+    assert "suggested:roll" in taken and "suggested:turn" in taken, taken
