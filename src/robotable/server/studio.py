@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import logging
 import math
 import secrets
 import tempfile
@@ -54,6 +55,7 @@ from .studio_runs import (
 )
 from .studio_svg import Bar, histogram, interval_rows
 
+log = logging.getLogger("robotable.server")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 KEY_HEADER = "x-studio-key"
 KEY_COOKIE = "robotable_studio_key"
@@ -208,7 +210,7 @@ def studio_routes(studio: Studio) -> list[BaseRoute]:
         studio.need_key(request)
         return JSONResponse(
             {
-                "games": [_game_entry(name) for name in CARD_SETS],
+                "games": [entry for name in CARD_SETS if (entry := _game_entry(name))],
                 "questions": [{"id": k, "label": v} for k, v in QUESTIONS.items()],
                 "levels": [{"id": k, "label": v} for k, v in LEVELS.items()],
                 "max_games": studio.settings.max_games,
@@ -432,8 +434,13 @@ def _error_dir() -> str:
     return str(Path(tempfile.gettempdir()) / "robotable-studio-errors")
 
 
-def _game_entry(name: str) -> dict[str, Any]:
-    cls = game_class(name)
+def _game_entry(name: str) -> dict[str, Any] | None:
+    try:
+        cls = game_class(name)
+    except Exception:
+        # A game package that does not load is left out of the studio, not fatal.
+        log.warning("game %s does not load; left out of the studio", name, exc_info=True)
+        return None
     sets = card_sets(name)
     return {
         "name": name,
