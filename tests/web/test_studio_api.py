@@ -3,13 +3,17 @@ the same numbers from the page's API as from `robotable simulate --json` (and on
 
 from __future__ import annotations
 
+import asyncio
 import json
 import multiprocessing
+import re
+import signal
 import subprocess
 import sys
 import warnings
 from pathlib import Path
 
+import httpx
 import pytest
 
 with warnings.catch_warnings():
@@ -17,13 +21,15 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
 
+from process_helpers import wait_until
 from robotable.server import studio as studio_module
 from robotable.server.app import create_app
 from robotable.server.commands import studio_setup
+from robotable.server.store import Store
 from robotable.server.studio import KEY_COOKIE, KEY_HEADER, StudioSettings, read_key_file
 from robotable.server.studio_content import bundled_text
 
-from .conftest import TEST_LIMITS
+from .conftest import TEST_LIMITS, serve_process
 
 KEY = "a-studio-key-for-tests"
 CARDS = bundled_text("stakbots", 0)
@@ -295,3 +301,64 @@ def test_on_ray_the_same_study_gives_the_same_numbers(tmp_path):
     with make_client(tmp_path / "ray", ray_address="local") as on_ray:
         there = finished(on_ray, study())
     assert here["numbers"] == there["numbers"]
+
+
+# -- the estimate, the database, and a server stopped mid-study -----------------------------------
+
+
+def test_the_page_is_told_how_long_a_study_takes_before_it_runs(client):
+    first = client.post("/studio/api/estimate", json=study(games=200))
+    assert first.status_code == 200
+    assert re.fullmatch(r"about \d+ (seconds|minutes)", first.json()["words"])
+    more = client.post("/studio/api/estimate", json=study(games=2000)).json()
+    assert more["seconds"] > first.json()["seconds"]
+
+
+def test_studies_are_stored_in_postgresql_too(postgres_url):
+    async def round_trip() -> dict | None:
+        store = Store(postgres_url)
+        try:
+            await store.save_study("s1", "stakbots", 2**70, "done", {"games": 20}, {"v": [1]})
+            return store.load_study("s1")
+        finally:
+            store.close()
+
+    stored = asyncio.run(round_trip())
+    assert stored is not None
+    assert (stored["seed"], stored["state"], stored["inputs"], stored["result"]) == (
+        2**70,
+        "done",
+        {"games": 20},
+        {"v": [1]},
+    )
+
+
+def children_of(pid: int) -> set[int]:
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found |= {int(c) for c in (task / "children").read_text().split()}
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_a_server_stopped_with_sigterm_mid_study_leaves_no_worker(tmp_path):
+    websockets_sync = pytest.importorskip("websockets.sync.client")
+    proc, base = serve_process(tmp_path / "tables.sqlite3", "--studio")
+    try:
+        created = httpx.post(base + "/studio/api/studies", json=study(games=2000)).json()
+        url = base.replace("http://", "ws://") + f"/studio/ws/studies/{created['id']}"
+        with websockets_sync.connect(url) as ws:
+            while json.loads(ws.recv())["done"] == 0:
+                pass
+        workers = children_of(proc.pid)
+        assert workers, "the study plays in worker processes of the server"
+        proc.send_signal(signal.SIGTERM)
+        # uvicorn shuts down cleanly, then re-raises the signal so a supervisor sees why it ended.
+        assert proc.wait(timeout=120) in (0, -signal.SIGTERM, 128 + signal.SIGTERM)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    # The pool's workers are stopped with the study; multiprocessing's resource tracker, a child
+    # too, ends when it sees its parent gone.
+    assert wait_until(lambda: [p for p in workers if Path(f"/proc/{p}").exists()] == [], 10)

@@ -51,7 +51,6 @@ from .studio_runs import (
     StudyQueue,
     StudyRefused,
     build_spec,
-    estimate_seconds,
 )
 from .studio_svg import Bar, histogram, interval_rows
 
@@ -249,7 +248,8 @@ def studio_routes(studio: Studio) -> list[BaseRoute]:
         body = await _body(request, StudyRequest)
         inputs, spec = _study_spec(body, studio.settings.max_games)
         assert studio.queue is not None
-        seconds = await asyncio.to_thread(estimate_seconds, spec, studio.queue.workers)
+        queue = studio.queue
+        seconds = await asyncio.to_thread(queue.estimates.seconds, spec, queue.workers)
         return JSONResponse({"seconds": seconds, "words": about(seconds)})
 
     async def create(request: Request) -> Response:

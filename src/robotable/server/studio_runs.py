@@ -102,15 +102,43 @@ def build_spec(inputs: dict[str, Any], sides: list[dict[str, Any]]) -> RunSpec:
     )
 
 
-def estimate_seconds(spec: RunSpec, workers: int) -> float:
-    """About how long the study takes here: one game played now, in this thread (call it off
-    the event loop), times the games, over the workers, plus the workers' start."""
-    job = plan_jobs(replace(spec, games=1, variants=spec.variants[:1]))[0]
-    began = time.perf_counter()
-    play_batch([job])
-    per_game = time.perf_counter() - began
-    games = spec.games * len(spec.variants)
-    return 1.5 + per_game * games / max(1, min(workers, games))
+STARTUP_SECONDS = 1.5  # starting a study's worker processes, until one has been timed
+
+
+class Estimates:
+    """Seconds per game by (game, seats, skill, quality), so that the page can say how long a
+    study takes: measured by playing one game the first time it is asked, then taken from each
+    study's own games as they finish on this server."""
+
+    def __init__(self) -> None:
+        self._per_game: dict[tuple, float] = {}
+        self._startup = STARTUP_SECONDS
+        self._lock = threading.Lock()  # one game timed at a time: they share the cores
+
+    @staticmethod
+    def _key(spec: RunSpec) -> tuple:
+        return (spec.game, spec.num_players, spec.agents, spec.quality)
+
+    def seconds(self, spec: RunSpec, workers: int) -> float:
+        """About how long `spec` takes here (call it off the event loop: it may play a game)."""
+        key = self._key(spec)
+        with self._lock:
+            if key not in self._per_game:
+                job = plan_jobs(replace(spec, games=1, variants=spec.variants[:1]))[0]
+                began = time.perf_counter()
+                play_batch([job])
+                self._per_game[key] = time.perf_counter() - began
+            per_game = self._per_game[key]
+        games = spec.games * len(spec.variants)
+        return self._startup + per_game * games / max(1, min(workers, games))
+
+    def learn(self, outcome: RunOutcome) -> None:
+        """A finished study's own timing: its games' median and its workers' start."""
+        seconds = sorted(r.seconds for r in outcome.results if r.returns is not None)
+        if seconds:
+            with self._lock:
+                self._per_game[self._key(outcome.spec)] = seconds[len(seconds) // 2]
+                self._startup = outcome.startup_seconds or self._startup
 
 
 class StudyQueue:
@@ -130,6 +158,7 @@ class StudyQueue:
         self.max_games = max_games
         self.max_queued = max_queued
         self.studies: dict[str, Study] = {}
+        self.estimates = Estimates()
         self._waiting: queue.SimpleQueue[Study | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -215,6 +244,7 @@ class StudyQueue:
                 study.spec, workers=self.workers, ray_address=self.ray_address, progress=progress
             )
             result = study_result(study.spec, outcome, study.inputs["question"])
+            self.estimates.learn(outcome)
         except Exception as exc:  # noqa: BLE001 - a failing study must not stop the queue
             log.warning("study %s failed", study.id, exc_info=True)
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
