@@ -174,6 +174,25 @@ def test_a_content_error_is_shown_at_its_line_and_field(client):
     assert (rules["part"], rules["line"], rules["field"]) == ("options", 2, "stak_size")
 
 
+@pytest.mark.parametrize(
+    ("game", "seats", "old", "new", "field"),
+    [
+        ("stakbots", 2, "copies = 2", "copies = 200", "copies"),
+        ("breadwinner", 2, "[[chip]]", "[[chips]]", None),
+        ("iotabots", 2, 'kind = "trigger"', 'kind = "trigered"', "effects 1, kind"),
+        ("betabotz", 3, "min_bid = ", "min_bid = -", "min_bid"),
+        ("rumblebots", 2, "tier = 0", "tier = 9", "tier"),
+    ],
+)
+def test_every_game_s_errors_point_at_their_line(client, game, seats, old, new, field):
+    cards = bundled_text(game, 0)
+    at = cards[: cards.index(old)].count("\n") + 1
+    body = {"game": game, "seats": seats, "cards": cards.replace(old, new), "options": ""}
+    error = client.post("/studio/api/check", json=body).json()["error"]
+    assert (error["line"], error["field"]) == (at, field), error
+    assert "inline content" not in error["message"] and "\n" not in error["message"]
+
+
 def test_a_card_file_is_never_read_from_the_server_disk(client):
     error = check(client, options='cards = "/etc/passwd"')["error"]
     assert error["part"] == "options" and "edit it above" in error["message"]

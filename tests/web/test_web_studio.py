@@ -207,3 +207,22 @@ def test_a_public_studio_asks_for_its_key(tmp_path, browser):
         context.close()
         server.stop()
     assert errors == []
+
+
+def test_a_shared_study_reopens_its_cards_in_the_studio(studio, page):
+    open_studio(page, studio.url)
+    edit_cell(page, 0, "power", "6")
+    run_study(page, "length")
+    page.goto(studio.url + page.locator("#share").get_attribute("href"))
+    page.wait_for_selector("body[data-answer]")
+    assert page.locator("#verdicts li >> nth=0").inner_text().startswith("Warning")
+    page.click("#reopen")
+    page.wait_for_selector("#cards-table tbody tr")
+    page.wait_for_function("Number(document.body.dataset.checked) > 0")
+    assert (
+        page.locator("#cards-table tbody tr >> nth=0")
+        .locator("input[data-field=power]")
+        .input_value()
+        == "6"
+    )
+    assert page.input_value("#question") == "length" and page.input_value("#games") == "20"

@@ -98,6 +98,7 @@ def bundled_text(game: str, index: int) -> str:
 # -- rows and lines ---------------------------------------------------------------------------
 
 _HEADER = re.compile(r"^\s*\[\[\s*([A-Za-z0-9_.-]+)\s*\]\]")
+_SUBTABLE = re.compile(r"^\s*\[\s*([A-Za-z0-9_.-]+)\s*\]")
 _TABLE = re.compile(r"^\s*\[")
 _KEY = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*=")
 
@@ -110,15 +111,23 @@ def read_draft(game: str, text: str) -> list[dict[str, Any]]:
     data = parse_toml(text)
     sets = card_sets(game)
     kinds = dict(sets.sections)
-    headers: dict[str, list[tuple[int, dict[str, int]]]] = {key: [] for key in kinds}
-    current: dict[str, int] | None = None
+    headers: dict[str, list[tuple[int, dict[str, int], dict[str, list]]]] = {k: [] for k in kinds}
+    current: dict[str, int] | None = None  # where the `name =` lines below go
+    entry: tuple[str, dict[str, list]] | None = None  # the entry's section and its sub-tables
     for number, line in enumerate(text.splitlines(), start=1):
-        header = _HEADER.match(line)
-        if header and header.group(1) in kinds:
+        header = _HEADER.match(line) or _SUBTABLE.match(line)
+        name = header.group(1) if header else ""
+        section, _, sub = name.partition(".")
+        if header and name in kinds:
+            current, subs = {}, {}
+            entry = (name, subs)
+            headers[name].append((number, current, subs))
+        elif header and entry is not None and section == entry[0] and sub and "." not in sub:
+            # A sub-table of the entry ([[cards.effects]]): its lines, for its errors.
             current = {}
-            headers[header.group(1)].append((number, current))
+            entry[1].setdefault(sub, []).append({"line": number, "fields": current})
         elif _TABLE.match(line):
-            current = None  # a sub-table ([[cards.effects]]) or another table
+            current, entry = None, None  # another table
         elif current is not None and (key := _KEY.match(line)):
             current.setdefault(key.group(1), number)
     lines = text.splitlines()
@@ -127,11 +136,11 @@ def read_draft(game: str, text: str) -> list[dict[str, Any]]:
         entries = data.get(key)
         if not isinstance(entries, list):
             continue
-        for index, (entry, (line, fields)) in enumerate(zip(entries, headers[key]), start=1):
-            if not isinstance(entry, dict):
+        for index, (raw, (line, fields, subs)) in enumerate(zip(entries, headers[key]), start=1):
+            if not isinstance(raw, dict):
                 continue
             cells = {}
-            for name, value in entry.items():
+            for name, value in raw.items():
                 at = fields.get(name)
                 cells[name] = {
                     "value": value if _plain(value) else _shown(value),
@@ -144,8 +153,9 @@ def read_draft(game: str, text: str) -> list[dict[str, Any]]:
                     "kind": kind,
                     "number": index,
                     "line": line,
-                    **_label(entry),
+                    **_label(raw),
                     "fields": cells,
+                    "parts": subs,
                 }
             )
     return rows
@@ -203,7 +213,7 @@ def check_draft(game: str, num_players: int, text: str, options: dict[str, Any])
         with no_content_files():
             load_game(game, num_players=num_players, **given)
     except RobotableError as exc:
-        raise place_error(str(exc), rows) from None
+        raise place_error(str(exc), rows, text) from None
     return given
 
 
@@ -211,22 +221,20 @@ _WHERE = re.compile(r"(?:content|card) file inline content, ([a-z ]+?) (#(\d+)|'
 _NUMBERED = re.compile(r"^(.*) #(\d+)$")
 
 
-def place_error(message: str, rows: list[dict[str, Any]]) -> DraftError:
+def place_error(message: str, rows: list[dict[str, Any]], text: str = "") -> DraftError:
     """A loader's error line as a DraftError at the line of the entry and field it names."""
-    text = message.replace("content file inline content: ", "").replace(
-        "card file inline content: ", ""
-    )
     where = _WHERE.search(message)
     if where is None:
-        return DraftError(text.replace("content file inline content, ", ""))
+        # The set as a whole: the file's name, which is no file here, is left out.
+        words = re.sub(r"(content|card) file inline content[:,] ", "", message)
+        return DraftError(words, _table_line(message, rows, text))
     kind = where.group(1)
     shown = message[where.start(1) :].rstrip(".")
     row = _find_row(rows, kind, where.group(3), where.group(4))
     if row is None:
         return DraftError(shown)
     rest = message[where.end() :]
-    field = _field_named(rest, row["fields"])
-    line = row["fields"][field]["line"] if field else None
+    line, field = _field_line(rest, row)
     return DraftError(shown, line or row["line"], field)
 
 
@@ -256,11 +264,36 @@ def _find_row(
     return None
 
 
-def _field_named(rest: str, fields: dict[str, Any]) -> str | None:
+def _field_line(rest: str, row: dict[str, Any]) -> tuple[int | None, str | None]:
+    """(line, field) of the field an entry's error names: the first word after the entry
+    (`power must be...`, or pydantic's `effects.0.kind: ...`), an unknown field's name, or else
+    the first of the entry's fields the sentence mentions."""
+    fields = row["fields"]
     unknown = re.match(r"unknown field '([^']+)'", rest)
-    if unknown and unknown.group(1) in fields:
-        return unknown.group(1)
-    first = re.match(r"([A-Za-z0-9_-]+)", rest)
-    if first and first.group(1) in fields:
-        return first.group(1)
+    first = re.match(r"([A-Za-z0-9_.-]+)", rest)
+    path = (unknown or first).group(1).split(".") if (unknown or first) else []
+    if path and path[0] in fields:
+        parts = row["parts"].get(path[0]) or []
+        if len(path) >= 3 and path[1].isdigit() and int(path[1]) < len(parts):
+            part = parts[int(path[1])]
+            named = f"{path[0]} {int(path[1]) + 1}, {path[2]}"
+            return part["fields"].get(path[2], part["line"]), named
+        return fields[path[0]]["line"], path[0]
+    for word in re.findall(r"[A-Za-z_]+", rest):
+        if word in fields:
+            return fields[word]["line"], word
+    return None, None
+
+
+def _table_line(message: str, rows: list[dict[str, Any]], text: str) -> int | None:
+    """The line of what a whole-set error names: an entry by its label (a card a deck or a
+    mission refers to), or a table by its name; else None."""
+    for quoted in re.findall(r"'([^']+)'", message):
+        for row in rows:
+            if row["label"] == quoted:
+                return row["line"]
+        for number, line in enumerate(text.splitlines(), start=1):
+            header = _HEADER.match(line) or _SUBTABLE.match(line)
+            if header and header.group(1) == quoted:
+                return number
     return None

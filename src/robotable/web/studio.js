@@ -147,6 +147,10 @@ function showError() {
 
 // -- the table of cards ------------------------------------------------------------------------
 
+function plural(word) {
+  return /(ch|sh|s|x)$/.test(word) ? `${word}es` : `${word}s`;
+}
+
 function sections() {
   const seen = [];
   for (const row of state.rows) if (!seen.includes(row.section)) seen.push(row.section);
@@ -158,7 +162,10 @@ function drawTable() {
   const names = sections();
   const current = pick.value;
   clear(pick);
-  for (const name of names) pick.append(h("option", { value: name }, name));
+  for (const name of names) {
+    const ofIt = state.rows.filter((r) => r.section === name);
+    pick.append(h("option", { value: name }, `${plural(ofIt[0].kind)} (${ofIt.length})`));
+  }
   pick.value = names.includes(current) ? current : names[0] || "";
   pick.parentElement.hidden = names.length < 2;
   const rows = state.rows.filter((r) => r.section === pick.value);
@@ -256,6 +263,7 @@ function scheduleEstimate() {
   $("estimate").textContent = "";
   if (state.error) return;
   state.estimateTimer = setTimeout(async () => {
+    $("estimate").textContent = "Timing a game on this server…";
     try {
       const data = await api("/studio/api/estimate", studyBody());
       $("estimate").textContent = `This study takes ${data.words} on this server.`;
@@ -339,6 +347,8 @@ async function showStudy(id) {
   $("share").textContent = link;
   $("share").href = study.url;
   $("share-line").hidden = false;
+  $("reopen").href = `/studio#study=${encodeURIComponent(study.id)}`;
+  $("reopen").hidden = !window.location.pathname.startsWith("/studio/s/");
   document.body.dataset.answer = study.id;
 }
 
@@ -385,7 +395,37 @@ async function start() {
   for (const level of state.setup.levels) $("level").append(h("option", { value: level.id }, level.label));
   $("games").max = String(state.setup.max_games);
   fillGames();
-  await loadBundled(0);
+  const from = window.location.hash.match(/^#study=([\w-]+)$/);
+  if (from) await reopen(from[1]);
+  else await loadBundled(0);
+}
+
+// A shared study's sets and question, back in the editor (a copy: the shared answer stays).
+async function reopen(id) {
+  let study;
+  try {
+    study = await api(`/studio/api/studies/${encodeURIComponent(id)}`);
+  } catch (err) {
+    say(err.message);
+    await loadBundled(0);
+    return;
+  }
+  const inputs = study.inputs;
+  state.game = inputs.game;
+  fillGames();
+  $("seats").value = String(inputs.seats);
+  $("set").value = "own";
+  $("question").value = inputs.question;
+  $("level").value = inputs.level;
+  $("games").value = String(inputs.games);
+  const draft = inputs.sides[inputs.sides.length - 1];
+  $("options").value = draft.options;
+  $("a-text").value = inputs.sides[0].cards;
+  $("a-options").value = inputs.sides[0].options;
+  $("compare-panel").hidden = inputs.question !== "compare";
+  $("draft-text").value = draft.cards;
+  state.loaded = inputs.sides[0].cards;
+  await checkNow();
 }
 
 $("key-form").addEventListener("submit", (event) => {
