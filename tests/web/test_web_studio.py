@@ -16,6 +16,7 @@ from robotable.server.app import create_app
 from robotable.server.studio import KEY_HEADER, StudioSettings
 
 from .conftest import TEST_LIMITS
+from .test_studio_api import cli_numbers
 
 pytestmark = pytest.mark.browser
 
@@ -226,3 +227,14 @@ def test_a_shared_study_reopens_its_cards_in_the_studio(studio, page):
         == "6"
     )
     assert page.input_value("#question") == "length" and page.input_value("#games") == "20"
+
+
+def test_the_page_gives_the_numbers_of_the_command_line(studio, page, tmp_path):
+    open_studio(page, studio.url)
+    page.fill("#seed", "7")
+    run_study(page, "fair")
+    assert page.inner_text("#deal-line").startswith("Deal number 7:")
+    study_id = page.evaluate("document.body.dataset.answer")
+    shown = httpx.get(f"{studio.url}/studio/api/studies/{study_id}").json()
+    summary = cli_numbers(tmp_path)
+    assert {key: summary[key] for key in shown["numbers"]} == shown["numbers"]

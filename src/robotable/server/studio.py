@@ -469,6 +469,7 @@ def study_view(stored: dict[str, Any]) -> dict[str, Any]:
         "charts": charts(inputs["question"], result),
         "numbers": result.get("numbers"),
         "compare": result.get("compare"),
+        "seed": inputs["seed"],
         "completed": result.get("completed"),
         "games_planned": result.get("games_planned"),
     }
@@ -535,10 +536,14 @@ def charts(question: str, result: dict[str, Any]) -> list[str]:
     if compared:
         first = compared["first_mover"]
         drawn["compare"] = interval_rows(
-            "A against B",
+            "A against B: the first mover's wins",
             [
-                Bar("First mover, A", first["a"], None, None, _pct(first["a"])),
-                Bar("First mover, B", first["b"], None, None, _pct(first["b"])),
+                Bar(
+                    "First mover, A", first["a"], *first.get("a_ci", (None, None)), _pct(first["a"])
+                ),
+                Bar(
+                    "First mover, B", first["b"], *first.get("b_ci", (None, None)), _pct(first["b"])
+                ),
             ],
             0.0,
             1.0,

@@ -353,6 +353,8 @@ def compare(spec: RunSpec, results: list[GameResult], summary: dict[str, Any]) -
     first = {
         "a": sides[0]["first_mover"]["win_rate"],
         "b": sides[1]["first_mover"]["win_rate"],
+        "a_ci": sides[0]["first_mover"]["ci"],
+        "b_ci": sides[1]["first_mover"]["ci"],
         "difference": diff,
         "low": low,
         "high": high,

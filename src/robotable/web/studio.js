@@ -251,6 +251,8 @@ function studyBody() {
     games: Number($("games").value),
     a: draft,
   };
+  // The same deal number plays the same games again (and the same as the command line's --seed).
+  if ($("seed").value.trim() !== "") body.seed = Number($("seed").value);
   if (question === "compare") {
     body.a = { cards: $("a-text").value, options: $("a-options").value };
     body.b = draft;
@@ -337,6 +339,7 @@ async function showStudy(id) {
   $("answer-title").textContent = study.title;
   const list = clear($("verdicts"));
   for (const line of study.verdicts) list.append(h("li", {}, line));
+  $("deal-line").textContent = `Deal number ${study.seed}: the same number plays the same games again.`;
   const charts = clear($("charts"));
   for (const svg of study.charts) {
     const figure = h("figure", { class: "chart-box" });
@@ -418,6 +421,7 @@ async function reopen(id) {
   $("question").value = inputs.question;
   $("level").value = inputs.level;
   $("games").value = String(inputs.games);
+  $("seed").value = String(inputs.seed);
   const draft = inputs.sides[inputs.sides.length - 1];
   $("options").value = draft.options;
   $("a-text").value = inputs.sides[0].cards;
