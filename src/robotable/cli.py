@@ -2,8 +2,8 @@
 
 Each front end registers its own commands so that one file does not grow into everything:
 `games`, `play`, `replay`, `bench` and `soak` live in `robotable.frontend` (`new-game` and
-`check`, for a game's author, in `robotable.frontend.authoring`); `simulate`, `pool`, `ladder`
-and `tune` in `robotable.sim.commands`; `serve` in `robotable.server.commands`.
+`check`, for a game's author, in `robotable.frontend.authoring`); `simulate`, `pool`, `ladder`,
+`tune` and `balance` in `robotable.sim.commands`; `serve` in `robotable.server.commands`.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ self-play (1,200 in Rumblebots, below), the first mover of every two-seat game w
 the games, and Bread Winner games end by the rulebook's win (all loaves) at least 80% of the
 time. The runs are seeded, so a change that moves a figure out of its bounds fails here every
 time, never now and then; the full pass, with intervals and the stronger agents, is
-`scripts/balance_pass.py`.
+`robotable balance` (sim/studies/balance.py).
 """
 
 from __future__ import annotations

@@ -557,7 +557,7 @@ def test_a_paired_run_resumes_and_says_its_pairs_in_words(invoke, tmp_path):
 
 @pytest.mark.parametrize(("lost", "words"), [(1, "1 game only unbarred"), (6, "6 games only")])
 def test_the_paired_sentence_counts_one_game_as_one(lost, words):
-    from robotable.sim.report import _paired_sentence
+    from robotable.sim.studies.cards import paired_sentence as _paired_sentence
 
     figures = {
         "games": 100, "bar_could_act": 9, "changed": lost, "wins_lost": lost, "wins_gained": 0,

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+import robotable.sim.cli_common as cli_common
 import robotable.sim.commands as commands
 from robotable.sim.analysis import make_variants, summarize
 from robotable.sim.results_file import (
@@ -212,7 +213,7 @@ def test_cli_ctrl_c_saves_partial_results_and_resume_finishes_the_run(
     assert whole.exit_code == 0, whole.output
     full = json.loads(whole.stdout)
 
-    real_run = commands.run
+    real_run = cli_common.run
 
     def interrupted_run(*args, on_result=None, **kw):
         count = []
@@ -226,14 +227,14 @@ def test_cli_ctrl_c_saves_partial_results_and_resume_finishes_the_run(
         return real_run(*args, on_result=stop, **kw)
 
     path = tmp_path / "games.jsonl"
-    monkeypatch.setattr(commands, "run", interrupted_run)
+    monkeypatch.setattr(cli_common, "run", interrupted_run)
     stopped = invoke(*ARGS, *errors, "--out-jsonl", str(path))
     assert stopped.exit_code == 130
     partial = json.loads(stopped.stdout)
     assert partial["interrupted"] is True and partial["games"] == 7
     assert partial["games_planned"] == 32
     assert "--resume" in stopped.stderr and str(path) in stopped.stderr
-    monkeypatch.setattr(commands, "run", real_run)
+    monkeypatch.setattr(cli_common, "run", real_run)
 
     resumed = invoke(*ARGS, *errors, "--resume", str(path))
     assert resumed.exit_code == 0, resumed.output

@@ -7,12 +7,24 @@
                    variants=make_variants({"stak_size": [5, 9]}))
     summary = summarize(run(spec, workers=2))       # the `simulate --json` object
 
-Modules: `runner` (job plan, one game, local processes or Ray), `analysis` (results to numbers),
-`quality` (first mover, end reasons, margins, lead changes, decision point), `results_file` (the
-`--out-jsonl` / `--resume` files), `stats` (Wilson, Newcombe, binomial and two-proportion tests,
-Welch interval, Holm, Mantel-Haenszel, Bradley-Terry), `report` (HTML with figures), `ladder`
-(agent ratings),
-`impact` (card impact within strata: Mantel-Haenszel), `challenge` (`simulate --restrict` and
-`--depth`: one agent against copies of another), `tune` (numeric options toward targets with
-Optuna), `commands` (the `simulate`, `ladder` and `tune` commands).
+The generic runner: `runner` (job plan, one game, local processes or Ray), `results_file` (the
+`--out-jsonl` / `--resume` files), `pool` (several results files as one run), `replays` (a kept
+game replayed).
+
+The numbers: `analysis` (results to the summary), `quality` (first mover, end reasons, margins,
+lead changes, decision point), `impact` (card impact within strata: Mantel-Haenszel), `challenge`
+(one agent against copies of another: `--restrict` and `--depth`), `ladder` (Bradley-Terry
+ratings), `tune` (numeric options toward targets with Optuna), `stats` (Wilson, Newcombe,
+binomial and two-proportion tests, Welch interval, Holm, Mantel-Haenszel, Bradley-Terry),
+`verdicts` (the answer in words).
+
+What people read: `formatting` (rates, intervals, points, p-values and ratios, for the terminal
+and the HTML alike), `text` (the terminal summary and `--json`), `report` (the HTML report) with
+`figures` (its PNG figures).
+
+The commands: `commands` (registers them; `pool`), `cli_common` (what they share), `options`
+(the command line checked before the first game), and the studies in `studies/`, each with its
+options, summary and text and HTML sections: `studies.simulate` (seats and first mover, and the
+study a run makes), `studies.cards` (cards: stratified and restricted play), `studies.depth`,
+`studies.ladder`, `studies.tuning` and `studies.balance` (the fairness pass, `robotable balance`).
 """

@@ -6,6 +6,7 @@ NaN) is written "n/a" by every one of them.
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -67,3 +68,15 @@ def decimal(x: float | None, digits: int = 2) -> str:
     if missing(x):
         return "n/a"
     return f"{x:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{x:.0f}"
+
+
+def escape(value: Any) -> str:
+    """Any value as HTML text."""
+    return html.escape(str(value))
+
+
+def html_table(headers: list[str], rows: list[list[Any]]) -> str:
+    """A plain HTML table, every cell escaped."""
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"

@@ -394,8 +394,6 @@ def _agent_seed(game_seed: int, seat: int) -> int:
 def play_game(job: GameJob, script: Sequence[int] | None = None) -> GameResult:
     """Play one game to the end. Any exception is caught: the game is saved as a record (the
     actions so far, plus the failing one when applying it raised) for `robotable replay`."""
-    from ..agents import make_agent
-
     if job.paired and script is None:
         return play_paired(job)
     started = time.perf_counter()
@@ -422,10 +420,7 @@ def play_game(job: GameJob, script: Sequence[int] | None = None) -> GameResult:
         game = _cached_game(job.game, n, job.options)
         state = game.new_initial_state(seed=job.seed)
         seeds = [_agent_seed(job.seed, s) for s in range(n)]
-        if script is None:
-            agents = [make_agent(spec, seed=seeds[s]) for s, spec in enumerate(job.seat_agents)]
-        else:
-            agents = [_Script(script)] * n
+        agents = _seat_agents(job, script, seeds)
         streams = job.decision_streams and script is None
         # An opening is a shortcut, valid only where the agents would have played it themselves:
         # decisions drawn afresh, by agents that keep nothing from one decision to the next.
@@ -491,21 +486,7 @@ def play_game(job: GameJob, script: Sequence[int] | None = None) -> GameResult:
                 last_values = game.evaluate_all(_replay(game, job.seed, actions[:-1]))
             quality = game_quality(sample_steps, leaders, returns, len(actions), last_values)
     except Exception as exc:  # noqa: BLE001 - a failing game must not stop the run
-        where = _describe_phase(phase, seat, job, actions)
-        message = f"{type(exc).__name__} while {where}: {exc}"
-        path = _save_failure(job, game, actions, state, message, where)
-        return GameResult(
-            variant=job.variant,
-            index=job.index,
-            seed=job.seed,
-            arrangement=job.arrangement,
-            returns=None,
-            actions=len(actions),
-            turns=_safe_turns(state),
-            seconds=time.perf_counter() - started,
-            error=message.splitlines()[0] if message else type(exc).__name__,
-            record_path=path,
-        )
+        return _failed(job, exc, phase, seat, game, state, actions, started)
     return GameResult(
         variant=job.variant,
         index=job.index,
@@ -525,6 +506,34 @@ def play_game(job: GameJob, script: Sequence[int] | None = None) -> GameResult:
         bar_could_act=tuple(could_act),
         moments=tuple(moments.values()),
         moves=tuple(moves or ()),
+    )
+
+
+def _seat_agents(job: GameJob, script: Sequence[int] | None, seeds: list[int]) -> list:
+    """Each seat's agent, seeded from the game; with `script`, the kept moves for every seat."""
+    from ..agents import make_agent
+
+    if script is not None:
+        return [_Script(script)] * job.num_players
+    return [make_agent(spec, seed=seeds[s]) for s, spec in enumerate(job.seat_agents)]
+
+
+def _failed(job: GameJob, exc: Exception, phase: str, seat: int, game, state, actions, started):
+    """The result of a game that raised, its record saved for `robotable replay`."""
+    where = _describe_phase(phase, seat, job, actions)
+    message = f"{type(exc).__name__} while {where}: {exc}"
+    path = _save_failure(job, game, actions, state, message, where)
+    return GameResult(
+        variant=job.variant,
+        index=job.index,
+        seed=job.seed,
+        arrangement=job.arrangement,
+        returns=None,
+        actions=len(actions),
+        turns=_safe_turns(state),
+        seconds=time.perf_counter() - started,
+        error=message.splitlines()[0] if message else type(exc).__name__,
+        record_path=path,
     )
 
 

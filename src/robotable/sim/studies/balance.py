@@ -1,71 +1,42 @@
-"""Re-run the fairness pass of docs/balancing.md: first mover, finished games, cards, decks.
+"""The fairness pass (`robotable balance`): every bundled table's first mover, how its games
+end and the cards past the bar, then each flagged card barred in one seat, and the Iotabots decks.
 
-For every bundled game and seat count it plays self-play games with one agent (greedy by default)
-and prints a Markdown table: the first mover's wins with their 95% interval against the fair
-share, how games end (the rules' own win, a draw or the turn cap), the median length, and the
-bundled cards whose stratified impact passes +/-10 points (an odds ratio outside 2/3..3/2, which
-is 40-60% at an even baseline) with a Holm-adjusted p below 0.05. Then it plays every pair of
-bundled Iotabots decks, both ways round.
+For every bundled game and seat count it plays self-play games with one agent (greedy by
+default) and prints a Markdown table: the first mover's wins with their 95% interval against the
+fair share, how games end (the rules' own win, a draw or the turn cap), the median length, and
+the bundled cards whose stratified impact passes +/-10 points (an odds ratio outside 2/3..3/2,
+which is 40-60% at an even baseline) with a Holm-adjusted p below 0.05. Then it plays every pair
+of bundled Iotabots decks, both ways round. docs/balancing.md says how to read it.
 
-    .venv/bin/python scripts/balance_pass.py                       # greedy, 200 games each
-    .venv/bin/python scripts/balance_pass.py --agent hard --games 100 --workers 2
-
-A pass at a strong agent's budget takes many core-hours, so it can be made in pieces: with
-`--out-dir DIR` every table's games go to a results file there (one per table and seed, resumed
-when the same command runs again, so a stopped pass loses nothing), and each row pools every
-seed's file of its table in DIR (`robotable pool`). `--seed S` adds another piece on fresh
-deals; `--no-play` prints the pooled tables of DIR without playing.
-
-    .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --games 100 --out-dir runs
-    .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --games 100 --out-dir runs --seed 1
-    .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --out-dir runs --no-play
-
-A flag of the stratified test is an association: a card a seat already ahead can afford goes with
-winning whatever it does. `--bar` asks the causal question of each flagged card (Bread Winner's
-rows are bot types, not cards, and are left out): the agent barred from that card in one seat
-against the agent itself in the others, every seat order, `--bar-games` games (the same games as
-`robotable simulate GAME --restrict CARD --agents AGENT --players N --seed S`, whose results file
-can be dropped into --out-dir under the script's name), and a second table with each card's
-importance, the points its player loses without it, and what that reading says. Each barred game
-is read beside the same game unbarred: the unbarred games are played once per table, watching
-the seat every bar would sit in, and a card's run plays only the deals its bar could touch (the
-others are the unbarred games, move for move). `--bar-cards "A;B"` bars the cards named instead
-of the flagged ones, in the tables `--only` and `--seats` choose; `--bar-cards "A+B;C"` bars A and
-B together in one run (a group's importance bounds each of its cards), and C alone. With `--bar`,
-`--screen` bars each table's cards flagged above the bar together first, and each of them alone
-only if that group is not cleared (a table with a dozen flags costs one run when they are
-cleared); cards flagged below are barred alone. The unbarred games are self-play on the bars'
-deals, so a third table gives their row as the first table would (this seed's).
-
-    .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --out-dir runs --only rumblebots --bar
-    .venv/bin/python scripts/balance_pass.py --agent mcts:1000 --out-dir runs --only rumblebots \
-        --seats 4 --bar-cards "Fridge Fortress;War Walker"
-
-`--standing` plays the self-play tables as `simulate --standing` does (the game's evaluation
-before every action) and adds each row's cards past the bar by standing: read at the moment a
-card was first taken, its taker against the seats that stood alike then (docs/balancing.md,
-"Card impact by standing"). With it, `--bar` bars those cards: the suspects left once the lead is held fixed.
-Its tables' files are named apart (`-standing`), since their games carry the moments.
-
+A pass in pieces: with `--out-dir DIR` every table's games go to a results file there (one per
+table and seed, resumed when the same command runs again), and each row pools every seed's file
+of its table in DIR (`robotable pool`); `--seed S` adds a piece on fresh deals and `--no-play`
+prints the pooled tables without playing. `--bar` bars each flagged card in one seat, each
+barred game read beside the same game unbarred (the games of `robotable simulate GAME --restrict
+CARD`); `--screen`, `--bar-cards` and `--standing` are described in `robotable balance --help`.
 The guard in tests/sim/test_balance_guard.py holds the greedy figures inside loose bounds.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import itertools
 import os
 import re
-import sys
 import tempfile
 from contextlib import nullcontext
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Annotated
 
-from robotable.core.registry import bundled_game_names, game_class
-from robotable.sim.analysis import summarize
-from robotable.sim.challenge import (
+import typer
+from rich.console import Console
+
+from ...core.errors import RobotableError
+from ...core.registry import bundled_game_names, game_class
+from .. import formatting as fmt
+from ..analysis import summarize
+from ..challenge import (
     GROUP_CLEARED,
     GROUP_PAST,
     games_to_settle,
@@ -73,10 +44,12 @@ from robotable.sim.challenge import (
     restrict_agents,
     restriction_summary,
 )
-from robotable.sim.pool import pool_results
-from robotable.sim.replays import kept_unbarred
-from robotable.sim.results_file import ResultsFileError, ResultsWriter, read_results
-from robotable.sim.runner import (
+from ..cli_common import SeedOpt, WorkersOpt, fail
+from ..options import MAX_GAMES, POOL_HINT, UsageProblem, check_agents, check_count, worker_count
+from ..pool import pool_results
+from ..replays import kept_unbarred
+from ..results_file import ResultsFileError, ResultsWriter, read_results
+from ..runner import (
     GameResult,
     RunOutcome,
     RunSpec,
@@ -86,6 +59,26 @@ from robotable.sim.runner import (
     replay_job,
     run,
 )
+
+
+@dataclass(slots=True)
+class BalanceOptions:
+    """What `robotable balance` was asked for (its options, by the same names)."""
+
+    agent: str = "greedy"
+    games: int = 200
+    workers: int = 1
+    only: str | None = None
+    seed: int = 0
+    out_dir: Path | None = None
+    no_play: bool = False
+    bar: bool = False
+    bar_games: int = 200
+    screen: bool = False
+    bar_cards: str | None = None
+    seats: str | None = None
+    decision_streams: bool = False
+    standing: bool = False
 
 
 def every_table() -> list[tuple[str, int]]:
@@ -110,10 +103,6 @@ FIELDED = {
 }
 
 
-def pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
 class Stopped(Exception):
     """Ctrl-C or SIGTERM during a table: its finished games are saved, the pass ends."""
 
@@ -133,7 +122,7 @@ def table_stem(spec: RunSpec, table: str) -> str:
 def play_seed(
     spec: RunSpec,
     stem: str,
-    args: argparse.Namespace,
+    args: BalanceOptions,
     previous: list[GameResult] | None = None,
     unbarred: dict | None = None,
 ) -> list[GameResult]:
@@ -161,7 +150,7 @@ def play_seed(
     return outcome.results
 
 
-def play_table(spec: RunSpec, stem: str, args: argparse.Namespace) -> RunOutcome:
+def play_table(spec: RunSpec, stem: str, args: BalanceOptions) -> RunOutcome:
     """A table's games: this run's, or with --out-dir every seed's games of the table in that
     folder pooled (this seed's played or resumed first, unless --no-play), in files named
     `STEM-seedS.jsonl`."""
@@ -175,14 +164,14 @@ def play_table(spec: RunSpec, stem: str, args: argparse.Namespace) -> RunOutcome
     return pooled(stem, args)
 
 
-def pooled(stem: str, args: argparse.Namespace) -> RunOutcome:
+def pooled(stem: str, args: BalanceOptions) -> RunOutcome:
     files = sorted(args.out_dir.glob(f"{stem}-seed*.jsonl"))
     if not files:
         raise ResultsFileError(f"{args.out_dir}: no results file {stem}-seed*.jsonl to pool")
     return pool_results(files).outcome
 
 
-def self_play(game: str, seats: int, args: argparse.Namespace, errors: str) -> tuple[dict, int]:
+def self_play(game: str, seats: int, args: BalanceOptions, errors: str) -> tuple[dict, int]:
     spec = RunSpec(
         game,
         seats,
@@ -217,7 +206,7 @@ def bar_stem(game: str, seats: int, card: str, agent: str) -> str:
 
 
 def unbarred_spec(
-    game: str, seats: int, cards: list[str], args: argparse.Namespace, errors: str
+    game: str, seats: int, cards: list[str], args: BalanceOptions, errors: str
 ) -> RunSpec:
     return RunSpec(
         game,
@@ -233,7 +222,7 @@ def unbarred_spec(
 
 
 def unbarred_games(
-    game: str, seats: int, cards: list[str], args: argparse.Namespace, errors: str
+    game: str, seats: int, cards: list[str], args: BalanceOptions, errors: str
 ) -> list[GameResult]:
     """This seed's games of the agent against itself in the barred runs' seat orders, watching
     the seat each bar would sit in: which of `cards` it was ever offered beside another move.
@@ -245,7 +234,7 @@ def unbarred_games(
     return play_seed(spec, stem, args, kept_unbarred_table(spec, stem, args))
 
 
-def kept_unbarred_table(spec: RunSpec, stem: str, args: argparse.Namespace) -> list[GameResult]:
+def kept_unbarred_table(spec: RunSpec, stem: str, args: BalanceOptions) -> list[GameResult]:
     """This table's unbarred games that another results file of --out-dir kept with their moves
     (another list's unbarred table, or a barred run's unbarred partners: the same game, seats,
     agent, seed and rules), each replayed by its moves while watching this list's bars instead
@@ -271,7 +260,7 @@ def bar_card(
     game: str,
     seats: int,
     card: str,
-    args: argparse.Namespace,
+    args: BalanceOptions,
     errors: str,
     unbarred: tuple[int, list[GameResult]] | None = None,
 ) -> dict:
@@ -384,7 +373,7 @@ def screened(
 
 def print_bars(
     flags: list[tuple[str, int, str, float | None]],
-    args: argparse.Namespace,
+    args: BalanceOptions,
     errors: str,
     follow: dict[tuple[str, int, str], list] | None = None,
 ) -> None:
@@ -522,8 +511,8 @@ def print_table_row(game: str, seats: int, s: dict, played: int) -> list[tuple[s
         )
         cards += f"; by standing{blind}: {_card_list(flagged)}"
     print(
-        f"| {game} | {seats} | {played} | {pct(first['win_rate'])} | [{pct(low)}, {pct(high)}] "
-        f"| {pct(first['fair_share'])} | {pct(ends['win'])} | {pct(ends['turn_cap'])} "
+        f"| {game} | {seats} | {played} | {fmt.pct(first['win_rate'])} | [{fmt.pct(low)}, {fmt.pct(high)}] "
+        f"| {fmt.pct(first['fair_share'])} | {fmt.pct(ends['win'])} | {fmt.pct(ends['turn_cap'])} "
         f"| {length['median']:g} {length['unit']} | {cards} |",
         flush=True,
     )
@@ -534,69 +523,7 @@ def _card_list(flagged: list[tuple[str, float]]) -> str:
     return ", ".join(f"{card} (odds ratio {ratio:.2f})" for card, ratio in flagged) or "none"
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--agent", default="greedy")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--only", help="comma-separated games")
-    parser.add_argument("--seed", type=int, default=0, help="master seed of this piece")
-    parser.add_argument(
-        "--out-dir", type=Path, help="keep each table's games here and pool every seed's"
-    )
-    parser.add_argument(
-        "--no-play", action="store_true", help="with --out-dir: only pool what is there"
-    )
-    parser.add_argument(
-        "--bar", action="store_true", help="bar each flagged card from one seat (causal runs)"
-    )
-    parser.add_argument("--bar-games", type=int, default=200, help="games of each barred run")
-    parser.add_argument(
-        "--screen",
-        action="store_true",
-        help="with --bar: bar each table's cards flagged above the bar together first, and each "
-        "of them alone only if the group is not cleared (cards flagged below: alone)",
-    )
-    parser.add_argument(
-        "--bar-cards",
-        help="bar these cards (';' between bars, '+' between the cards of one bar) in each table "
-        "chosen by --only and --seats, in place of the flagged ones, without the self-play and "
-        "deck tables",
-    )
-    parser.add_argument("--seats", help="comma-separated seat counts (default: every table's)")
-    parser.add_argument(
-        "--decision-streams",
-        action="store_true",
-        help="draw each decision's randomness afresh (simulate --decision-streams): each barred "
-        "game starts where its bar can first act; other games than without it, so for tables "
-        "begun with it (its files are refused without it, and the reverse)",
-    )
-    parser.add_argument(
-        "--standing",
-        action="store_true",
-        help="also rank the cards by standing when taken; --bar then bars those flags",
-    )
-    args = parser.parse_args(argv)
-    if args.no_play and args.out_dir is None:
-        parser.error("--no-play reads the results files of --out-dir: give --out-dir")
-    if args.screen and not args.bar:
-        parser.error("--screen orders the bars of --bar: give --bar")
-    try:
-        return pass_tables(args)
-    except Stopped:
-        print(
-            "\nstopped: the finished games are saved; the same command goes on from there"
-            if args.out_dir
-            else "\nstopped",
-            file=sys.stderr,
-        )
-        return 130
-    except ResultsFileError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-
-
-def chosen_tables(args: argparse.Namespace) -> list[tuple[str, int]]:
+def chosen_tables(args: BalanceOptions) -> list[tuple[str, int]]:
     only = set(args.only.split(",")) if args.only else None
     seats = {int(n) for n in args.seats.split(",")} if args.seats else None
     return [
@@ -606,7 +533,7 @@ def chosen_tables(args: argparse.Namespace) -> list[tuple[str, int]]:
     ]
 
 
-def pass_tables(args: argparse.Namespace) -> int:
+def pass_tables(args: BalanceOptions) -> int:
     only = set(args.only.split(",")) if args.only else None
     # made only if a game raises (its record is saved there), so a clean run leaves nothing
     errors = os.path.join(tempfile.gettempdir(), f"robotable-balance-errors-{os.getpid()}")
@@ -667,10 +594,151 @@ def pass_tables(args: argparse.Namespace) -> int:
             if a == b:
                 cells.append("-")
             else:
-                cells.append(pct((share[(a, b)] + 1 - share[(b, a)]) / 2))
+                cells.append(fmt.pct((share[(a, b)] + 1 - share[(b, a)]) / 2))
         print(f"| {a} | " + " | ".join(cells) + " |")
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+# -- the command --------------------------------------------------------------------------------
+
+AgentOpt = Annotated[
+    str, typer.Option("--agent", "-a", help="The one agent every seat plays (self-play).")
+]
+GamesOpt = Annotated[int, typer.Option("--games", help="Games per table and seed.")]
+OnlyOpt = Annotated[str | None, typer.Option("--only", help="These games only, comma separated.")]
+OutDirOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out-dir",
+        help="Keep each table's games in a results file here (one per table and seed, resumed "
+        "when the same command runs again) and pool every seed's file of a table in its row.",
+    ),
+]
+NoPlayOpt = Annotated[
+    bool, typer.Option("--no-play", help="With --out-dir: only pool what is there.")
+]
+BarOpt = Annotated[
+    bool,
+    typer.Option(
+        "--bar",
+        help="Bar each flagged card from one seat (simulate --restrict), each barred game "
+        "beside the same game unbarred, and add a table of each card's importance.",
+    ),
+]
+BarGamesOpt = Annotated[int, typer.Option("--bar-games", help="Games of each barred run.")]
+ScreenOpt = Annotated[
+    bool,
+    typer.Option(
+        "--screen",
+        help="With --bar: bar each table's cards flagged above the bar together first, and "
+        "each of them alone only if the group is not cleared (cards flagged below: alone).",
+    ),
+]
+BarCardsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--bar-cards",
+        help="Bar these cards (';' between bars, '+' between the cards of one bar) in each "
+        "table chosen by --only and --seats, in place of the flagged ones, without the "
+        "self-play and deck tables.",
+    ),
+]
+SeatsOpt = Annotated[
+    str | None,
+    typer.Option("--seats", help="These seat counts only, comma separated (default: every)."),
+]
+StreamsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--decision-streams",
+        help="Draw each decision's randomness afresh (simulate --decision-streams): each barred "
+        "game starts where its bar can first act; other games than without it, so for tables "
+        "begun with it (its files are refused without it, and the reverse).",
+    ),
+]
+StandingOpt = Annotated[
+    bool,
+    typer.Option(
+        "--standing",
+        help="Also rank the cards by standing when taken; --bar then bars those flags.",
+    ),
+]
+
+
+def balance(
+    agent: AgentOpt = "greedy",
+    games: GamesOpt = 200,
+    workers: WorkersOpt = None,
+    only: OnlyOpt = None,
+    seed: SeedOpt = 0,
+    out_dir: OutDirOpt = None,
+    no_play: NoPlayOpt = False,
+    bar: BarOpt = False,
+    bar_games: BarGamesOpt = 200,
+    screen: ScreenOpt = False,
+    bar_cards: BarCardsOpt = None,
+    seats: SeatsOpt = None,
+    decision_streams: StreamsOpt = False,
+    standing: StandingOpt = False,
+) -> None:
+    """The fairness pass: every bundled table's first mover, endings and flagged cards.
+
+    Self-play with one agent at every seat count of every bundled game, one Markdown row per
+    table (the first mover's wins against the fair share, how games end, the median length,
+    the cards past +/-10 points), then every pair of Iotabots decks. With --bar each flagged
+    card is barred from one seat and read beside the same games unbarred. A long pass runs in
+    pieces with --out-dir (resumable) and --seed, and --no-play prints what is there.
+
+    Example: `robotable balance --agent greedy --games 200 --only stakbots,rumblebots`.
+    """
+    err = Console(stderr=True)
+    options = BalanceOptions(
+        agent,
+        games,
+        1,
+        only,
+        seed,
+        out_dir,
+        no_play,
+        bar,
+        bar_games,
+        screen,
+        bar_cards,
+        seats,
+        decision_streams,
+        standing,
+    )
+    try:
+        options.workers = worker_count(workers)
+        _check(options)
+        code = pass_tables(options)
+    except Stopped:
+        stopped = "the finished games are saved; the same command goes on from there"
+        err.print(f"\nstopped: {stopped}" if out_dir else "\nstopped", markup=False)
+        raise typer.Exit(130) from None
+    except (ResultsFileError, RobotableError, UsageProblem) as exc:
+        raise fail(err, str(exc)) from None
+    if code:
+        raise typer.Exit(code)
+
+
+def _check(options: BalanceOptions) -> None:
+    """The pass's options, before anything is played."""
+    if options.no_play and options.out_dir is None:
+        raise UsageProblem("--no-play reads the results files of --out-dir: give --out-dir")
+    if options.screen and not options.bar:
+        raise UsageProblem("--screen orders the bars of --bar: give --bar")
+    check_count("--games", options.games, 1, MAX_GAMES, POOL_HINT)
+    check_count("--bar-games", options.bar_games, 1, MAX_GAMES, POOL_HINT)
+    known = bundled_game_names()
+    for name in (options.only or "").split(","):
+        if name and name not in known:
+            raise UsageProblem(
+                f"--only {options.only}: no bundled game '{name}' ({', '.join(known)})"
+            )
+    for number in (options.seats or "").split(","):
+        if number and not number.strip().isdigit():
+            raise UsageProblem(f"--seats {options.seats}: '{number}' is not a seat count")
+    check_agents([options.agent], (options.only or "stakbots").split(",")[0])
+    if not chosen_tables(options):
+        raise UsageProblem("--only and --seats leave no table to play")

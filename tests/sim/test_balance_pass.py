@@ -1,20 +1,36 @@
-"""scripts/balance_pass.py in pieces: each seed's games kept in --out-dir, every row pooled."""
+"""`robotable balance` (sim/studies/balance.py), the fairness pass, in pieces: each seed's games
+kept in --out-dir, every row pooled; and each flagged card barred."""
 
 from __future__ import annotations
 
-import argparse
 import json
+import sys
 from pathlib import Path
 
 import pytest
+import typer
+from typer.testing import CliRunner
 
+from robotable.sim.commands import register
 from robotable.sim.replays import results_record
-from script_modules import load_script
+from robotable.sim.studies.balance import BalanceOptions
 
 
 @pytest.fixture(scope="module")
 def balance_pass():
-    return load_script("balance_pass")
+    from robotable.sim.studies import balance
+
+    return balance
+
+
+def run_pass(argv: list[str]) -> int:
+    """`robotable balance ARGV`: its exit code, its output passed on to this test's capsys."""
+    app = typer.Typer()
+    register(app)
+    result = CliRunner().invoke(app, ["balance", *argv])
+    sys.stdout.write(result.stdout)
+    sys.stderr.write(result.stderr)
+    return result.exit_code
 
 
 def test_the_pass_covers_every_seat_count_of_every_bundled_game(balance_pass):
@@ -34,9 +50,9 @@ def _row(output: str) -> list[str]:
 
 def test_pieces_on_two_seeds_pool_into_one_row(balance_pass, tmp_path, capsys):
     base = ["--only", "breadwinner", "--out-dir", str(tmp_path)]
-    assert balance_pass.main([*base, "--games", "4"]) == 0
+    assert run_pass([*base, "--games", "4"]) == 0
     assert _row(capsys.readouterr().out)[2] == "4"
-    assert balance_pass.main([*base, "--games", "3", "--seed", "1"]) == 0
+    assert run_pass([*base, "--games", "3", "--seed", "1"]) == 0
     pooled = _row(capsys.readouterr().out)
     assert pooled[2] == "7"
     assert sorted(p.name for p in tmp_path.iterdir()) == [
@@ -44,28 +60,27 @@ def test_pieces_on_two_seeds_pool_into_one_row(balance_pass, tmp_path, capsys):
         "breadwinner-2p-self-greedy-seed1.jsonl",
     ]
     # Again on seed 1: its file is complete, so nothing is played and the row is the same.
-    assert balance_pass.main([*base, "--games", "3", "--seed", "1"]) == 0
+    assert run_pass([*base, "--games", "3", "--seed", "1"]) == 0
     assert _row(capsys.readouterr().out) == pooled
     seed1 = tmp_path / "breadwinner-2p-self-greedy-seed1.jsonl"
     assert len(seed1.read_text().splitlines()) == 1 + 3  # the header and the same three games
-    assert balance_pass.main([*base, "--no-play"]) == 0
+    assert run_pass([*base, "--no-play"]) == 0
     assert _row(capsys.readouterr().out) == pooled
 
 
 def test_no_play_needs_an_out_dir_and_files_in_it(balance_pass, tmp_path, capsys):
-    with pytest.raises(SystemExit) as stop:
-        balance_pass.main(["--only", "breadwinner", "--no-play"])
-    assert stop.value.code == 2
+    assert run_pass(["--only", "breadwinner", "--no-play"]) == 2
+    assert "--no-play reads the results files of --out-dir" in capsys.readouterr().err
     empty = ["--only", "breadwinner", "--out-dir", str(tmp_path), "--no-play"]
-    assert balance_pass.main(empty) == 2
+    assert run_pass(empty) == 2
     assert "no results file breadwinner-2p-self-greedy-seed*.jsonl" in capsys.readouterr().err
 
 
 # -- barred runs: each flagged card's causal reading -------------------------------------------
 
 
-def _bar_args(out_dir: Path, no_play: bool = False, games: int = 4) -> argparse.Namespace:
-    return argparse.Namespace(
+def _bar_args(out_dir: Path, no_play: bool = False, games: int = 4) -> BalanceOptions:
+    return BalanceOptions(
         agent="greedy",
         bar_games=games,
         seed=0,
@@ -351,16 +366,16 @@ def test_the_pass_bars_each_flagged_card_and_no_play_reads_them_back(
     # Stak Bots' greedy games flag no card in two games, so the test names one for every table.
     monkeypatch.setattr(balance_pass, "flagged_cards", lambda summary: [("Core Bot", 2.5)])
     base = ["--only", "stakbots", "--out-dir", str(tmp_path), "--bar", "--bar-games", "2"]
-    assert balance_pass.main([*base, "--games", "2"]) == 0
+    assert run_pass([*base, "--games", "2"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if "| Core Bot |" in line]
     assert [row.split("|")[2].strip() for row in rows] == ["2", "3", "4"]
     assert all("| 2.50 | 2 |" in row for row in rows)
-    assert balance_pass.main([*base, "--no-play"]) == 0
+    assert run_pass([*base, "--no-play"]) == 0
     again = [line for line in capsys.readouterr().out.splitlines() if "| Core Bot |" in line]
     assert again == rows
     for bar in tmp_path.glob("*-bar-*"):
         bar.unlink()
-    assert balance_pass.main([*base, "--no-play"]) == 0
+    assert run_pass([*base, "--no-play"]) == 0
     missing = [line for line in capsys.readouterr().out.splitlines() if "| Core Bot |" in line]
     assert all(row.endswith("| not barred yet |") for row in missing)
     assert all(row.count("|") == rows[0].count("|") == 14 for row in missing)
@@ -368,7 +383,7 @@ def test_the_pass_bars_each_flagged_card_and_no_play_reads_them_back(
 
 def test_bar_cards_bars_the_named_cards_in_the_chosen_tables_only(balance_pass, tmp_path, capsys):
     args = ["--only", "stakbots", "--seats", "2,3", "--bar-cards", "Core Bot; Spike Bot"]
-    assert balance_pass.main([*args, "--bar-games", "3", "--out-dir", str(tmp_path)]) == 0
+    assert run_pass([*args, "--bar-games", "3", "--out-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     rows = [line.split("|")[1:4] for line in out.splitlines() if line.startswith("| stakbots")]
     assert [[cell.strip() for cell in row] for row in rows] == [
@@ -400,7 +415,7 @@ def test_standing_adds_the_cards_by_standing_and_keeps_its_games_apart(
     balance_pass, tmp_path, capsys
 ):
     base = ["--only", "rumblebots", "--seats", "2", "--games", "6", "--out-dir", str(tmp_path)]
-    assert balance_pass.main([*base, "--standing"]) == 0
+    assert run_pass([*base, "--standing"]) == 0
     [row] = [line for line in capsys.readouterr().out.splitlines() if "| rumblebots |" in line]
     # Six games are too few for the standing to show who wins, and the row says so.
     assert "; by standing (the standing barely tells the winner): " in row.split("|")[-2]
@@ -408,7 +423,7 @@ def test_standing_adds_the_cards_by_standing_and_keeps_its_games_apart(
     assert path.name == "rumblebots-2p-self-greedy-standing-seed0.jsonl"
     assert all("moments" in json.loads(line) for line in path.read_text().splitlines()[1:])
     # Without it, the same table's games go to a file of their own, with no moments.
-    assert balance_pass.main(base) == 0
+    assert run_pass(base) == 0
     [row] = [line for line in capsys.readouterr().out.splitlines() if "| rumblebots |" in line]
     assert "by standing" not in row
     assert len(list(tmp_path.iterdir())) == 2

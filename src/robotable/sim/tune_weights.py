@@ -1,0 +1,241 @@
+"""A game's heuristic weights searched with Optuna (`robotable tune --config`, a config whose
+`search` is "weights"; sim/studies/tuning.py reads the config).
+
+A trial's weights play the game's own heuristic (`heuristic.evaluate(state, seat, weights)`)
+through greedy, or through MCTS valuing its leaves by it (`agent = "mcts:N"`). Its objective adds
+up to two shares, each over the same deals in every trial (common random numbers):
+
+- `points`: the points (a win 1, a draw one half) the trial's weights take against the shipped
+  weights (`heuristic.DEFAULT`), every deal played twice with the seats swapped;
+- `ends`: the share of self-play games with the trial's weights that end for `end_reason` (the
+  game's `stats()["end_reason"]`: Bread Winner's "all_loaves" is the rulebook's own win).
+
+The shipped weights are the first trial, and the best weights are measured again on fresh deals
+(seed + 1), since the best of many noisy trials flatters itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import multiprocessing
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.errors import OptionError
+from ..core.registry import game_class, load_game
+from ..core.rng import derive_seed
+from .options import UsageProblem
+
+OBJECTIVES = ("points", "ends")
+
+
+@dataclass(frozen=True, slots=True)
+class WeightsSearch:
+    """What a weights config asks for: the game, its weights' ranges and the objective."""
+
+    game: str
+    ranges: tuple[tuple[str, float, float], ...]  # (weight, low, high), bounds included
+    objective: tuple[str, ...] = ("points",)
+    agent: str = "greedy"
+    end_reason: str = ""
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DealJob:
+    """One deal of a measure, picklable for a worker process."""
+
+    game: str
+    options: tuple[tuple[str, Any], ...]
+    weights: tuple[tuple[str, float], ...]  # the trial's, over the shipped ones
+    seed: int
+    agent: str
+    objective: tuple[str, ...]
+    end_reason: str
+
+
+def heuristic_module(game: str):
+    """The game's heuristic module, which must offer `Weights`, `DEFAULT` and
+    `evaluate(state, seat, weights)`."""
+    name = game_class(game).__module__
+    module = None
+    for package in (name, name.rsplit(".", 1)[0]):
+        try:
+            module = importlib.import_module(f"{package}.heuristic")
+            break
+        except ImportError:
+            continue
+    if module is None or not all(hasattr(module, n) for n in ("Weights", "DEFAULT", "evaluate")):
+        raise UsageProblem(
+            f"tune: {game}'s heuristic has no weights to search (a heuristic module with "
+            "Weights, DEFAULT and evaluate(state, seat, weights))"
+        )
+    return module
+
+
+def check_search(search: WeightsSearch, where: str) -> None:
+    """Every weight named is one of the heuristic's, every range ordered, the objective known,
+    and the game two-seated: one line naming `where` otherwise."""
+    module = heuristic_module(search.game)
+    known = [f.name for f in dataclasses.fields(module.Weights)]
+    for name, low, high in search.ranges:
+        if name not in known:
+            raise UsageProblem(
+                f"{where}: [weights] '{name}' is not a weight of the {search.game} heuristic "
+                f"({', '.join(known)})"
+            )
+        if not low <= high:
+            raise UsageProblem(f"{where}: [weights] {name}: the range {low}..{high} is backwards")
+    for name in search.objective:
+        if name not in OBJECTIVES:
+            raise UsageProblem(f"{where}: objective '{name}' is not one of {', '.join(OBJECTIVES)}")
+    if "ends" in search.objective and not search.end_reason:
+        raise UsageProblem(f"{where}: the objective 'ends' needs end_reason (the game's stat)")
+    if search.agent != "greedy" and not search.agent.startswith("mcts:"):
+        raise UsageProblem(f"{where}: agent '{search.agent}' is not greedy or mcts:N")
+    try:
+        load_game(search.game, num_players=2, **dict(search.options))
+    except OptionError as exc:
+        raise UsageProblem(f"{where}: {exc}") from None
+
+
+def _agent(module, weights, seed: int, agent: str):
+    from ..agents.greedy import GreedyAgent
+    from ..agents.mcts import MCTSAgent
+
+    def evaluate(state, seat):
+        return module.evaluate(state, seat, weights)
+
+    if agent == "greedy":
+        return GreedyAgent(seed=seed, evaluate=evaluate)
+    iterations = int(agent.split(":", 1)[1])
+    return MCTSAgent(
+        seed=seed,
+        iterations=iterations,
+        evaluate_all=lambda st: [evaluate(st, 0), evaluate(st, 1)],
+    )
+
+
+def _play(game, module, seat_weights: Sequence[Any], seed: int, agent: str) -> Any:
+    """One game from deal `seed`, seat s played with `seat_weights[s]`; the final state."""
+    agents = [
+        _agent(module, w, derive_seed(seed, 1 + s), agent) for s, w in enumerate(seat_weights)
+    ]
+    state = game.new_initial_state(seed=seed)
+    while not state.is_terminal():
+        state.apply_action(agents[state.current_player()].act(state))
+    return state
+
+
+def play_deal(job: DealJob) -> dict[str, float]:
+    """A deal's share of each objective: the points the trial's weights took against the shipped
+    ones over both seat orders, and whether their self-play game ended for `end_reason`."""
+    module = heuristic_module(job.game)
+    game = load_game(job.game, num_players=2, **dict(job.options))
+    tuned = dataclasses.replace(module.DEFAULT, **dict(job.weights))
+    out: dict[str, float] = {}
+    if "points" in job.objective:
+        total = 0.0
+        for seat in (0, 1):
+            weights = [module.DEFAULT, module.DEFAULT]
+            weights[seat] = tuned
+            returns = _play(game, module, weights, job.seed, job.agent).returns()
+            mine, theirs = returns[seat], returns[1 - seat]
+            total += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+        out["points"] = total / 2
+    if "ends" in job.objective:
+        stats = _play(game, module, [tuned, tuned], job.seed, job.agent).stats() or {}
+        out["ends"] = float(stats.get("end_reason") == job.end_reason)
+    return out
+
+
+def measure(
+    search: WeightsSearch, weights: dict[str, float], deals: int, seed: int, pool
+) -> dict[str, Any]:
+    """The weights' shares over `deals` deals of master seed `seed`, and their objective (the
+    sum of the shares)."""
+    jobs = [
+        DealJob(
+            search.game,
+            search.options,
+            tuple(sorted(weights.items())),
+            derive_seed(seed, d),
+            search.agent,
+            search.objective,
+            search.end_reason,
+        )
+        for d in range(deals)
+    ]
+    rows = list(pool.map(play_deal, jobs)) if pool is not None else [play_deal(j) for j in jobs]
+    shares = {name: sum(r[name] for r in rows) / deals for name in search.objective}
+    return {**shares, "objective": sum(shares.values()), "deals": deals}
+
+
+def tune_weights(
+    search: WeightsSearch,
+    trials: int,
+    deals: int,
+    seed: int = 0,
+    workers: int = 1,
+    confirm_deals: int = 0,
+    on_trial: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Run the search; the `tune --config --json` object of a weights config."""
+    try:
+        import optuna
+    except ImportError:
+        raise UsageProblem("tune: Optuna is not installed (pip install 'robotable[sim]')") from None
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    module = heuristic_module(search.game)
+    shipped = {name: getattr(module.DEFAULT, name) for name, _, _ in search.ranges}
+    started = time.perf_counter()
+    records: list[dict[str, Any]] = []
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(workers, mp_context=context) if workers > 1 else None
+    try:
+
+        def objective(trial) -> float:
+            values = {n: trial.suggest_float(n, low, high) for n, low, high in search.ranges}
+            record = {"number": trial.number, "weights": values}
+            record.update(measure(search, values, deals, seed, pool))
+            records.append(record)
+            if on_trial:
+                on_trial(record)
+            return record["objective"]
+
+        study = optuna.create_study(
+            direction="maximize", sampler=optuna.samplers.TPESampler(seed=seed)
+        )
+        study.enqueue_trial(shipped)  # the shipped weights are the first trial
+        study.optimize(objective, n_trials=trials)
+        best = max(records, key=lambda r: r["objective"])
+        confirm = None
+        if confirm_deals:
+            confirm = {
+                "seed": seed + 1,
+                "shipped": measure(search, shipped, confirm_deals, seed + 1, pool),
+                "best": measure(search, best["weights"], confirm_deals, seed + 1, pool),
+            }
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return {
+        "game": search.game,
+        "search": "weights",
+        "agent": search.agent,
+        "objective": list(search.objective),
+        "end_reason": search.end_reason or None,
+        "options": dict(search.options),
+        "seed": seed,
+        "deals_per_trial": deals,
+        "ranges": {n: [low, high] for n, low, high in search.ranges},
+        "shipped": shipped,
+        "trials": records,
+        "best": best,
+        "confirm": confirm,
+        "seconds": round(time.perf_counter() - started, 3),
+    }
