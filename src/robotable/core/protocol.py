@@ -173,6 +173,10 @@ class Game(ABC):
     narration: ClassVar[Any] = None  # narrate_event(event, voice)
     encoding: ClassVar[Any] = None  # num_distinct_actions(game), action_index(game, action),
     #                                 observation_size(game), encode_observation(game, view)
+    # view.py: what a seat sees and reads, which the state's protocol methods answer with (see
+    # StateBase): view(state, seat, words=True), prompt(state) and stats(state). A game that
+    # names none writes those methods on its state.
+    views: ClassVar[Any] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Wire the modules a game names to the protocol's methods, unless the game writes a
@@ -429,9 +433,43 @@ class StateBase:
         """How many turns have begun (for statistics); games override."""
         return 0
 
+    # -- what a seat sees and reads: the game's view.py, named once as its Game's `views` -------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may know (None: a spectator), JSON-safe: `views.view(state, seat)`. A game
+        whose Game names no `views` module writes this method on its state."""
+        views = self.game.views
+        if views is None:
+            raise NotImplementedError(
+                f"game {self.game.name}: its Game names no views module (views = view) "
+                "and its state writes no view(seat)"
+            )
+        return views.view(self, seat)
+
+    def observation_view(self, seat: int | None) -> dict[str, Any]:
+        """`view(seat)` for a learner's encoder rather than a person: the same keys and values,
+        except that the keys of `game.worded_view_keys` (`"legal_actions"`, and a game's own
+        worded keys) hold empty lists. Wording every legal action is most of what a view costs
+        (several times an engine step), and no encoder reads the words: the RL adapters encode
+        this. A game's `views.view(state, seat, False)` leaves them empty; a game without a
+        `views` module gets its full view."""
+        views = self.game.views
+        if views is None:
+            return self.view(seat)
+        return views.view(self, seat, False)
+
     def prompt(self) -> str:
-        """Why the deciding seat is deciding, in words ("Shot Bot entered: choose a top card")."""
+        """Why the deciding seat is deciding, in words ("Shot Bot entered: choose a top card"):
+        `views.prompt(state)`, or who acts when the game names no `views` module."""
+        views = self.game.views
+        if views is not None:
+            return views.prompt(self)
         return "" if self.is_terminal() else f"Seat {self.current_player() + 1} to act"
+
+    def stats(self) -> dict[str, Any]:
+        """Per-game extras for the balance lab at the end of a game (e.g. why it ended):
+        `views.stats(state)`, or none when the game names no `views` module."""
+        views = self.game.views
+        return {} if views is None else views.stats(self)
 
     def opening_events(self) -> list[Event]:
         """What happened while the table was set, before the first decision (a first roll):
@@ -445,14 +483,6 @@ class StateBase:
         an action holds a position; the default is the action's own label."""
         return action.label()
 
-    def observation_view(self, seat: int | None) -> dict[str, Any]:
-        """`view(seat)` for a learner's encoder rather than a person: the same keys and values,
-        except that the keys of `game.worded_view_keys` (`"legal_actions"`, and a game's own
-        worded keys) hold empty lists. Wording every legal action is most of what a view costs
-        (several times an engine step), and no encoder reads the words: the RL adapters encode
-        this. A game whose view words things overrides it; the default is the full view."""
-        return self.view(seat)
-
     def legal_action_entries(self, seat: int | None) -> list[dict[str, Any]]:
         """The view's "legal_actions": `{"index", "label", "action"}` per legal action when
         `seat` decides now, else empty (nobody sees another seat's choices)."""
@@ -462,10 +492,6 @@ class StateBase:
             {"index": i, "label": self.describe_action(a), "action": a.to_json()}
             for i, a in enumerate(self.legal_actions())
         ]
-
-    def stats(self) -> dict[str, Any]:
-        """Per-game extras for the balance lab at the end of a game (e.g. why it ended)."""
-        return {}
 
     def silence(self) -> Any:
         """This state, made quiet, returned: from now on `apply_action` may skip building its
@@ -529,7 +555,8 @@ class StateBase:
 class State(StateBase, ABC):
     """A game position. Subclasses implement the underscored hooks and the public methods marked
     abstract; `legal_actions` and `apply_action` are provided (by `StateBase`) so every game
-    caches and checks the same way.
+    caches and checks the same way. What a seat sees and reads (`view`, `prompt`, `stats`) comes
+    from the module the Game names as `views` (its view.py), or from methods the state writes.
 
     Subclasses must keep `_legal` (cache of legal actions, None when stale) in their `__slots__`
     or `__dict__` and reset it to None in `clone()` copies only when they differ.
@@ -558,9 +585,6 @@ class State(StateBase, ABC):
 
     @abstractmethod
     def clone(self) -> State: ...
-
-    @abstractmethod
-    def view(self, seat: int | None) -> dict[str, Any]: ...
 
     @abstractmethod
     def to_json(self) -> dict[str, Any]: ...
