@@ -71,7 +71,7 @@ ENGINE_MODULES: tuple[str, ...] = (
             ),
             (
                 "rumblebots",
-                ("actions", "state", "rules", "effects", "heuristic", "encoding", "render"),
+                ("actions", "state", "rules", "effects", "view", "heuristic", "encoding"),
             ),
         )
         for module in modules

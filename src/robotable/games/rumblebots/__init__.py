@@ -5,8 +5,8 @@ Battle Phase, crystals, the Showdown and victory follow the team's rules notes a
 ruling a named option below.
 
 The package reads one way: data (actions, content, state) -> rules (effects, rules) ->
-presentation (render, narration, heuristic, encoding) -> this Game class, which wires them: a
-state reaches the rules and the views through the module attributes below.
+presentation (view, narration, render, heuristic, encoding) -> this Game class, which wires
+them: a state reaches the rules and the views through the module attributes below.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from robotable.core.errors import OptionError
 from robotable.core.options import OptionSpec, rules_option, shown
 from robotable.core.protocol import Action, Game
 
-from . import encoding, heuristic, narration, render, rules
+from . import encoding, heuristic, narration, render, rules, view
 from .actions import ACTION_CLASSES
 from .content import Content, load_content
 from .effects import battle_tables
@@ -50,13 +50,10 @@ class RumblebotsGame(RumblebotsTables, Game):
     heuristic = heuristic
     renderer = render
     encoding = encoding
-    # RumblebotsState's protocol methods call these (`self.game.views.prompt(self)`; a state
-    # takes the rules' two hot entry points, legal_actions and apply_action, when it is built):
-    # state.py is the data layer and imports none of them. Class attributes, so a pickled game
-    # carries no module.
-    rules: ClassVar[ModuleType] = rules  # forward model: setup, legal_actions, apply_action
-    views: ClassVar[ModuleType] = render  # view, prompt, battle_log
-    narration: ClassVar[ModuleType] = narration  # describe_action
+    # What the state calls (state.py imports none of these; core/protocol.py's StateBase):
+    rules: ClassVar[ModuleType] = rules  # the forward model: setup, legal_actions, apply_action
+    views: ClassVar[ModuleType] = view  # view, prompt, stats, battle_log
+    narration: ClassVar[ModuleType] = narration  # events and choices in words
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         rules_option(
             {

@@ -416,37 +416,17 @@ class RumblebotsState(StateBase):
             raise RecordError(f"{where}: field 'turn_pos' is out of range")
         return s
 
-    # ------------------------------------------------------------------ views (render.py)
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return self.game.views.view(self, seat)
-
-    def observation_view(self, seat: int | None) -> dict[str, Any]:
-        return self.game.views.view(self, seat, False)
-
+    # ------------------------------------------------------------------ words (view.py)
+    # `view`, `observation_view`, `prompt` and `stats` are the protocol's: they call
+    # `self.game.views` (view.py), as in every game.
     def battle_log(self) -> list[str]:
-        """The current (or last) battle, one readable line per step (render.battle_log)."""
+        """The current (or last) battle, one readable line per step (view.battle_log)."""
         return self.game.views.battle_log(self)
-
-    def prompt(self) -> str:
-        return self.game.views.prompt(self)
 
     def describe_action(self, action: Action) -> str:
         """The choice in words for the deciding seat: bots by name with their numbers, the
         seat's own things as "your" (narration.describe_action)."""
         return self.game.narration.describe_action(self, action)
-
-    def stats(self) -> dict[str, Any]:
-        n = self.game.num_players
-        return {
-            "end_reason": self.end_reason,
-            "winner": self.winner,
-            "rounds": self.round,
-            "battles": self.battle_no,
-            "clashes": self.clashes,
-            "crystals": [self.storage[p] + self.reactor[p] + self.cryo[p] for p in range(n)],
-            "workshop_tiers": self.tier[:],
-            "collection_sizes": [len(self.collection[p]) for p in range(n)],
-        }
 
     # ------------------------------------------------------------------ determinize (RB-9)
     @cython.locals(
