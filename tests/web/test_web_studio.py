@@ -119,8 +119,15 @@ def run_study(page, question: str, games: int = 20) -> list[str]:
     return page.locator("#verdicts li").all_inner_texts()
 
 
+OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
 def test_a_card_edited_in_the_table_shows_its_line_error_and_the_text_follows(studio, page):
+    page.set_viewport_size(PHONE)
     open_studio(page, studio.url)
+    page.select_option("#question", "compare")
+    assert page.evaluate(OVERFLOW) <= 0, "the editor scrolls sideways on a phone"
+    page.set_viewport_size(DESKTOP)
     first = page.locator("#cards-table tbody tr >> nth=0")
     line = int(first.locator("input[data-field=power]").get_attribute("data-line"))
     edit_cell(page, 0, "power", "four")
@@ -159,8 +166,7 @@ def test_a_small_study_runs_to_its_verdict_and_its_link_shows_it(studio, page):
     page.wait_for_selector("body[data-answer]")
     assert page.locator("#verdicts li").all_inner_texts() == verdicts
     assert page.locator("#editor").is_hidden()
-    overflow = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    assert page.evaluate(overflow) <= 0
+    assert page.evaluate(OVERFLOW) <= 0
     # Chart labels stay readable at phone width: 15 units of a 360-wide drawing, drawn wider.
     width = page.locator("#charts svg >> nth=0").bounding_box()["width"]
     assert width >= 340

@@ -37,7 +37,7 @@ QUESTIONS = {
     "compare": "Does this change help?",
 }
 LEVELS = {
-    "random": "Random moves (fastest; too weak to judge cards)",
+    "random": "Random moves (fastest)",
     "easy": "Easy",
     "medium": "Medium",
     "hard": "Hard (slow)",
