@@ -10,7 +10,8 @@ Imports flow one way: data (actions, content, state) -> rules (effects, rules) -
 
 from __future__ import annotations
 
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 from robotable.core.options import OptionSpec, rules_option
 from robotable.core.protocol import Game
@@ -66,12 +67,10 @@ class BetabotzGame(BetabotzTables, Game):
     heuristic = heuristic
     renderer = render
     encoding = encoding
-    # BetabotzState reaches the forward model, the view and the words through these (state.py
-    # imports none of them, so the package has no import circle); a state takes the two every
-    # step runs (rules.legal_actions, rules.apply_action) from here when it is built.
-    rules = rules
-    view = view
-    narration = narration
+    # What the state calls (state.py imports none of these; core/protocol.py's StateBase):
+    rules: ClassVar[ModuleType] = rules  # the forward model: setup, legal_actions, apply_action
+    views: ClassVar[ModuleType] = view  # view, prompt, stats
+    narration: ClassVar[ModuleType] = narration  # events and choices in words
 
     def __init__(self, num_players: int | None = None, **options: Any) -> None:
         super().__init__(num_players, **options)

@@ -2,8 +2,9 @@
 
 The forward model lives in rules.py and effects.py, the view and the words in view.py and
 narration.py; this module only holds the data and imports none of them. The protocol methods
-that need them go through the Game object (`self.game.rules`, `.view`, `.narration`), which
-`__init__.py` wires (a state takes the two every step runs from it when it is built), so
+that need them go through the Game object (`self.game.rules`, `.views`, `.narration`), which
+`__init__.py` wires (a state takes the two every step runs from it when it is built; `view`,
+`observation_view`, `prompt` and `stats` are the protocol's, answered by `game.views`), so
 imports flow one way: data -> rules -> presentation -> the Game.
 Visibility model (one for view, events and determinize, BZ-10): every seat's Code hand is secret
 to the others (counts are public); the orders of the Betabot, Component, Code and Mission decks
@@ -195,12 +196,6 @@ class BetabotzState(StateBase):
     def turn_number(self) -> int:
         return self.turn
 
-    def prompt(self) -> str:
-        return self.game.view.prompt(self)
-
-    def stats(self) -> dict[str, Any]:
-        return self.game.view.stats(self)
-
     def describe_action(self, action: Action) -> str:
         """The choice in words for the deciding seat (narration.py; front ends only)."""
         return self.game.narration.describe_action(self, action)
@@ -324,13 +319,6 @@ class BetabotzState(StateBase):
                 setattr(s, name, out)
         _check_ranges(s)
         return s
-
-    # -- views --------------------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return self.game.view.view(self, seat)
-
-    def observation_view(self, seat: int | None) -> dict[str, Any]:
-        return self.game.view.view(self, seat, False)
 
     @cython.locals(
         seat=cython.long,

@@ -1,4 +1,5 @@
-"""What a seat sees and reads (BZ-10): the view, the prompt and the end-of-game stats."""
+"""What a seat sees and reads (BZ-10): the view, the prompt and the end-of-game stats, which a
+state reaches as `game.views`."""
 
 from __future__ import annotations
 
