@@ -63,7 +63,7 @@ ENGINE_MODULES: tuple[str, ...] = (
             ),
             (
                 "iotabots",
-                ("actions", "state", "board", "rules", "effects", "heuristic", "encoding"),
+                ("actions", "state", "board", "rules", "effects", "view", "heuristic", "encoding"),
             ),
             (
                 "betabotz",

@@ -3,8 +3,8 @@
 Rules: docs/rules/iotabots.md (IB-x.y). Cards and decks are data in `data/`.
 
 The package reads one way: data (`actions`, `content`, `state`) -> rules (`board`, `effects`,
-`rules`) -> presentation (`render`, `narration`, `heuristic`, `encoding`) -> this Game, which
-wires them: the state finds the rules and the words as `game.rules` and `game.narration`.
+`rules`) -> presentation (`view`, `narration`, `render`, `heuristic`, `encoding`) -> this Game,
+which wires them: the state finds them as `game.rules`, `game.views` and `game.narration`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from robotable.core.errors import OptionError
 from robotable.core.options import OptionSpec, rules_option
 from robotable.core.protocol import Action, Game
 
-from . import encoding, heuristic, narration, render, rules
+from . import encoding, heuristic, narration, render, rules, view
 from .actions import (
     ACTION_CLASSES,
     Activate,
@@ -130,11 +130,10 @@ class IotabotsGame(IotabotsTables, Game):
     heuristic = heuristic
     renderer = render
     encoding = encoding
-    # The forward model and the words, for the state (which sits below them and cannot import
-    # them): `state.game.rules.prompt(state)`; a state takes the two every step runs
-    # (rules.legal_actions, rules.apply_action) from here when it is built.
-    rules: ClassVar[ModuleType] = rules
-    narration: ClassVar[ModuleType] = narration
+    # What the state calls (state.py imports none of these; core/protocol.py's StateBase):
+    rules: ClassVar[ModuleType] = rules  # the forward model: setup, legal_actions, apply_action
+    views: ClassVar[ModuleType] = view  # view, prompt, stats
+    narration: ClassVar[ModuleType] = narration  # events and choices in words
 
     def __init__(self, num_players: int | None = None, **options: Any) -> None:
         super().__init__(num_players, **options)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .narration import result_sentence
-from .rules import view
+from .view import view
 
 if TYPE_CHECKING:
     from .state import IotabotsState

@@ -1,10 +1,11 @@
 """Iotabots match state: plain data (ids, ints, small lists), its clone, JSON and `determinize`.
 
 The bottom of the package: of its siblings it imports only `content` (and `IotabotsGame`, for
-type hints). The forward model (`rules.py`, `effects.py`) and the words (`narration.py`) sit
-above it; the protocol methods that need them reach them as `self.game.rules` and
-`self.game.narration`, which `IotabotsGame` wires (the two every step runs, rules.legal_actions
-and rules.apply_action, are taken from it when a state is built).
+type hints). The forward model (`rules.py`, `effects.py`), the view (`view.py`) and the words
+(`narration.py`) sit above it; the protocol methods that need them reach them as
+`self.game.rules`, `self.game.views` and `self.game.narration`, which `IotabotsGame` wires (the
+two every step runs, rules.legal_actions and rules.apply_action, are taken from it when a state
+is built).
 """
 
 from __future__ import annotations
@@ -244,25 +245,9 @@ class IotabotsState(StateBase):
     def turn_number(self) -> int:
         return self.total_turns
 
-    def prompt(self) -> str:
-        return self.game.rules.prompt(self)
-
     def describe_action(self, action: Action) -> str:
         """The choice in words for the deciding seat (cards by name, never by slot)."""
         return self.game.narration.describe_action(self, action)
-
-    def stats(self) -> dict[str, Any]:
-        return {
-            "duels": len(self.results),
-            "duel_results": ["draw" if r == 2 else f"seat {r}" for r in self.results],
-            "duel_end_reasons": list(self.reasons),
-            "duel_first_players": list(self.firsts),
-            "duels_won_by_first_player": sum(
-                1 for r, f in zip(self.results, self.firsts) if r == f
-            ),
-            "turns": self.total_turns,
-            "decks": [self.game.deck_names[0], self.game.deck_names[1]],
-        }
 
     def silence(self) -> IotabotsState:
         self.quiet = True
@@ -304,12 +289,7 @@ class IotabotsState(StateBase):
         return s
 
     # -- visibility (IB-11): hands and deck order are secret; everything else is public ----------
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return self.game.rules.view(self, seat)
-
-    def observation_view(self, seat: int | None) -> dict[str, Any]:
-        return self.game.rules.view(self, seat, False)
-
+    # (`view` and `observation_view` are the protocol's, answered by `game.views`: view.py)
     def determinize(self, seat: int, rng: random.Random | Any) -> IotabotsState:
         """IB-11.2: resample what `seat` cannot see. The opponent's hand and deck are pooled and
         dealt again (sizes kept; deck lists are open; cards publicly returned to the hand stay),
