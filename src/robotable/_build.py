@@ -52,9 +52,9 @@ ENGINE_MODULES: tuple[str, ...] = (
                     "effects",
                     "rules",
                     "drone",
+                    "view",
                     "heuristic",
                     "encoding",
-                    "render",
                 ),
             ),
             (

@@ -2,8 +2,8 @@
 player with cards in their stak wins. Rules: docs/rules/stakbots.md (SB-x.y).
 
 The package's imports run one way: data (actions, content, state) -> rules (board, effects,
-rules) -> presentation (render, narration, heuristic, encoding) -> this Game, which wires the
-rules and the words into the state's protocol methods.
+rules) -> presentation (view, narration, render, heuristic, encoding) -> this Game, which wires
+the rules, the view and the words into the state's protocol methods.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from robotable.core.narration import narrate_events
 from robotable.core.options import OptionSpec, rules_option
 from robotable.core.protocol import Action, Game
 
-from . import effects, encoding, heuristic, narration, render, rules
+from . import effects, encoding, heuristic, narration, render, rules, view
 from .actions import (
     ACTION_CLASSES,
     END_TURN,
@@ -165,15 +165,13 @@ class StakBotsGame(StakBotsTables, Game):
         ),
     )
     action_classes: ClassVar[tuple[type[Action], ...]] = ACTION_CLASSES
-    heuristic: ClassVar[ModuleType] = heuristic
-    renderer: ClassVar[ModuleType] = render
-    encoding: ClassVar[ModuleType] = encoding
-    # What StakBotsState's protocol methods call (state.py sits below the rules and the words
-    # and imports neither): legal actions, apply_action (a state takes both from here when it is
-    # built) and the prompt; the choices in words; the view.
-    rules: ClassVar[ModuleType] = rules
-    narration: ClassVar[ModuleType] = narration
-    build_view = staticmethod(render.build_view)
+    heuristic = heuristic
+    renderer = render
+    encoding = encoding
+    # What the state calls (state.py imports none of these; core/protocol.py's StateBase):
+    rules: ClassVar[ModuleType] = rules  # the forward model: setup, legal_actions, apply_action
+    views: ClassVar[ModuleType] = view  # view, prompt, stats
+    narration: ClassVar[ModuleType] = narration  # events and choices in words
 
     def __init__(self, num_players: int | None = None, **options: Any) -> None:
         super().__init__(num_players, **options)
@@ -202,7 +200,7 @@ class StakBotsGame(StakBotsTables, Game):
                 f"{self.num_players} hands of {opts['hand_size']} (needs {need}, SB-2.7)"
             )
         self.deck = deck
-        self.card_views = render.static_card_views(deck.cards)
+        self.card_views = view.static_card_views(deck.cards)
         cards = deck.cards
         # Flat per-card tables: the hot path reads ints from lists, never content objects.
         self.names: list[str] = [c.name for c in cards]

@@ -16,7 +16,7 @@ from typing import Any
 
 from robotable.core.rng import GameRng
 
-from . import drone, effects
+from . import drone
 from .actions import (
     Attack,
     ChoosePlayer,
@@ -744,32 +744,3 @@ def play_card(st: StakBotsState, seat: int, k: int, c: int, reaction: bool, even
         events.append(event)
     if g.bot[c] in g.entry:
         st.pending.append(c)  # SB-6.1
-
-
-# -- words ------------------------------------------------------------------------------------
-@cython.locals(st=StakBotsState)
-def prompt(st: StakBotsState) -> str:
-    """Why the deciding seat is deciding, in a game still in play (StakBotsState.prompt words a
-    finished one with the log's own sentence, narration.ending)."""
-    g = st.game
-    d = st.decision
-    if d is not None:
-        return effects.describe(st, d)
-    a = st.active
-    if st.stomp >= 0:
-        name = g.names[st.attacker[st.stomp_from]]
-        whose = effects.seat_s(st, g.owner[st.stomp])
-        return f"Seat {a + 1}: your {name} must keep attacking {whose} {g.stak_word[st.stomp]}"
-    limit = g.hand_limit
-    if limit >= 0 and len(st.hands[a]) > limit:
-        held = len(st.hands[a])
-        feed = "feed the scrapheap and " if not st.fed else ""
-        return (
-            f"Seat {a + 1}, your turn: play, scrap or attack; {feed}play cards onto your "
-            f"opponents' staks until you hold {limit} or fewer (you hold {held}) before you end it"
-        )
-    if not st.fed:
-        return (
-            f"Seat {a + 1}, your turn: play, scrap or attack; feed the scrapheap before you end it"
-        )
-    return f"Seat {a + 1}, your turn: play, scrap, attack or end the turn"

@@ -6,8 +6,8 @@ per seat, k is the seat; with several, seat s holds `game.staks_of[s]`, SB-11.12
 Entry effects waiting to resolve are `pending`, a stack of card ids (top = last, SB-6.4); a choice
 an effect is asking for is `decision` = (kind, card, chooser). The forward model is rules.py;
 this file imports none of the rules or words: the protocol methods that need them go through
-the Game object (`self.game.rules`, named in __init__.py; the two every step runs are taken
-from it when a state is built), so the package's imports run one way.
+the Game object (`self.game.rules`, `.views`, `.narration`, named in __init__.py; the two
+every step runs are taken from it when a state is built), so the package's imports run one way.
 """
 
 from __future__ import annotations
@@ -155,26 +155,10 @@ class StakBotsState(StateBase):
         return self.turn
 
     # The rules and the words live above this file: the package sets the rules' entry points
-    # (above); the rest the Game wires in as attributes (`rules`, `narration`, `build_view`).
-    def prompt(self) -> str:
-        if self.result is not None:  # how the game ended, in the log's own words
-            return self.game.narration.ending(self)
-        return self.game.rules.prompt(self)
-
+    # (above); `view`, `observation_view`, `prompt` and `stats` are the protocol's, answered by
+    # `game.views` (view.py), and the words by `game.narration`.
     def describe_action(self, action: Action) -> str:
         return self.game.narration.describe_action(self, action)
-
-    def stats(self) -> dict[str, Any]:
-        return {
-            "end_reason": self.end_reason,
-            "turns": self.turn,
-            "attacks": self.counts[0],
-            "plays": self.counts[1],
-            "scraps": self.counts[2],
-            "entry_effects": self.counts[3],
-            "reshuffles": self.counts[4],
-            "stak_sizes": [len(s) for s in self.staks],  # per stak (SB-11.12)
-        }
 
     def opening_events(self) -> list[dict[str, Any]]:
         return list(getattr(self, "opening", None) or [])
@@ -246,12 +230,6 @@ class StakBotsState(StateBase):
         c.rng = GameRng(rng.getrandbits(63))
         c._legal = None
         return c
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return self.game.build_view(self, seat)
-
-    def observation_view(self, seat: int | None) -> dict[str, Any]:
-        return self.game.build_view(self, seat, False)
 
     # -- JSON -----------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
