@@ -30,9 +30,8 @@ from pathlib import Path
 MANIFEST = "_engine_manifest.json"
 
 # The forward model and the search: what a playout or an MCTS iteration runs, and the views an
-# RL environment builds at every step (Stak Bots' and Rumblebots' live in render.py; the other
-# games build theirs in state, rules or view). Content loaders, narration, the terminal's text
-# and the front ends stay interpreted (they run once per game or per move).
+# RL environment builds at every step (each game's view.py). Content loaders, narration, the
+# terminal's text and the front ends stay interpreted (they run once per game or per move).
 ENGINE_MODULES: tuple[str, ...] = (
     "robotable.core.protocol",
     "robotable.core.rng",
@@ -59,7 +58,7 @@ ENGINE_MODULES: tuple[str, ...] = (
             ),
             (
                 "breadwinner",
-                ("actions", "state", "board", "rules", "heuristic", "encoding"),
+                ("actions", "state", "board", "rules", "view", "heuristic", "encoding"),
             ),
             (
                 "iotabots",

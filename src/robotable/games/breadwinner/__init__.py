@@ -2,18 +2,19 @@
 and deliver crops until one holds all twelve loaves. Rules: docs/rules/breadwinner.md.
 
 Imports run one way: board, actions, content and state (data) <- rules (forward model) <-
-narration, render, heuristic, encoding (they only read) <- this Game, which wires them.
+view, narration, render, heuristic, encoding (they only read) <- this Game, which wires them.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 from robotable.core.errors import ContentError, OptionError
 from robotable.core.options import OptionSpec, rules_option
 from robotable.core.protocol import Game
 
-from . import encoding, heuristic, narration, plans, render, rules
+from . import encoding, heuristic, narration, plans, render, rules, view
 from .actions import ACTION_CLASSES
 from .content import check_crop_values, load_crop_values
 from .state import BreadWinnerState
@@ -96,11 +97,10 @@ class BreadWinnerGame(Game):
     heuristic = heuristic
     renderer = render
     encoding = encoding
-    # The state's protocol methods reach the forward model and the words through these:
-    # state.py is the data layer below rules.py and narration.py, so it cannot import them (a
-    # state takes rules.legal_actions and rules.apply_action from here when it is built).
-    rules = rules
-    narration = narration
+    # What the state calls (state.py imports none of these; core/protocol.py's StateBase):
+    rules: ClassVar[ModuleType] = rules  # the forward model: setup, legal_actions, apply_action
+    views: ClassVar[ModuleType] = view  # view, prompt, stats
+    narration: ClassVar[ModuleType] = narration  # events and choices in words
 
     def __init__(self, num_players: int | None = None, **options: Any) -> None:
         super().__init__(num_players, **options)

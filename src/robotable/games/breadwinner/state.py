@@ -1,11 +1,11 @@
 """Bread Winner state: plain data (small int lists, the turn steps and the tally slots), a
-hand-written clone, JSON, views and the visibility model.
+hand-written clone, JSON and the visibility model.
 
 This is the package's data layer: of the game's own modules it imports only board.py (and the
-Game class, for types only). The forward model (rules.py) and the words (narration.py) import
-it, so the state reaches them through its game (`self.game.rules`, `self.game.narration`, set
-on the Game class in __init__.py; the two every step runs are taken from it when a state is
-built) and never imports them.
+Game class, for types only). The forward model (rules.py), the view (view.py) and the words
+(narration.py) import it, so the state reaches them through its game (`self.game.rules`,
+`self.game.views`, `self.game.narration`, set on the Game class in __init__.py; the two every
+step runs are taken from it when a state is built) and never imports them.
 
 Visibility model (BW-8, one place for view, events and determinize): every die, the loaves, the
 poison chips, the Discarded Harvest and every face-up (carried, or dropped after being seen) crop
@@ -31,23 +31,16 @@ except ImportError:  # no Cython: its declarations do nothing
     from robotable.core import cython_shim as cython
 
 from .board import (
-    ADJACENT,
-    BOT_ABILITIES,
-    BOT_NAMES,
-    DELIVERY,
     DICE_PER_SEAT,
     FACTORY_LOC0,
     IS_LAND,
     LOC_PILE,
     NUM_DICE,
     NUM_LOAVES,
-    NUM_POISON_CHIPS,
     NUM_TILES,
-    SEAT_LETTERS,
     TILE_NAMES,
     Face,
     die_name,
-    where_name,
 )
 
 if TYPE_CHECKING:
@@ -243,142 +236,8 @@ class BreadWinnerState(StateBase):
         twin.rng = GameRng(rng.getrandbits(63))
         return twin
 
-    def prompt(self) -> str:
-        if self.phase == P_OVER:
-            if self.winner < 0:
-                return "the game is over: a draw at the turn limit"  # BW-R14's only draw
-            return f"the game is over: Seat {self.winner + 1} is the Bread Winner"
-        who = f"Seat {self.seat + 1}, turn {self.turn}"
-        if self.phase == P_FOLLOW:
-            die = self.follow
-            kind = BOT_NAMES[self.face[die]]
-            then = "may unload now" if kind == "Harvester" else "may still take an offensive action"
-            return f"{who}: {kind} {die_name(die)} moved to {TILE_NAMES[self.loc[die]]} and {then}"
-        if self.turn <= 2:
-            return f"{who} (first turn, building only): {STEP_TEXT[self.phase][8:]}"
-        return f"{who}, {STEP_TEXT[self.phase]}"
-
     def describe_action(self, action: Action) -> str:
         return self.game.narration.describe_action(self, action)
-
-    def stats(self) -> dict[str, Any]:
-        per_seat = {
-            name: [self.tally[i], self.tally[NUM_TALLY + i]] for i, name in enumerate(TALLY)
-        }
-        return {
-            "end_reason": self.reason or None,
-            "winner": self.winner if self.phase == P_OVER else None,
-            "turns": self.turn,
-            "first_player": self.first,
-            "loaves": self.loaves[:],
-            "loaves_centre": self.centre,
-            **per_seat,
-        }
-
-    # -- views --------------------------------------------------------------------------------
-    def chip_value(self, chip: int) -> int:
-        return self.game.crop_values[chip]
-
-    def bot_view(self, die: int) -> dict[str, Any]:
-        chip = self.carry[die]
-        face = self.face[die]
-        return {
-            "id": die,
-            "name": die_name(die),
-            "owner": die // DICE_PER_SEAT,
-            "type": BOT_NAMES[face],
-            "face": face,
-            "where": where_name(self.loc[die]),
-            "carrying": None if chip < 0 else self.chip_value(chip),
-            "used": self.used[die],
-        }
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return self._view(seat, True)
-
-    def observation_view(self, seat: int | None) -> dict[str, Any]:
-        return self._view(seat, False)
-
-    def _view(self, seat: int | None, words: bool) -> dict[str, Any]:
-        """`seat`'s view; without `words`, its "legal_actions" are left empty."""
-        terminal = self.phase == P_OVER
-        deciding = self.current_player()
-        legal = self.legal_action_entries(seat) if words else []
-        tiles = []
-        for t in range(NUM_TILES):
-            chip = self.crop[t]
-            crop = None
-            if chip >= 0:
-                # BW-8: a face-down chip shows its value only if everybody has seen it.
-                crop = {
-                    "face_down": True,
-                    "value": self.chip_value(chip) if self.known[t] else None,
-                }
-            tiles.append(
-                {
-                    "id": TILE_NAMES[t],
-                    "kind": "land" if IS_LAND[t] else "delivery",
-                    "owner": DELIVERY.index(t) if t in DELIVERY else None,
-                    "crop": crop,
-                    "poisoned": self.poison[t],
-                    "bots": [self.bot_view(d) for d in range(NUM_DICE) if self.loc[d] == t],
-                }
-            )
-        seats = []
-        for s in range(2):
-            dice = range(s * DICE_PER_SEAT, (s + 1) * DICE_PER_SEAT)
-            factories = []
-            for number in (1, 2, 3, 4):
-                bot = next((d for d in dice if self.loc[d] == FACTORY_LOC0 + number), None)
-                factories.append(
-                    {"number": number, "bot": None if bot is None else self.bot_view(bot)}
-                )
-            seats.append(
-                {
-                    "seat": s,
-                    "letter": SEAT_LETTERS[s],
-                    "delivery": TILE_NAMES[DELIVERY[s]],
-                    "loaves": self.loaves[s],
-                    "pile": sum(1 for d in dice if self.loc[d] == LOC_PILE),
-                    "factories": factories,
-                    "map_bots": sum(1 for d in dice if 0 <= self.loc[d] < NUM_TILES),
-                }
-            )
-        roll = None
-        if self.roll is not None:
-            roll = {BOT_NAMES[i + 1]: n for i, n in enumerate(self.roll)}
-        return {
-            "game": self.game.name,
-            "seat": seat,
-            "current_player": deciding,
-            "turn": self.turn,
-            "prompt": self.prompt(),
-            "terminal": terminal,
-            "returns": self.returns() if terminal else None,
-            "legal_actions": legal,
-            "to_move": self.seat,
-            "first_player": self.first,
-            "phase": PHASE_NAMES[Phase(self.phase)],
-            "follow_up": None if self.follow < 0 else die_name(self.follow),
-            "max_turns": self.game.max_turns,
-            "tiles": tiles,
-            "adjacency": {
-                TILE_NAMES[t]: [TILE_NAMES[n] for n in ADJACENT[t]] for t in range(NUM_TILES)
-            },
-            "seats": seats,
-            "loaves_centre": self.centre,
-            "crop_pile": len(self.pile),
-            "crop_values": sorted(self.game.crop_values),
-            "discarded_harvest": [self.chip_value(c) for c in self.discards],
-            "poison_supply": NUM_POISON_CHIPS - sum(self.poison),
-            "roll": roll,
-            "winner": self.winner if terminal else None,
-            "end_reason": self.reason or None,
-            "bot_types": [
-                {"face": f, "name": BOT_NAMES[f], "ability": BOT_ABILITIES[BOT_NAMES[f]]}
-                for f in range(1, 7)
-            ],
-        }
 
     # -- JSON ---------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
