@@ -1,8 +1,8 @@
 """Dice Race: two to four robot racers, a die and hidden boost cards. The worked example of
 docs/robotable's own-game guide (docs/your-own-game.md), installed as its own package.
 
-Imports run one way: actions, state (data) <- rules (forward model) <- heuristic, encoding,
-render, narration (they only read) <- this Game, which names them.
+Imports run one way: actions, state (data) <- rules (forward model) <- view, heuristic,
+encoding, render, narration (they only read) <- this Game, which names them.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from robotable.core.options import OptionSpec
 from robotable.core.protocol import Game
 from robotable.core.rng import GameRng
 
-from . import encoding, heuristic, narration, render, rules
+from . import encoding, heuristic, narration, render, rules, view
 from .actions import ACTION_CLASSES
 from .state import DiceRaceState
 
@@ -39,8 +39,10 @@ class DiceRaceGame(Game):
     )
     action_classes = ACTION_CLASSES
     # The modules core wires to the protocol's methods (evaluate, render, narrate_event, the
-    # RL encoding hooks); `rules` is what the state calls for its legal actions and moves.
+    # RL encoding hooks); `rules` is what the state calls for its legal actions and moves, and
+    # `views` for what a seat sees and reads (view, observation_view, prompt, stats).
     rules = rules
+    views = view
     heuristic = heuristic
     renderer = render
     narration = narration

@@ -1,7 +1,8 @@
 """The data of a Dice Race position: squares, hidden hands, the draw pile, the RNG.
 
-Plain data with a hand-written clone and JSON. The forward model is in rules.py, which the state
-reaches through `self.game.rules` (this module imports nothing above it).
+Plain data with a hand-written clone and JSON. The forward model is in rules.py and what a seat
+sees in view.py, which the state reaches through `self.game.rules` and `self.game.views` (this
+module imports nothing above it).
 """
 
 from __future__ import annotations
@@ -42,11 +43,6 @@ class DiceRaceState(State):
     def turn_number(self) -> int:
         return self.turn
 
-    def prompt(self) -> str:
-        if self.winners:
-            return ""
-        return "roll the die or play a boost card"
-
     def _legal_actions(self) -> list[Action]:
         return self.game.rules.legal_actions(self)
 
@@ -54,25 +50,7 @@ class DiceRaceState(State):
         return self.game.rules.apply(self, action)
 
     # -- what a seat knows --------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """DR-4: squares, hand sizes and the pile's size are public; a hand is its owner's."""
-        return {
-            "game": self.game.name,
-            "seat": seat,
-            "current_player": self.current_player(),
-            "turn": self.turn,
-            "prompt": self.prompt(),
-            "terminal": self.is_terminal(),
-            "returns": self.returns() if self.winners else None,
-            "legal_actions": self.legal_action_entries(seat),
-            "length": self.game.options["length"],
-            "turns_left": self.game.options["turns"] * self.game.num_players - self.turn,
-            "squares": list(self.squares),
-            "hand": sorted(self.hands[seat]) if seat is not None else None,
-            "hand_sizes": [len(h) for h in self.hands],
-            "pile_size": len(self.pile),
-        }
-
+    # (`view`, `observation_view`, `prompt` and `stats` are the protocol's: view.py answers them)
     def determinize(self, seat: int, rng: random.Random | Any) -> DiceRaceState:
         """A world `seat` cannot tell from this one: the other hands and the pile dealt again
         from the cards `seat` has not seen, and the die's future rolls drawn anew."""
