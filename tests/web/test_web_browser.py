@@ -8,10 +8,7 @@ to refresh the ones the documentation shows (a test run never writes into tracke
 
 from __future__ import annotations
 
-import os
 import random
-import tempfile
-from pathlib import Path
 
 import httpx
 import pytest
@@ -19,33 +16,20 @@ import pytest
 from robotable import replay_record
 from robotable.core.registry import bundled_game_names
 
+from .browser_setup import (
+    READY,
+    SCREENSHOTS,
+    SIZES,
+    launch_browser,
+    new_context,
+    skip_module_without_chromium,
+    watch_errors,
+)
+
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-SCREENSHOTS = Path(os.environ.get("ROBOTABLE_SCREENSHOTS") or tempfile.gettempdir()) / (
-    "" if os.environ.get("ROBOTABLE_SCREENSHOTS") else "robotable-screenshots"
-)
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+skip_module_without_chromium()
 MAX_CLICKS = 1500
-
-if not CHROMIUM.exists():
-    pytest.skip("Debian's chromium is not installed at /usr/bin/chromium", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
-
-READY = (
-    "() => document.body.dataset.terminal === 'true' || "
-    "(document.body.dataset.deciding === 'true' && document.body.dataset.pending !== 'true' "
-    "&& document.body.dataset.forced !== 'true' "  # a forced choice is being taken by the page
-    "&& document.querySelector('[data-action-index]') !== null)"
-)
 
 
 def choose_game(page, game: str) -> None:
@@ -62,21 +46,15 @@ def open_more_options(page) -> None:
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield instance
-        instance.close()
+    yield from launch_browser()
 
 
 @pytest.fixture
 def page(browser):
-    # bypass_csp lets Playwright evaluate its wait conditions; the page itself is unchanged.
-    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
+    context = new_context(browser, {"width": 1280, "height": 900})
     page = context.new_page()
     errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    # A drawing module that throws is caught (the generic drawing takes over) and logged: a bug.
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    watch_errors(page, errors)
     yield page
     context.close()
     assert errors == [], f"javascript errors on the page: {errors}"
@@ -201,7 +179,6 @@ def _table_against_ai(base: str, game: str) -> str:
 GAMES = [g for g in bundled_game_names() if g != "countdown"]
 
 
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 

@@ -4,13 +4,13 @@ game's guided game played to its end screen by following the coach's marks; skip
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import httpx
 import pytest
 
 from robotable.core.registry import bundled_game_names
 from robotable.server.coach import GUIDED_AI, coached_games, load_coach, rehearse
+
+from .browser_setup import READY, SIZES, launch_browser, new_context, watch_errors
 
 # The games robotable ships, from the registry: a user's installed game need not have a coach.
 GAMES = sorted(bundled_game_names())
@@ -72,16 +72,7 @@ def test_coach_and_guided_requests_for_a_game_without_a_coach_are_refused(client
 
 
 # -- in the browser ------------------------------------------------------------------------------
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 MAX_CLICKS = 800
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
-
-READY = (
-    "() => document.body.dataset.terminal === 'true' || "
-    "(document.body.dataset.deciding === 'true' && document.body.dataset.pending !== 'true' "
-    "&& document.querySelector('[data-action-index]') !== null)"
-)
 # The coach has drawn this decision's bubble (or is off: the game is over, or it was skipped).
 COACHED = (
     "() => document.body.dataset.terminal === 'true' || "
@@ -91,24 +82,17 @@ COACHED = (
 
 @pytest.fixture(scope="module")
 def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield instance
-        instance.close()
+    yield from launch_browser()
 
 
 def open_page(browser, size: str):
-    context = browser.new_context(bypass_csp=True, viewport=SIZES[size])
+    context = new_context(browser, SIZES[size])
     # A forced single choice waits for the click here (it is taken for a person after a beat),
     # so that the test's click never races the page's own.
     context.add_init_script("localStorage.setItem('robotable-auto-forced', 'false')")
     page = context.new_page()
     errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    watch_errors(page, errors)
     return context, page, errors
 
 

@@ -10,38 +10,27 @@ refreshes docs/screenshots/lobby-phone.png and lobby-desktop.png.
 
 from __future__ import annotations
 
-import os
 import random
 import re
-import tempfile
-from pathlib import Path
 
 import httpx
 import pytest
 
 from robotable.core.registry import bundled_game_names
 
+from .browser_setup import (
+    READY,
+    SCREENSHOTS,
+    SIZES,
+    launch_browser,
+    new_context,
+    skip_module_without_chromium,
+    watch_errors,
+)
+
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-SCREENSHOTS = Path(os.environ.get("ROBOTABLE_SCREENSHOTS") or tempfile.gettempdir()) / (
-    "" if os.environ.get("ROBOTABLE_SCREENSHOTS") else "robotable-screenshots"
-)
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
-
-if not CHROMIUM.exists():
-    pytest.skip("Debian's chromium is not installed at /usr/bin/chromium", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
-
-# The play page is ready for a click: the game is over, or this seat decides and may act.
-READY = (
-    "() => document.body.dataset.terminal === 'true' || "
-    "(document.body.dataset.deciding === 'true' && document.body.dataset.pending !== 'true' "
-    "&& document.body.dataset.forced !== 'true' "  # a forced choice is being taken by the page
-    "&& document.querySelector('[data-action-index]') !== null)"
-)
+skip_module_without_chromium()
 RULE_CODE = re.compile(r"\b[A-Z]{2}-\d")
 DATE = re.compile(
     r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|"
@@ -61,19 +50,14 @@ OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clie
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield instance
-        instance.close()
+    yield from launch_browser()
 
 
 @pytest.fixture
 def context(browser):
-    # bypass_csp lets Playwright evaluate its wait conditions; the page itself is unchanged.
-    context = browser.new_context(bypass_csp=True, viewport=SIZES["desktop"])
+    context = new_context(browser, SIZES["desktop"])
     errors: list[str] = []
-    context.on("weberror", lambda err: errors.append(str(err.error)))
-    context.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    watch_errors(context, errors)
     yield context
     context.close()
     assert errors == [], f"javascript errors on the page: {errors}"

@@ -10,7 +10,6 @@ or a condition on the page.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import httpx
 import pytest
@@ -18,18 +17,17 @@ import pytest
 from robotable import replay_record
 from robotable.server.rooms import ROBOT_NAMES, robot_names
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
+from .browser_setup import (
+    DESKTOP,
+    PHONE,
+    READY,
+    SIZES,
+    have_chromium,
+    launch_browser,
+    new_context,
+    watch_errors,
+)
+
 HUMAN = {"kind": "human", "name": "Ada"}
 
 
@@ -97,13 +95,7 @@ def test_a_seat_claimed_under_a_name_already_at_the_table_is_refused(client, new
 
 
 # -- in the browser ---------------------------------------------------------------------------------
-browser_only = pytest.mark.skipif(not CHROMIUM.exists(), reason="no chromium at /usr/bin/chromium")
-READY = (
-    "() => document.body.dataset.terminal === 'true' || "
-    "(document.body.dataset.deciding === 'true' && document.body.dataset.pending !== 'true' "
-    "&& document.body.dataset.forced !== 'true' "  # a forced choice is being taken by the page
-    "&& document.querySelector('[data-action-index]') !== null)"
-)
+browser_only = pytest.mark.skipif(not have_chromium(), reason="no chromium at /usr/bin/chromium")
 # Hidden or shown on demand: the page reads document.visibilityState and document.hidden, which a
 # test sets through window.__visibility (set before the page's own scripts run); a call to
 # Notification.requestPermission is counted, since only a button may ask for it.
@@ -129,13 +121,7 @@ ICON = "() => (document.querySelector('link[rel~=icon]') || {}).href || ''"
 
 @pytest.fixture(scope="module")
 def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield instance
-        instance.close()
+    yield from launch_browser()
 
 
 @pytest.fixture
@@ -145,13 +131,11 @@ def open_page(browser):
     errors: list[str] = []
 
     def open_(url: str, size: dict, hidden: bool = False):
-        # bypass_csp lets Playwright evaluate its conditions; the page itself is unchanged.
-        context = browser.new_context(bypass_csp=True, viewport=size)
+        context = new_context(browser, size)
         contexts.append(context)
         context.add_init_script(("window.__visibility = 'hidden';" if hidden else "") + VISIBILITY)
         page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        watch_errors(page, errors)
         page.goto(url)
         return page
 
@@ -211,9 +195,6 @@ def in_view(page, selector: str) -> bool:
         })""",
         selector,
     )
-
-
-SIZES = {"phone": PHONE, "desktop": DESKTOP}
 
 
 @browser_only
