@@ -320,6 +320,17 @@ export function dieArt(bot) {
     g, pipGroup);
 }
 
+// A plain die's face (1 to 6 pips): a rolled die, and the faces it shows while it tumbles.
+const PIPS = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]], 4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], 6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
+
+export function pipFace(face, colour = "#fffaf0") {
+  const svg = frame("0 0 40 40", "die-face",
+    s("rect", { x: 2, y: 2, width: 36, height: 36, rx: 8, fill: colour, stroke: INK, "stroke-width": 2.4 }),
+    (PIPS[face] || []).map(([x, y]) => s("circle", { class: "pip", cx: 20 + x * 10, cy: 20 + y * 10, r: 3.6, fill: INK })));
+  svg.dataset.face = String(face);
+  return svg;
+}
+
 // A Bread Winner tile's ground: furrowed Land, a Delivery bakery in its owner's colour, poison.
 export function tileArt(tile) {
   const poisoned = tile.poisoned;
@@ -467,7 +478,16 @@ export function gameCard(o) {
   el.setAttribute("aria-label", full);
   el.setAttribute("tabindex", "0");
   el.setAttribute("role", "group");
-  if (o.key !== undefined && o.key !== null) el.dataset.card = String(o.key);
+  // What the motion (motion.js) follows: the card's identity where the view gives one (a
+  // reference to a card drawn elsewhere, such as the card deciding, has none of its own), its
+  // name where not, and where it comes from when it is new.
+  if (o.key !== undefined && o.key !== null) {
+    el.dataset.card = String(o.key);
+    if (!o.ref) el.dataset.key = `${o.game}:${o.key}`;
+  }
+  if (!o.ref) el.dataset.name = o.name;
+  if (o.enterFrom) el.dataset.enterFrom = o.enterFrom;
+  readable(el, () => detailFor(el, o, full), o.name);
   const explain = (e) => {
     // A card that is a choice takes the choice (its own handler); one that selects, selects.
     if (el.classList.contains("actionable") || el.getAttribute("role") === "button") return;
@@ -483,6 +503,52 @@ export function gameCard(o) {
     }
   });
   return el;
+}
+
+// A card that is also a choice is read without choosing it: its "i" (shown on choices only,
+// style.css), or a long press on a touch screen. Neither reaches the card's own click.
+const LONG_PRESS_MS = 500;
+
+function readable(el, read, name) {
+  const art = el.querySelector(".card-art");
+  if (art) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "card-read";
+    button.title = "Read this card";
+    button.setAttribute("aria-label", `Read ${name}`);
+    const mark = document.createElement("span");
+    mark.textContent = "i";
+    mark.setAttribute("aria-hidden", "true");
+    button.appendChild(mark);
+    button.addEventListener("click", (e) => { e.stopPropagation(); e.preventDefault(); read(); });
+    // Enter or Space on the "i" reads; the card's own keys (choose) never hear it.
+    button.addEventListener("keydown", (e) => e.stopPropagation());
+    art.appendChild(button);
+  }
+  let timer = null;
+  let start = null;
+  let pressed = false;
+  const stop = () => { clearTimeout(timer); timer = null; };
+  el.addEventListener("pointerdown", (e) => {
+    if (e.pointerType === "mouse") return;
+    pressed = false;
+    start = [e.clientX, e.clientY];
+    stop();
+    timer = setTimeout(() => { timer = null; pressed = true; read(); }, LONG_PRESS_MS);
+  });
+  el.addEventListener("pointermove", (e) => {
+    if (timer && start && Math.hypot(e.clientX - start[0], e.clientY - start[1]) > 10) stop();
+  });
+  for (const type of ["pointerup", "pointercancel", "pointerleave"]) el.addEventListener(type, stop);
+  // The click that ends a long press only read the card: it chooses nothing.
+  el.addEventListener("click", (e) => {
+    if (!pressed) return;
+    pressed = false;
+    e.stopImmediatePropagation();
+    e.preventDefault();
+  }, true);
+  el.addEventListener("contextmenu", (e) => { if (timer || pressed) e.preventDefault(); });
 }
 
 function detailFor(el, o, full) {

@@ -4,6 +4,7 @@
 // shows what the websocket sends and sends back the index of the chosen legal action.
 import { clear, h, humanize } from "./ui.js";
 import generic from "./games/generic.js";
+import * as motion from "./motion.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop());
 const TOKEN_KEY = `robotable-seat-${tableId}`;
@@ -138,6 +139,7 @@ function send(message) {
 
 function act(index, auto = false) {
   if (page.pending || !page.view) return;
+  if (!auto) motion.finish(); // a choice ends the telling of the last move at once
   cancelForced();
   if (!auto) page.autoHeld = false; // the player chose again: forced moves are taken again
   page.pending = true;
@@ -150,6 +152,7 @@ function act(index, auto = false) {
 // as "end the turn now"; the server applies them one by one, each an ordinary step of the log.
 function actPlan(key) {
   if (page.pending || !page.view) return;
+  motion.finish();
   page.pending = true;
   document.body.dataset.pending = "true";
   if (!send({ type: "act", id: page.nextId++, plan: key, step: page.step })) settle();
@@ -231,6 +234,9 @@ function render() {
 
   const boardEl = document.getElementById("board");
   const before = snapshot(boardEl);
+  // A new step moves what it moved (motion.js): where every piece was, taken before redrawing.
+  const moved = page.step > page.drawnStep && page.drawnStep >= 0;
+  const where = moved ? motion.capture(boardEl) : null;
   const board = clear(boardEl);
   const ctx = makeContext(view);
   const mod = page.module || generic;
@@ -245,6 +251,8 @@ function render() {
     ctx.claimed.clear();
     generic.render(board, view, ctx);
   }
+  if (moved) motion.play(board, where);
+  motion.redrawn(board);
   renderLeftoverActions(ctx);
   renderPlans();
   if (page.step > page.drawnStep && page.drawnStep >= 0) markChanges(before, board);
@@ -369,6 +377,12 @@ function renderLeftoverActions(ctx) {
   }
 }
 
+function moveTitle(entry) {
+  if (entry.seat === page.you) return "Your move";
+  const s = page.table.seats[entry.seat];
+  return s ? `${s.name}'s move` : "The move";
+}
+
 function logItem(entry) {
   // The words come from the server (the game's narration, worded for this reader): the page
   // never words an event itself, so the terminal and the browser read the same.
@@ -433,6 +447,16 @@ function renderSide() {
   }
 }
 
+// Why the game ended, in one line: the last prompt ("a draw at the turn limit", "Bo wins by the
+// Showdown") unless the headline says it already, and how many moves it took.
+function endWhy(view) {
+  const moves = page.log.length ? `after ${page.log.length} moves` : "";
+  let why = named(view.prompt || "").trim().replace(/^(the )?(game|match)( is)? over[:,]?\s*/i, "").replace(/\.$/, "");
+  if (why && page.resultWords && page.resultWords.includes(why)) why = "";
+  if (!why) return moves ? `Game over ${moves}.` : "Game over.";
+  return `${why.charAt(0).toUpperCase()}${why.slice(1)}${moves ? `, ${moves}` : ""}.`;
+}
+
 function renderEnd(view) {
   const end = document.getElementById("end");
   if (!view.terminal) {
@@ -457,16 +481,20 @@ function renderEnd(view) {
     if (draw) return "drew";
     return winners.includes(i) ? (winners.length > 1 ? "shares the win" : "won") : "lost";
   };
-  const why = page.log.length ? `Game over after ${page.log.length} moves.` : "Game over.";
+  // Each seat's score where the game keeps one (the table's result: "loaves", "cards left").
+  const result = page.table.result || {};
+  const scores = Array.isArray(result.scores) && result.scores.length === returns.length && result.unit ? result.scores : null;
   clear(end);
   end.hidden = false;
   end.appendChild(h("div", { class: "end-card", id: "end-card" },
     h("h2", { id: "end-words" }, headline),
-    h("p", { class: "muted end-why" }, why),
+    h("p", { class: "muted end-why" }, endWhy(view)),
     h("table", { class: "results" },
-      h("tr", {}, h("th", {}, "Seat"), h("th", {}, "Result")),
+      h("tr", {}, h("th", {}, "Player"), scores ? h("th", {}, humanize(result.unit)) : null, h("th", {}, "Result")),
       returns.map((v, i) => h("tr", { class: winners.includes(i) && !draw ? "winner" : "" },
-        h("td", {}, `${i + 1}. `, h("bdi", {}, seatName(i))), h("td", {}, standing(i))))),
+        h("td", {}, h("bdi", {}, seatName(i))),
+        scores ? h("td", { class: "score" }, String(scores[i])) : null,
+        h("td", {}, standing(i))))),
     page.table.record_url ? h("p", {}, h("a", { class: "button", id: "end-record", href: page.table.record_url, download: true }, "Download the record"),
       h("br"), h("small", { class: "muted" }, "Replay it with: robotable replay FILE")) : null,
     h("p", { class: "end-buttons" }, rematchControl(), h("a", { href: "/", class: "button" }, "Back to the lobby")),
@@ -680,6 +708,7 @@ async function onFrame(frame) {
       rememberSeat();
       await loadModule(page.table.game);
       settle();
+      motion.finish(); // the whole table again (arriving, an undo): nothing left to tell
       render();
       break;
     case "update":
@@ -696,6 +725,10 @@ async function onFrame(frame) {
       if (page.view && page.view.terminal) rememberSeat();
       if (frame.entry.seat === page.you) settle();
       render();
+      // What this step did, told one line at a time when it did several things (a chain, a
+      // battle); the board already shows where it ended, and a choice ends the telling.
+      if (page.view.terminal) motion.finish();
+      else motion.tell(moveTitle(frame.entry), frame.entry.lines, document.getElementById("board"));
       break;
     case "seats":
       if (page.table) {
@@ -798,10 +831,16 @@ document.addEventListener("robotable:ask-hint", () => {
 
 document.getElementById("undo").addEventListener("click", () => {
   cancelForced();
+  motion.finish();
   // Undoing a move taken for you brings its forced choice back: it waits for your click.
   page.autoHeld = true;
   if (send({ type: "undo", id: page.nextId++ })) document.getElementById("undo").disabled = true;
 });
+
+// How fast a move is told (slow, normal, fast; kept by the browser), here and on the story.
+motion.speedControls(document.getElementById("motion-speed"));
+motion.speedControls(document.getElementById("story-speed"));
+document.getElementById("story-skip").addEventListener("click", () => motion.finish());
 
 const autoBox = document.getElementById("auto-forced");
 autoBox.checked = setting(AUTO_KEY, true);

@@ -25,13 +25,22 @@ function smallCard(c, extra, kind = null) {
   if (c.mods) for (const [k, v] of Object.entries(c.mods)) stats.push({ value: `${v > 0 ? "+" : ""}${v}`, label: SHORT[k] || k, title: k, cls: v > 0 ? "stat-up" : "damage" });
   const classes = ["bz-card", c.gold ? "bz-gold" : null, c.green ? "bz-green" : null, sort === "code" ? "bz-code" : null];
   return gameCard({
-    game: "betabotz", name: c.name || "?", small: true, classes, picture,
+    // A Betabot, component or Limit Breach has an id: it travels from the auction to its
+    // winner (motion.js); a Code card goes by its name.
+    game: "betabotz", name: c.name || "?", small: true, classes, picture, key: c.id !== undefined && c.id !== null ? `${sort}-${c.id}` : null,
     cost: c.min_bid !== undefined ? { value: c.min_bid, icon: "bitz", title: "minimum bid in Bitz" } : null,
     stats,
     tags: c.attribute ? humanize(c.attribute) : null,
     text: c.text,
     after: [extra || null],
   });
+}
+
+// A number whose change floats over it (motion.js): "+6" Bitz.
+function counted(el, key, value) {
+  el.dataset.count = key;
+  el.dataset.value = String(value);
+  return el;
 }
 
 function auction(view, ctx) {
@@ -119,7 +128,7 @@ function missions(view, ctx) {
 function seatPanel(view, s, ctx) {
   const mine = s.seat === ctx.you;
   const zone = h("section", { class: `zone seat-color-${s.seat}${mine ? " mine" : ""}${view.current_player === s.seat ? " deciding" : ""}`, dataset: { seat: s.seat } },
-    h("h3", {}, ctx.seatName(s.seat), tokenPill("bitz", `${s.bitz} Bitz`, "big"),
+    h("h3", {}, ctx.seatName(s.seat), counted(tokenPill("bitz", `${s.bitz} Bitz`, "big"), `bitz:${s.seat}`, s.bitz),
       s.betabot ? h("span", { class: "pill" }, s.betabot.name) : h("span", { class: "pill" }, "no Betabot yet"),
       s.starter_chip ? h("span", { class: "pill" }, "starter chip") : null,
       s.team !== null && s.team !== undefined ? h("span", { class: "pill" }, `team of ${ctx.seatName(s.team)}`) : null,
@@ -133,7 +142,7 @@ function seatPanel(view, s, ctx) {
   const table = s.attributes ? attrTable([["attributes", s.attributes], ["mission", s.mission_values], ["damage", Object.values(s.damage || {}).some(Boolean) ? s.damage : null]]) : null;
   // The player's Betabot in person beside its numbers.
   const portrait = s.betabot ? gameCard({
-    game: "betabotz", name: s.betabot.name || "Betabot", small: true, classes: ["bz-card", "bz-betabot"],
+    game: "betabotz", name: s.betabot.name || "Betabot", small: true, classes: ["bz-card", "bz-betabot"], key: `bot-${s.betabot.id}`,
     picture: robotArt("betabotz", s.betabot.name || "Betabot", { might: (s.attributes || {}).firepower }),
     text: s.betabot.text,
   }) : null;

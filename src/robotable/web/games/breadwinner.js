@@ -2,7 +2,7 @@
 // crop chips, BotFactories and the roll. Select a bot (its die), then click a highlighted tile to
 // move or deploy it there; its other choices (abilities, hold, deactivate) appear beside the map.
 import { h, pressable } from "../ui.js";
-import { dieArt, icon, tileArt, tokenPill } from "../art.js";
+import { dieArt, icon, pipFace, tileArt, tokenPill } from "../art.js";
 
 const BOT_KINDS = new Set(["move", "deploy", "act", "hold", "deactivate"]);
 let selected = null; // the die id of the selected bot, kept between frames
@@ -40,7 +40,8 @@ function die(bot, view, ctx, actions, rerender) {
     class: classes.join(" "),
     title: `${bot.name}: ${bot.type} (face ${bot.face})${carrying ? `, carrying ${bot.carrying}` : ""}`,
     "aria-label": `${bot.type} bot ${bot.name}, face ${bot.face}${carrying ? `, carrying a crop of ${bot.carrying}` : ""}`,
-    dataset: { die: bot.id },
+    // The die's identity: it travels from factory to tile to tile (motion.js).
+    dataset: { die: bot.id, key: `breadwinner:die:${bot.id}` },
   },
   dieArt(bot),
   h("div", { class: "bw-name" }, bot.name),
@@ -94,6 +95,27 @@ function factories(seat, view, ctx, actions, rerender) {
   }));
 }
 
+// A number whose change floats over it (motion.js): "+3" loaves.
+function counted(el, key, value) {
+  el.dataset.count = key;
+  el.dataset.value = String(value);
+  return el;
+}
+
+// The roll to build from, as dice: each shows its face, and tumbles when it is new (motion.js).
+// A roll is a turn's: every die of a new turn's roll is new, however the last one fell.
+function rollDice(view) {
+  const faces = new Map((view.bot_types || []).map((b) => [b.name, b.face]));
+  return Object.entries(view.roll || {}).filter(([, n]) => n > 0).map(([type, n]) => {
+    const face = faces.get(type) || 1;
+    const dice = [];
+    for (let k = 0; k < n; k++) {
+      dice.push(h("span", { class: "bw-roll-die", dataset: { roll: `${view.turn}:${type}:${k}`, face: String(face) } }, pipFace(face)));
+    }
+    return h("span", { class: "pill big bw-roll-group", title: `${n} × ${type}` }, dice, ` ${n} × ${type}`);
+  });
+}
+
 function draw(root, view, ctx) {
   const actions = ctx.legal.filter((a) => BOT_KINDS.has(a.action.type));
   // Keep the selection if that bot still has choices, else select the first bot that has some.
@@ -111,8 +133,9 @@ function draw(root, view, ctx) {
   const info = h("div", { class: "bw-info" });
   info.appendChild(h("div", { class: "zone" }, h("h3", {}, `Turn ${view.turn}`, h("span", { class: "pill" }, `phase ${view.phase}`)),
     h("div", { class: "sb-label" }, "Roll"),
-    h("div", { class: "bw-roll" }, Object.entries(view.roll || {}).filter(([, n]) => n > 0).map(([type, n]) => h("span", { class: "pill big" }, `${n} × ${type}`))),
-    h("p", { class: "bw-supply" }, tokenPill("loaf", `${view.loaves_centre} loaves in the centre`), tokenPill("crop", `crop pile ${view.crop_pile}`), tokenPill("poison", `poison ${view.poison_supply}`))));
+    h("div", { class: "bw-roll" }, rollDice(view)),
+    h("p", { class: "bw-supply" }, counted(tokenPill("loaf", `${view.loaves_centre} loaves in the centre`), "loaves:centre", view.loaves_centre),
+      tokenPill("crop", `crop pile ${view.crop_pile}`), tokenPill("poison", `poison ${view.poison_supply}`))));
 
   if (selected !== null) {
     const mine = actions.filter((a) => a.action.die === selected);
@@ -127,7 +150,7 @@ function draw(root, view, ctx) {
   for (const seat of view.seats) {
     const zone = h("div", { class: `zone seat-color-${seat.seat}${seat.seat === ctx.you ? " mine" : ""}` },
       h("h3", {}, `${ctx.seatName(seat.seat)} (${seat.letter})`,
-        tokenPill("loaf", `${seat.loaves} loaves`, "big"),
+        counted(tokenPill("loaf", `${seat.loaves} loaves`, "big"), `loaves:${seat.seat}`, seat.loaves),
         h("span", { class: "pill" }, `${seat.pile} ${seat.pile === 1 ? "die" : "dice"} in the pile`)),
       factories(seat, view, ctx, actions, rerender));
     info.appendChild(zone);

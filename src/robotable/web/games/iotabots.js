@@ -30,6 +30,13 @@ function card(c, opts = {}) {
   });
 }
 
+function counted(el, key, value) {
+  if (!el) return el;
+  el.dataset.count = key;
+  el.dataset.value = String(value);
+  return el;
+}
+
 function fieldBot(bot, seat, ctx, rerender) {
   const extra = [];
   if (bot.attacks_made) extra.push(`attacked ${bot.attacks_made}/${bot.attacks_per_turn}`);
@@ -38,6 +45,10 @@ function fieldBot(bot, seat, ctx, rerender) {
   const el = card(bot, { extra: extra.length ? h("div", { class: "card-tags" }, extra.join(" · ")) : null });
   el.dataset.slot = bot.slot;
   el.dataset.card = `${seat}-${bot.slot}-${bot.name}`;
+  // A bot has no identity in the view but its slot: it travels by its name (motion.js), and
+  // a change of its ATK or DEF floats over the number.
+  counted(el.querySelector(".stat-power"), `atk:${el.dataset.card}`, bot.atk);
+  counted(el.querySelector(".stat-def"), `def:${el.dataset.card}`, bot.def);
   const choose = ctx.find({ type: "choose_bot", seat, slot: bot.slot })[0];
   if (choose) return ctx.bind(el, choose.index, choose.label);
   if (seat === ctx.you) {
@@ -64,7 +75,7 @@ function playerZone(view, p, ctx, rerender) {
   const mine = p.seat === ctx.you;
   const zone = h("section", { class: `zone seat-color-${p.seat}${mine ? " mine" : ""}${view.current_player === p.seat ? " deciding" : ""}`, dataset: { seat: p.seat } },
     h("h3", {}, ctx.seatName(p.seat),
-      tokenPill("life", `${p.life} life`, "big ib-life"),
+      counted(tokenPill("life", `${p.life} life`, "big ib-life"), `life:${p.seat}`, p.life),
       tokenPill("mana", `${p.mana}/${p.mana_max} mana`, "big ib-mana"),
       tokenPill("deck", `deck ${p.deck_count}`),
       h("span", { class: "pill" }, `duel wins ${p.duel_wins}`),

@@ -26,6 +26,13 @@ function bot(c, opts = {}) {
   });
 }
 
+// A number whose change floats over it (motion.js): "+2" scraps, "-3" crystals.
+function counted(el, key, value) {
+  el.dataset.count = key;
+  el.dataset.value = String(value);
+  return el;
+}
+
 function laboratory(view, ctx) {
   const lab = view.laboratory || { rows: [] };
   const box = h("section", { class: "zone rb-lab" }, h("h3", {}, "Laboratory"));
@@ -57,8 +64,8 @@ function workshop(view, s, ctx) {
     h("h3", {}, ctx.seatName(s.seat),
       s.champion ? tokenPill("champion", "Champion", "big rb-champion") : null,
       h("span", { class: "pill" }, `Workshop tier ${s.workshop_tier}`),
-      tokenPill("scrap", `${s.scraps} scraps`, "big"),
-      tokenPill("crystal", `crystals ${c.total ?? 0} (storage ${c.storage ?? 0}, reactor ${c.reactor ?? 0}, cryo ${c.cryo_cell ?? 0})`),
+      counted(tokenPill("scrap", `${s.scraps} scraps`, "big"), `scraps:${s.seat}`, s.scraps),
+      counted(tokenPill("crystal", `crystals ${c.total ?? 0} (storage ${c.storage ?? 0}, reactor ${c.reactor ?? 0}, cryo ${c.cryo_cell ?? 0})`), `crystals:${s.seat}`, c.total ?? 0),
       s.hand_count ? h("span", { class: "pill" }, `scanned hand ${s.hand_count}`) : null));
   const bots = h("div", { class: "card-row" });
   const used = new Set();

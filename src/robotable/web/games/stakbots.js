@@ -14,17 +14,28 @@ function numbers(info) {
   ];
 }
 
+// A card's power as it stands (damage lowers it): a change floats over the card (motion.js).
+function counted(el, info) {
+  el.dataset.count = `power:${info.id}`;
+  el.dataset.value = String(info.current_power ?? info.power);
+  return el;
+}
+
+// `opts.ref`: the card is shown again where it is talked about (the card deciding, an entry
+// effect waiting, the attacker), so it has no identity of its own there: the motion follows the
+// card where it lies. `opts.enterFrom`: where a new card comes from (a drawn card, the supply).
 function card(c, opts = {}) {
   if (!c || c.face_up === false && !c.known) return backCard("stakbots", { small: true, extraClass: "sb-card" });
   const info = c.known || c;
-  return gameCard({
-    game: "stakbots", name: info.name, small: opts.small, key: info.id,
+  const el = gameCard({
+    game: "stakbots", name: info.name, small: opts.small, key: info.id, ref: opts.ref, enterFrom: opts.enterFrom,
     classes: ["sb-card", c.known ? "known-face-down" : null],
     picture: robotArt("stakbots", info.bot || info.name, { might: info.power }),
     stats: numbers(info),
     text: info.text,
     tags: c.known ? "face-down, known" : null,
   });
+  return opts.ref ? el : counted(el, info);
 }
 
 // A card under the top of a stak, seen from the side: a face-down card is a sliver of its back;
@@ -46,7 +57,7 @@ function underCard(c) {
   });
   el.title = info.text || info.name;
   el.setAttribute("aria-label", `${el.getAttribute("aria-label")}. ${info.text || ""}`);
-  return el;
+  return counted(el, info);
 }
 
 function stakPile(cards, ctx, targetable) {
@@ -114,7 +125,7 @@ function seatZone(view, s, ctx, name = null) {
   if (s.hand) {
     for (const c of s.hand) {
       const wrap = h("div", { class: "sb-hand-card" });
-      const el = card(c);
+      const el = card(c, { enterFrom: "stakbots:supply" });
       // A click plays the card onto your own stak (or reacts with it, or discards it); plays
       // onto other staks (borderless, traitor) and recycling are the small buttons below it.
       const plays = ctx.find({ type: "play", card: c.id });
@@ -151,21 +162,23 @@ function middle(view, ctx) {
     view.scrapheap_fed ? h("span", { class: "pill good" }, "scrapheap fed") : h("span", { class: "pill" }, "scrapheap not fed yet"),
     view.attacked_this_turn ? h("span", { class: "pill" }, "attacked") : null));
   const row = h("div", { class: "sb-row" });
-  row.appendChild(h("div", { class: "sb-pile" }, h("div", { class: "sb-label" }, `Supply (${view.supply_size})`),
-    view.supply_size ? card(null) : h("div", { class: "muted" }, "empty")));
+  // The supply is where drawn cards come from (they travel from it to the hand, motion.js).
+  const supply = view.supply_size ? card(null) : h("div", { class: "muted" }, "empty");
+  supply.dataset.key = "stakbots:supply";
+  row.appendChild(h("div", { class: "sb-pile" }, h("div", { class: "sb-label" }, `Supply (${view.supply_size})`), supply));
   row.appendChild(h("div", { class: "sb-pile" }, h("div", { class: "sb-label" }, `Scrapheap (${view.scrapheap.length})`),
     view.scrapheap_top ? card(view.scrapheap_top, { small: true }) : h("div", { class: "muted" }, "empty")));
   if (view.decision) {
     row.appendChild(h("div", { class: "sb-decision" },
       h("div", { class: "sb-label" }, `${ctx.seatName(view.decision.seat)} decides: ${view.decision.kind.replace(/_/g, " ")}`),
-      card(view.decision.card, { small: true }), h("p", {}, view.decision.why)));
+      card(view.decision.card, { small: true, ref: true }), h("p", {}, view.decision.why)));
   }
   if (view.pending_effects && view.pending_effects.length) {
     row.appendChild(h("div", { class: "sb-pile" }, h("div", { class: "sb-label" }, "Entry effects waiting"),
-      h("div", { class: "card-row" }, view.pending_effects.map((c) => card(c, { small: true })))));
+      h("div", { class: "card-row" }, view.pending_effects.map((c) => card(c, { small: true, ref: true })))));
   }
   if (view.attacker) {
-    row.appendChild(h("div", { class: "sb-pile" }, h("div", { class: "sb-label" }, "Attacked with"), card(view.attacker, { small: true })));
+    row.appendChild(h("div", { class: "sb-pile" }, h("div", { class: "sb-label" }, "Attacked with"), card(view.attacker, { small: true, ref: true })));
   }
   const through = ctx.find({ type: "let_through" })[0];
   if (through) row.appendChild(ctx.bind(h("button", { type: "button", class: "big-button" }, "Let the attack through"), through.index, through.label));
