@@ -220,10 +220,11 @@ def test_a_card_set_over_the_size_limit_is_refused(client):
     response = client.post("/studio/api/studies", json=study(cards=big))
     assert response.status_code == 400
     assert "\n" not in response.json()["error"]
-    hostile = client.post(
-        "/studio/api/check", content=b"{not json", headers={"content-type": "application/json"}
-    )
+    json_body = {"content-type": "application/json"}
+    hostile = client.post("/studio/api/check", content=b"{not json", headers=json_body)
     assert hostile.status_code == 400 and "\n" not in hostile.json()["error"]
+    huge = client.post("/studio/api/studies", content=b"{" + b" " * 500_000, headers=json_body)
+    assert huge.status_code == 413 and huge.json()["error"].startswith("the request is too large")
 
 
 def test_a_key_has_one_study_playing_and_a_bounded_queue(tmp_path):

@@ -230,23 +230,15 @@ def studio_routes(studio: Studio) -> list[BaseRoute]:
     async def check(request: Request) -> Response:
         studio.need_key(request)
         body = await _body(request, CheckRequest)
-        rows: list[dict[str, Any]] = []
         if body.game not in CARD_SETS:
             return _error(400, f"the studio has no game '{body.game}'")
-        try:
-            rows = read_draft(body.game, body.cards)
-            options = _checked_side(body.game, body.seats, body)
-        except OptionsError as exc:
-            return JSONResponse({"rows": rows, "error": _where(exc, "options")})
-        except DraftError as exc:
-            return JSONResponse({"rows": rows, "error": _where(exc, "cards")})
-        options.pop(card_sets(body.game).option, None)
-        return JSONResponse({"rows": rows, "error": None, "options": options})
+        # Loading the game with the draft takes tens of milliseconds: off the event loop.
+        return JSONResponse(await asyncio.to_thread(_check, body))
 
     async def estimate(request: Request) -> Response:
         studio.need_key(request)
         body = await _body(request, StudyRequest)
-        inputs, spec = _study_spec(body, studio.settings.max_games)
+        inputs, spec = await asyncio.to_thread(_study_spec, body, studio.settings.max_games)
         assert studio.queue is not None
         queue = studio.queue
         seconds = await asyncio.to_thread(queue.estimates.seconds, spec, queue.workers)
@@ -255,7 +247,7 @@ def studio_routes(studio: Studio) -> list[BaseRoute]:
     async def create(request: Request) -> Response:
         who = studio.need_key(request)
         body = await _body(request, StudyRequest)
-        inputs, spec = _study_spec(body, studio.settings.max_games)
+        inputs, spec = await asyncio.to_thread(_study_spec, body, studio.settings.max_games)
         assert studio.queue is not None
         try:
             study = studio.queue.submit(who, inputs, spec)
@@ -387,6 +379,20 @@ def _checked_side(game: str, seats: int, side: Side) -> dict[str, Any]:
             if f"option '{name}'" in str(exc):
                 raise OptionsError(str(exc), _line_of(side.options, name), name) from None
         raise
+
+
+def _check(body: CheckRequest) -> dict[str, Any]:
+    """The check's answer: the draft's rows, the rules read, and the first error placed."""
+    rows: list[dict[str, Any]] = []
+    try:
+        rows = read_draft(body.game, body.cards)
+        options = _checked_side(body.game, body.seats, body)
+    except OptionsError as exc:
+        return {"rows": rows, "error": _where(exc, "options")}
+    except DraftError as exc:
+        return {"rows": rows, "error": _where(exc, "cards")}
+    options.pop(card_sets(body.game).option, None)
+    return {"rows": rows, "error": None, "options": options}
 
 
 def _study_spec(body: StudyRequest, max_games: int):
