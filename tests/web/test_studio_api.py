@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
@@ -28,6 +29,8 @@ from robotable.server.commands import studio_setup
 from robotable.server.store import Store
 from robotable.server.studio import KEY_COOKIE, KEY_HEADER, StudioSettings, read_key_file
 from robotable.server.studio_content import bundled_text
+from robotable.server.studio_runs import study_result
+from robotable.sim.runner import GameResult, RunOutcome, RunSpec, run
 
 from .conftest import TEST_LIMITS, serve_process
 
@@ -382,3 +385,16 @@ def test_a_server_stopped_with_sigterm_mid_study_leaves_no_worker(tmp_path):
     # The pool's workers are stopped with the study; multiprocessing's resource tracker, a child
     # too, ends when it sees its parent gone.
     assert wait_until(lambda: [p for p in workers if Path(f"/proc/{p}").exists()] == [], 10)
+
+
+def test_games_that_stopped_on_an_error_are_said_first_and_left_out():
+    spec = RunSpec("stakbots", 2, ("random",), games=3, seed=1)
+    failed = [GameResult(0, i, 1, (0, 0), None, 3, 1, 0.1, error="ValueError") for i in range(2)]
+    played = run(replace(spec, games=1))
+    outcome = RunOutcome(spec, [*played.results, *failed], 1.0, "in-process", 1)
+    words = study_result(spec, outcome, "fair")["verdicts"]
+    assert words[0] == (
+        "2 of 3 games stopped on an error in the rules and are left out of the answer: a card of "
+        "this set may do something the game cannot play."
+    )
+    assert all("ValueError" not in line for line in words)

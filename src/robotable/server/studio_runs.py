@@ -269,6 +269,14 @@ def study_result(spec: RunSpec, outcome: RunOutcome, question: str) -> dict[str,
     numbers its plots are drawn from; with two sides, the paired comparison."""
     summary = summarize(outcome)
     words = plain_words(verdicts(summary))
+    if summary["errors"]:
+        # Left out of every number above: say so first, in words (the records stay on the server).
+        words.insert(
+            0,
+            f"{summary['errors']} of {summary['games']} games stopped on an error in the rules "
+            "and are left out of the answer: a card of this set may do something the game "
+            "cannot play.",
+        )
     result: dict[str, Any] = {
         "question": question,
         "verdicts": words,
