@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import sys
@@ -242,6 +243,8 @@ def studio_setup(on: bool, host: str, key_file: Path | None, ray: str | None):
         return None
     from .studio import StudioSettings, new_key, read_key_file
 
+    if ray is not None and importlib.util.find_spec("ray") is None:
+        raise RobotableError("--ray: Ray is not installed (pip install 'robotable[sim]')")
     loopback = host.lower() in ("127.0.0.1", "localhost", "::1", "[::1]")
     key = read_key_file(key_file) if key_file is not None else None
     if key is None and not loopback:
