@@ -23,6 +23,8 @@ with warnings.catch_warnings():
     from starlette.websockets import WebSocketDisconnect
 
 from process_helpers import wait_until
+from robotable.core.errors import RobotableError
+from robotable.server import commands
 from robotable.server import studio as studio_module
 from robotable.server.app import create_app
 from robotable.server.commands import studio_setup
@@ -148,6 +150,13 @@ def test_serve_prints_a_key_on_a_public_bind_and_reads_one_from_a_file(tmp_path,
     assert "\n" not in str(missing.value)
     with pytest.raises(Exception, match="go with --studio"):
         studio_setup(False, "127.0.0.1", None, "auto")
+
+
+def test_serve_studio_ray_without_ray_installed_is_one_line_at_start(monkeypatch):
+    monkeypatch.setattr(commands.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(RobotableError) as refused:
+        studio_setup(True, "127.0.0.1", None, "auto")
+    assert str(refused.value) == "--ray: Ray is not installed (pip install 'robotable[sim]')"
 
 
 # -- the draft's errors at their lines -------------------------------------------------------------

@@ -205,6 +205,10 @@ def test_a_public_studio_asks_for_its_key(tmp_path, browser):
         page.goto(server.url + "/studio")
         page.wait_for_selector("#key-panel:not([hidden])")
         assert page.locator("#editor").is_hidden()
+        page.fill("#studio-key", "not-the-key")
+        page.click("#key-save")
+        page.wait_for_selector("#studio-error:not([hidden])")
+        assert page.inner_text("#studio-error") == "That is not this studio's key."
         page.fill("#studio-key", KEY)
         page.click("#key-save")
         page.wait_for_selector("#cards-table tbody tr")

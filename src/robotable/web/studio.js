@@ -438,7 +438,9 @@ $("key-form").addEventListener("submit", (event) => {
   sessionStorage.setItem(KEY_COOKIE, key);
   document.cookie = `${KEY_COOKIE}=${key}; path=/studio; SameSite=Strict`;
   say("");
-  start();
+  start().then(() => {
+    if (!$("key-panel").hidden) say("That is not this studio's key.");
+  });
 });
 $("game").addEventListener("change", async () => {
   state.game = $("game").value;
