@@ -248,3 +248,22 @@ def test_the_page_gives_the_numbers_of_the_command_line(studio, page, tmp_path):
     shown = httpx.get(f"{studio.url}/studio/api/studies/{study_id}").json()
     summary = cli_numbers(tmp_path)
     assert {key: summary[key] for key in shown["numbers"]} == shown["numbers"]
+
+
+def test_a_card_is_added_and_the_set_saved_as_a_file(studio, page, tmp_path):
+    open_studio(page, studio.url)
+    rows = page.locator("#cards-table tbody tr")
+    count = rows.count()
+    before = checked(page)
+    page.click("#add-card")
+    page.wait_for_function("(n) => Number(document.body.dataset.checked) > n", arg=before)
+    assert rows.count() == count + 1
+    assert page.locator("#draft-error").is_hidden()
+    edit_cell(page, count, "power", "8")
+    with page.expect_download() as download:
+        page.click("#save")
+    saved = tmp_path / "saved.toml"
+    download.value.save_as(saved)
+    assert download.value.suggested_filename == "stakbots-cards.toml"
+    assert saved.read_text(encoding="utf-8") == page.input_value("#draft-text")
+    assert saved.read_text(encoding="utf-8").rstrip().endswith("power = 8\nrank = 6")

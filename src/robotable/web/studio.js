@@ -238,6 +238,30 @@ function selectLine(line) {
   area.setSelectionRange(start, start + (lines[line - 1] || "").length);
 }
 
+// A copy of the last entry of the section shown, added after it: its [[header]] and its lines.
+function addCard() {
+  const rows = state.rows.filter((r) => r.section === $("section").value);
+  if (!rows.length) return;
+  const last = rows[rows.length - 1];
+  const lines = $("draft-text").value.split("\n");
+  const next = state.rows.find((r) => r.line > last.line);
+  let end = next ? next.line - 1 : lines.length;
+  while (end > last.line && (lines[end - 1].trim() === "" || lines[end - 1].trim().startsWith("#"))) end--;
+  const block = lines.slice(last.line - 1, end);
+  lines.splice(end, 0, "", ...block);
+  $("draft-text").value = lines.join("\n");
+  checkNow();
+}
+
+function saveDraft() {
+  const blob = new Blob([$("draft-text").value], { type: "text/plain" });
+  const link = h("a", { href: URL.createObjectURL(blob), download: `${state.game}-cards.toml` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 0);
+}
+
 // -- the study -------------------------------------------------------------------------------
 
 function studyBody() {
@@ -477,6 +501,8 @@ $("question").addEventListener("change", () => {
 for (const id of ["level", "games", "a-text", "a-options"]) $(id).addEventListener("input", scheduleEstimate);
 $("run").addEventListener("click", runStudy);
 $("cancel").addEventListener("click", cancelStudy);
+$("add-card").addEventListener("click", addCard);
+$("save").addEventListener("click", saveDraft);
 $("play-ai").addEventListener("click", () => playDraft(false));
 $("play-friends").addEventListener("click", () => playDraft(true));
 start();
