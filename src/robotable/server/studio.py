@@ -240,8 +240,7 @@ def studio_routes(studio: Studio) -> list[BaseRoute]:
         body = await _body(request, StudyRequest)
         inputs, spec = await asyncio.to_thread(_study_spec, body, studio.settings.max_games)
         assert studio.queue is not None
-        queue = studio.queue
-        seconds = await asyncio.to_thread(queue.estimates.seconds, spec, queue.workers)
+        seconds = await studio.queue.estimate(spec)
         return JSONResponse({"seconds": seconds, "words": about(seconds)})
 
     async def create(request: Request) -> Response:

@@ -19,6 +19,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -159,6 +160,9 @@ class StudyQueue:
         self.max_queued = max_queued
         self.studies: dict[str, Study] = {}
         self.estimates = Estimates()
+        # Timing a game may take a while (a hard game): in a thread of its own, so that waiting
+        # estimates never fill the event loop's default pool, which the tables use.
+        self._estimator = ThreadPoolExecutor(1, thread_name_prefix="robotable-studio-estimate")
         self._waiting: queue.SimpleQueue[Study | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -168,7 +172,15 @@ class StudyQueue:
         self._thread = threading.Thread(target=self._work, name="robotable-studio", daemon=True)
         self._thread.start()
 
+    async def estimate(self, spec: RunSpec) -> float:
+        """About how long `spec` takes here, in seconds (Estimates.seconds)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._estimator, self.estimates.seconds, spec, self.workers
+        )
+
     async def aclose(self) -> None:
+        self._estimator.shutdown(wait=False, cancel_futures=True)
         for study in self.studies.values():
             study.cancel.set()
         self._waiting.put(None)
