@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -389,7 +390,9 @@ def create_app(
             Route("/api/tables/{table_id}/record", api_record),
             Route("/api/tables/{table_id}/seats/{seat:int}/claim", api_claim, methods=["POST"]),
             WebSocketRoute("/ws/tables/{table_id}", ws_table),
-            Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
+            # The pages' scripts and styles, compressed (a phone on a slow network: issue 79
+            # point 8); the API's answers, which carry seat tokens, are not.
+            Mount("/static", GZipMiddleware(StaticFiles(directory=WEB_DIR)), name="static"),
             *(studio_routes(the_studio) if the_studio is not None else []),
         ],
         lifespan=lifespan,
