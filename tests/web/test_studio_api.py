@@ -341,7 +341,7 @@ def test_on_ray_the_same_study_gives_the_same_numbers(tmp_path):
 def test_the_page_is_told_how_long_a_study_takes_before_it_runs(client):
     first = client.post("/studio/api/estimate", json=study(games=200))
     assert first.status_code == 200
-    assert re.fullmatch(r"about \d+ (seconds|minutes)", first.json()["words"])
+    assert re.fullmatch(r"about (1 second|\d+ seconds|\d+ minutes)", first.json()["words"])
     more = client.post("/studio/api/estimate", json=study(games=2000)).json()
     assert more["seconds"] > first.json()["seconds"]
 

@@ -307,8 +307,11 @@ def studio_routes(studio: Studio) -> list[BaseRoute]:
 
 
 def about(seconds: float) -> str:
+    """'about 12 seconds', 'about 3 minutes'."""
+    if seconds < 1.5:
+        return "about 1 second"
     if seconds < 90:
-        return f"about {max(1, round(seconds))} seconds"
+        return f"about {round(seconds)} seconds"
     return f"about {math.ceil(seconds / 60)} minutes"
 
 
@@ -316,13 +319,15 @@ async def _body(request: Request, model: type[BaseModel]) -> Any:
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise RequestError(413, f"the request is too large (at most {MAX_BODY} bytes)")
-    data = b""
+    chunks: list[bytes] = []
+    size = 0
     async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > MAX_BODY:
             raise RequestError(413, f"the request is too large (at most {MAX_BODY} bytes)")
     try:
-        return model.model_validate_json(data)
+        return model.model_validate_json(b"".join(chunks))
     except ValidationError as exc:
         raise RequestError(400, describe_error(exc)) from None
 

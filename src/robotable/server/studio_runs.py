@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..core.errors import RobotableError
 from ..sim.analysis import summarize
 from ..sim.impact import stratified_card_impact
 from ..sim.runner import GameResult, RunOutcome, RunSpec, Variant, plan_jobs, play_batch, run
@@ -259,8 +260,11 @@ class StudyQueue:
             self.estimates.learn(outcome)
         except Exception as exc:  # noqa: BLE001 - a failing study must not stop the queue
             log.warning("study %s failed", study.id, exc_info=True)
-            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            self._set(study, state="failed", error=f"The study stopped: {first}")
+            # Our own one-line errors (Ray unreachable) are for the page; anything else may name
+            # the machine's files, and stays in the server's log.
+            why = str(exc).splitlines()[0] if isinstance(exc, RobotableError) and str(exc) else ""
+            error = f"The study stopped: {why}" if why else "The study stopped on a server error."
+            self._set(study, state="failed", error=error)
             return
         state = "cancelled" if outcome.interrupted else "done"
         study.result = result
