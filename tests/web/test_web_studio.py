@@ -267,3 +267,17 @@ def test_a_card_is_added_and_the_set_saved_as_a_file(studio, page, tmp_path):
     assert download.value.suggested_filename == "stakbots-cards.toml"
     assert saved.read_text(encoding="utf-8") == page.input_value("#draft-text")
     assert saved.read_text(encoding="utf-8").rstrip().endswith("power = 8\nrank = 6")
+
+
+def test_play_the_draft_with_friends_leaves_the_other_seats_open(studio, page):
+    open_studio(page, studio.url)
+    page.select_option("#seats", "3")
+    page.click("#play-friends")
+    page.wait_for_url("**/table/**")
+    table_id = page.url.split("/table/")[1].split("#")[0]
+    seats = httpx.get(f"{studio.url}/api/tables/{table_id}").json()["seats"]
+    assert [(s["kind"], s["open"]) for s in seats] == [
+        ("human", False),
+        ("human", True),
+        ("human", True),
+    ]
