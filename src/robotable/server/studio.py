@@ -503,7 +503,6 @@ def charts(question: str, result: dict[str, Any]) -> list[str]:
     drawn: dict[str, str] = {}
     seats = result.get("seats") or []
     if seats:
-        fair = seats[0].get("fair")
         drawn["fair"] = interval_rows(
             "Wins by seat (95% interval)",
             [
@@ -512,7 +511,7 @@ def charts(question: str, result: dict[str, Any]) -> list[str]:
             ],
             0.0,
             1.0,
-            fair if isinstance(fair, float) and math.isfinite(fair) else None,
+            _fair(seats),
             "fair share",
         )
     cards = result.get("cards") or []
@@ -557,6 +556,8 @@ def charts(question: str, result: dict[str, Any]) -> list[str]:
             ],
             0.0,
             1.0,
+            _fair(seats),
+            "fair share",
         )
         moved = compared.get("cards") or []
         if moved:
@@ -571,9 +572,16 @@ def charts(question: str, result: dict[str, Any]) -> list[str]:
         "fair": ["fair", "leads", "length", "cards"],
         "cards": ["cards", "fair", "length"],
         "length": ["length", "leads", "fair", "cards"],
-        "compare": ["compare", "compare_cards", "fair", "length", "leads"],
+        # A and B pooled would say nothing of either: only their comparison is drawn.
+        "compare": ["compare", "compare_cards"],
     }[question]
     return [drawn[name] for name in order if name in drawn]
+
+
+def _fair(seats: list[dict[str, Any]]) -> float | None:
+    """A seat's fair share of wins, where the study says it."""
+    fair = seats[0].get("fair") if seats else None
+    return fair if isinstance(fair, float) and math.isfinite(fair) else None
 
 
 def _card_bar(label: str, card: dict[str, Any]) -> Bar:
