@@ -281,3 +281,19 @@ def test_play_the_draft_with_friends_leaves_the_other_seats_open(studio, page):
         ("human", True),
         ("human", True),
     ]
+
+
+def test_cancel_stops_a_study_and_the_answer_says_on_how_many_games(studio, page):
+    open_studio(page, studio.url)
+    page.select_option("#question", "fair")
+    page.select_option("#level", "random")
+    page.fill("#games", "2000")
+    page.click("#run")
+    page.wait_for_function("document.getElementById('progress').value > 0")
+    page.click("#cancel")
+    page.wait_for_selector("body[data-answer]", timeout=120_000)
+    assert page.evaluate("document.body.dataset.study") == "cancelled"
+    assert page.inner_text("#progress-text").startswith("Cancelled: ")
+    first = page.locator("#verdicts li >> nth=0").inner_text()
+    assert first.startswith("Interrupted: this verdict rests on") and "of 2000 planned" in first
+    assert page.locator("#cancel").is_hidden() and page.locator("#run").is_enabled()
