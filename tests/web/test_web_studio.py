@@ -297,3 +297,13 @@ def test_cancel_stops_a_study_and_the_answer_says_on_how_many_games(studio, page
     first = page.locator("#verdicts li >> nth=0").inner_text()
     assert first.startswith("Interrupted: this verdict rests on") and "of 2000 planned" in first
     assert page.locator("#cancel").is_hidden() and page.locator("#run").is_enabled()
+
+
+def test_a_field_a_card_leaves_out_is_written_from_its_empty_cell(studio, page):
+    open_studio(page, studio.url)
+    first = page.locator("#cards-table tbody tr >> nth=0")
+    empty = first.locator("input[data-field=copies]")
+    assert empty.get_attribute("data-missing") == "true" and empty.input_value() == ""
+    edit_cell(page, 0, "copies", "3")
+    assert first.locator("input[data-field=copies]").input_value() == "3"
+    assert page.input_value("#draft-text").split("[[cards]]")[1].strip().endswith("copies = 3")

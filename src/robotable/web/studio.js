@@ -183,7 +183,7 @@ function drawTable() {
     for (const name of fields) {
       const cell = row.fields[name];
       const td = h("td", { class: wrong && error.field === name ? "cell-error" : null });
-      if (!cell) td.append("");
+      if (!cell) td.append(missingInput(row, name));
       else if (cell.editable) td.append(cellInput(row, name, cell));
       else td.append(String(cell.value));
       tr.append(td);
@@ -208,6 +208,27 @@ function tomlValue(original, typed) {
   if (typeof original === "boolean" && (text === "true" || text === "false")) return text;
   if (typeof original === "number" && text !== "" && Number.isFinite(Number(text))) return text;
   return JSON.stringify(typed);
+}
+
+// A field this card leaves out (its default applies): typing a value writes its line, after the
+// card's last line of its own.
+function missingInput(row, name) {
+  const input = h("input", {
+    value: "",
+    placeholder: "–",
+    "aria-label": `${row.label || row.section} ${row.number}: ${name}`,
+    dataset: { field: name, missing: "true" },
+  });
+  input.addEventListener("change", () => {
+    if (input.value.trim() === "") return;
+    const lines = $("draft-text").value.split("\n");
+    const own = [row.line, ...Object.values(row.fields).map((c) => c.line).filter(Boolean)];
+    const after = Math.max(...own);
+    lines.splice(after, 0, `${name} = ${tomlValue(0, input.value)}`);
+    $("draft-text").value = lines.join("\n");
+    checkNow();
+  });
+  return input;
 }
 
 function editCell(cell, name, typed) {
