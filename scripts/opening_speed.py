@@ -99,13 +99,13 @@ def main() -> None:
             break
         seat = job.arrangement.index(0)
         agents = tuple(args.agent for _ in job.seat_agents)
-        unbarred_job = replace(job, seat_agents=agents, watch=(((args.card,), ()),))
+        unbarred_job = replace(job.with_bars(watch=(((args.card,), ()),)), seat_agents=agents)
         unbarred = play_game(unbarred_job)
         if not unbarred.bar_could_act[0]:
             continue
         offer = first_offer(unbarred_job, unbarred.moves, seat)
         barred, from_start = cpu(job)
-        again, from_offer = cpu(replace(job, opening=unbarred.moves[:offer]))
+        again, from_offer = cpu(job.with_bars(opening=unbarred.moves[:offer]))
         assert again.moves == barred.moves and again.returns == barred.returns
         whole += from_start
         opened += from_offer

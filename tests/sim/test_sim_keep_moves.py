@@ -236,7 +236,7 @@ def test_unbarred_from_replays_the_kept_unbarred_games_and_plays_only_the_barred
     real = runner.play_game
 
     def counting(job, script=None):
-        if script is None and not job.paired:  # a game its agents play, not a pair's dispatch
+        if script is None and not job.bars.paired:  # a game its agents play, not a pair's dispatch
             played.append(job.index)
         return real(job, script)
 

@@ -441,9 +441,11 @@ def test_a_paired_game_is_the_barred_game_and_skips_only_games_the_bar_cannot_to
     could = []
     for job in _paired_jobs("Spike Bot", 12):
         paired = play_game(job)
-        alone = play_game(replace(job, paired=False))
+        alone = play_game(job.with_bars(paired=False))
         unbarred = play_game(
-            replace(job, paired=False, seat_agents=tuple("mcts:30" for _ in job.seat_agents))
+            replace(
+                job.with_bars(paired=False), seat_agents=tuple("mcts:30" for _ in job.seat_agents)
+            )
         )
         # The barred game is the one the restricted agent plays without a partner...
         assert (paired.returns, paired.actions, paired.cards) == (
@@ -469,9 +471,9 @@ def test_with_decision_streams_a_barred_game_starts_where_its_bar_first_acts():
 
     started_late = 0
     for job in _paired_jobs("Spike Bot", 12):
-        job = replace(job, decision_streams=True, keep_moves=True)
+        job = replace(job, decision_streams=True, record=replace(job.record, keep_moves=True))
         paired = play_game(job)
-        alone = play_game(replace(job, paired=False))  # no opening: every move chosen
+        alone = play_game(job.with_bars(paired=False))  # no opening: every move chosen
         assert (paired.returns, paired.moves, paired.cards) == (
             alone.returns,
             alone.moves,
@@ -479,7 +481,7 @@ def test_with_decision_streams_a_barred_game_starts_where_its_bar_first_acts():
         )
         if paired.bar_could_act[0]:
             seat = job.arrangement.index(0)
-            watch = replace(job, watch=((("Spike Bot",), ()),))
+            watch = job.with_bars(watch=((("Spike Bot",), ()),))
             offer = first_offer(watch, paired.unbarred_moves, seat)
             assert offer < len(paired.unbarred_moves)
             assert paired.moves[:offer] == paired.unbarred_moves[:offer]
@@ -495,20 +497,20 @@ def test_an_opening_is_played_only_for_agents_that_keep_nothing_between_decision
 
     from robotable.sim.runner import play_game
 
-    job = replace(_paired_jobs("Spike Bot", 1)[0], paired=False, keep_moves=True)
+    first = _paired_jobs("Spike Bot", 1)[0]
+    job = replace(first.with_bars(paired=False), record=replace(first.record, keep_moves=True))
     streams = replace(job, decision_streams=True)
     chosen = play_game(streams).moves[0]
     other = 1 - chosen if chosen < 2 else 0  # the opening seat has several moves
-    assert play_game(replace(streams, opening=(other,))).moves[0] == other
-    assert play_game(replace(job, opening=(other,))).moves[0] == play_game(job).moves[0]
+    assert play_game(streams.with_bars(opening=(other,))).moves[0] == other
+    assert play_game(job.with_bars(opening=(other,))).moves[0] == play_game(job).moves[0]
     remembering = replace(
-        streams,
-        opening=(other,),
+        streams.with_bars(opening=(other,)),
         seat_agents=tuple(
             a.replace("mcts:30", "mcts:iterations=30,reuse=1") for a in job.seat_agents
         ),
     )
-    without = replace(remembering, opening=())
+    without = remembering.with_bars(opening=())
     kept_tree = play_game(remembering)
     assert kept_tree.returns is not None and kept_tree.moves == play_game(without).moves
 

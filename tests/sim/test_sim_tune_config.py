@@ -87,3 +87,63 @@ def test_an_options_config_runs_as_its_params_and_targets(invoke, tmp_path):
     assert [p["name"] for p in data["params"]] == ["stak_size"]
     assert [t["metric"] for t in data["targets"]] == ["median_turns", "first_mover"]
     assert len(data["trials"]) == 2 and data["games_per_trial"] == 4
+
+
+def test_compare_measures_the_weights_given_against_a_reference_file(invoke, tmp_path):
+    """`compare` measures weights without a search; `reference`, a heuristic file of one's own
+    (an earlier heuristic.py), plays in place of the shipped weights. The shipped weights
+    against themselves through a reference file that is the shipped heuristic take what the
+    shipped weights take against the shipped weights: the same games."""
+    from robotable.games.iotabots import heuristic
+
+    copy, mark = tmp_path / "old_heuristic.py", tmp_path / "called"
+    copy.write_text(
+        "import pathlib\n"
+        "from robotable.games.iotabots.heuristic import DEFAULT, evaluate as _evaluate\n\n\n"
+        "def evaluate(state, seat):\n"
+        f"    pathlib.Path({str(mark)!r}).touch()\n"
+        "    return _evaluate(state, seat, DEFAULT)\n"
+    )
+    base = 'search = "weights"\ngame = "iotabots"\n'
+    (tmp_path / "plain.toml").write_text(base + "compare = {}\n")
+    (tmp_path / "ref.toml").write_text(base + 'reference = "old_heuristic.py"\ncompare = {}\n')
+    (tmp_path / "given.toml").write_text(base + "compare = {clock = 0, lethal = 0}\n")
+    args = ("--games-per-trial", "2", "--workers", "1", "--seed", "4", "--json")
+    runs = {}
+    for name in ("plain", "ref", "given"):
+        result = invoke("tune", "iotabots", "--config", str(tmp_path / f"{name}.toml"), *args)
+        assert result.exit_code == 0, result.output
+        runs[name] = json.loads(result.stdout)
+    assert runs["ref"]["reference"] == str(copy) and runs["plain"]["reference"] is None
+    assert mark.exists()  # the reference file's evaluate played
+    assert (
+        runs["ref"]["measured"]
+        == runs["plain"]["measured"]
+        == {
+            "points": 0.5,
+            "objective": 0.5,
+            "deals": 2,
+        }
+    )
+    given = runs["given"]["compare"]
+    assert given == {"clock": 0.0, "lethal": 0.0} and runs["given"]["shipped"] == {
+        "clock": heuristic.DEFAULT.clock,
+        "lethal": heuristic.DEFAULT.lethal,
+    }
+    assert "trials" not in runs["given"]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("compare = {lif = 1}\n", "[compare] 'lif' is not a weight of"),
+        ('compare = {life = "high"}\n', "compare life must be a number"),
+        ('compare = {}\nreference = "missing.py"\n', "missing.py: does not load"),
+    ],
+)
+def test_a_bad_compare_or_reference_is_one_line(tmp_path, text, message):
+    path = tmp_path / "mine.toml"
+    path.write_text('search = "weights"\n' + text)
+    with pytest.raises(UsageProblem) as problem:
+        load_config(str(path), "iotabots")
+    assert message in str(problem.value) and "\n" not in str(problem.value)

@@ -90,7 +90,36 @@ class RunSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class Recording:
+    """What a game records beyond its result, for the studies that read it."""
+
+    track_cards: bool = True  # GameResult.cards: the cards each seat's events named
+    quality_every: int = 0  # evaluate every this many decisions; 0: no quality measures
+    standing: bool = False  # record each card's moment (GameResult.moments)
+    keep_moves: bool = False  # GameResult.moves
+
+
+@dataclass(frozen=True, slots=True)
+class Bars:
+    """The restricted-play study's part of a game job (`simulate --restrict`, the fairness
+    pass's barred runs): nothing in a plain run."""
+
+    paired: bool = False  # agent 0 is restricted: play it as `play_paired` does
+    # Bars (cards, kinds) watched at agent 0's seat: which of them could have changed a choice.
+    watch: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
+    # A paired game's unbarred game as a results file kept it (its moves and returns): replayed,
+    # not played (`play_paired`).
+    unbarred: tuple[tuple[int, ...], tuple[float, ...]] | None = None
+    # With GameJob.decision_streams: moves (as GameResult.moves) played as given before the
+    # agents take over: the unbarred game's moves up to its bar's first offer.
+    opening: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class GameJob:
+    """One game to play: what every game needs, what it records, and the bars of a
+    restricted-play study."""
+
     game: str
     num_players: int
     options: tuple[tuple[str, Any], ...]
@@ -101,24 +130,17 @@ class GameJob:
     arrangement: tuple[int, ...]  # the agent (index into RunSpec.agents) playing each seat
     max_actions: int
     error_dir: str
-    track_cards: bool
-    quality_every: int = 0  # evaluate every this many decisions; 0: no quality measures
-    standing: bool = False  # record each card's moment (GameResult.moments)
-    paired: bool = False  # play it as `play_paired` does
-    # Bars (cards, kinds) watched at agent 0's seat: which of them could have changed a choice.
-    watch: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
-    keep_moves: bool = False  # GameResult.moves
-    # A paired game's unbarred game as a results file kept it (its moves and returns): replayed,
-    # not played (`play_paired`).
-    unbarred: tuple[tuple[int, ...], tuple[float, ...]] | None = None
     # Each decision's agent draws from a stream of its own, seeded by the seat's seed and the
     # move's number, instead of one stream per seat for the whole game. A decision then depends
     # on the position alone (for agents that keep nothing between decisions, Agent.remembers),
     # so a game can be taken over partway through and go on as if played from the start.
     decision_streams: bool = False
-    # With decision_streams: moves (as GameResult.moves) played as given before the agents take
-    # over: a barred game's opening, the unbarred game's moves up to its bar's first offer.
-    opening: tuple[int, ...] = ()
+    record: Recording = Recording()
+    bars: Bars = Bars()
+
+    def with_bars(self, **changes: Any) -> GameJob:
+        """This job with its bars changed: `job.with_bars(opening=moves)`."""
+        return replace(self, bars=replace(self.bars, **changes))
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,6 +363,13 @@ def plan_jobs(spec: RunSpec) -> list[GameJob]:
     count = len(arrangements)
     # Absolute, because a Ray worker runs in a directory of its own.
     error_dir = os.path.abspath(spec.error_dir)
+    record = Recording(
+        track_cards=spec.track_cards,
+        quality_every=max(1, spec.quality_every) if spec.quality else 0,
+        standing=spec.standing,
+        keep_moves=spec.keep_moves,
+    )
+    bars = Bars(paired=spec.paired, watch=spec.watch)
     jobs = []
     for variant in spec.variants:
         for index in range(spec.games):
@@ -357,13 +386,9 @@ def plan_jobs(spec: RunSpec) -> list[GameJob]:
                     arrangement=arrangement,
                     max_actions=spec.max_actions,
                     error_dir=error_dir,
-                    track_cards=spec.track_cards,
-                    quality_every=max(1, spec.quality_every) if spec.quality else 0,
-                    standing=spec.standing,
-                    paired=spec.paired,
-                    watch=spec.watch,
-                    keep_moves=spec.keep_moves,
                     decision_streams=spec.decision_streams,
+                    record=record,
+                    bars=bars,
                 )
             )
     return jobs
@@ -394,7 +419,9 @@ def _agent_seed(game_seed: int, seat: int) -> int:
 def play_game(job: GameJob, script: Sequence[int] | None = None) -> GameResult:
     """Play one game to the end. Any exception is caught: the game is saved as a record (the
     actions so far, plus the failing one when applying it raised) for `robotable replay`."""
-    if job.paired and script is None:
+    if job.bars.paired and script is None:
+        from .studies.restricted_play import play_paired
+
         return play_paired(job)
     started = time.perf_counter()
     actions: list = []
@@ -407,7 +434,7 @@ def play_game(job: GameJob, script: Sequence[int] | None = None) -> GameResult:
     n = job.num_players
     used: list[set[tuple[str, str]]] = [set() for _ in range(n)]
     order = TurnOrder(n)
-    every = job.quality_every
+    every = job.record.quality_every
     sample_steps: list[int] = []
     leaders: list[int | None] = []
     last_values: list[float] | None = None
@@ -415,7 +442,7 @@ def play_game(job: GameJob, script: Sequence[int] | None = None) -> GameResult:
     could_act = [False] * len(bars)
     moments: dict[tuple[str, str], tuple[str, str, int, tuple[int, ...]]] = {}
     ranks: tuple[int, ...] = ()
-    moves: list[int] | None = [] if job.keep_moves else None
+    moves: list[int] | None = [] if job.record.keep_moves else None
     try:
         game = _cached_game(job.game, n, job.options)
         state = game.new_initial_state(seed=job.seed)
@@ -424,9 +451,9 @@ def play_game(job: GameJob, script: Sequence[int] | None = None) -> GameResult:
         streams = job.decision_streams and script is None
         # An opening is a shortcut, valid only where the agents would have played it themselves:
         # decisions drawn afresh, by agents that keep nothing from one decision to the next.
-        opening = job.opening if streams and not any(a.remembers for a in agents) else ()
-        track = job.track_cards
-        standing = track and job.standing
+        opening = job.bars.opening if streams and not any(a.remembers for a in agents) else ()
+        track = job.record.track_cards
+        standing = track and job.record.standing
         limit = job.max_actions
         while not state.is_terminal():
             if len(actions) >= limit:
@@ -496,7 +523,7 @@ def play_game(job: GameJob, script: Sequence[int] | None = None) -> GameResult:
         actions=len(actions),
         turns=turns,
         seconds=time.perf_counter() - started,
-        cards=tuple(tuple(sorted(u)) for u in used) if job.track_cards else (),
+        cards=tuple(tuple(sorted(u)) for u in used) if job.record.track_cards else (),
         extras=extras,
         first_mover=first_mover,
         first_mover_source=first_source,
@@ -507,6 +534,15 @@ def play_game(job: GameJob, script: Sequence[int] | None = None) -> GameResult:
         moments=tuple(moments.values()),
         moves=tuple(moves or ()),
     )
+
+
+def _watched_bars(job: GameJob) -> tuple[list, int]:
+    """The watched bars as CardBars, and the seat they watch (-1: none)."""
+    if not job.bars.watch:
+        return [], -1
+    from ..agents.restricted import CardBar
+
+    return [CardBar(cards, kinds) for cards, kinds in job.bars.watch], job.arrangement.index(0)
 
 
 def _seat_agents(job: GameJob, script: Sequence[int] | None, seeds: list[int]) -> list:
@@ -590,89 +626,6 @@ def standing_ranks(values: Sequence[float]) -> tuple[int, ...]:
     """Each seat's rank by the game's evaluation: 1 + how many seats are valued higher (seats
     valued alike share a rank)."""
     return tuple(1 + sum(other > mine for other in values) for mine in values)
-
-
-def _watched_bars(job: GameJob) -> tuple[list, int]:
-    """The watched bars as CardBars, and the seat they watch (-1: none)."""
-    if not job.watch:
-        return [], -1
-    from ..agents.restricted import CardBar
-
-    return [CardBar(cards, kinds) for cards, kinds in job.watch], job.arrangement.index(0)
-
-
-def play_paired(job: GameJob) -> GameResult:
-    """A restricted agent 0's game, and the same game unbarred, as one paired result.
-
-    The unbarred game (agent 0's seat played by its base agent, everything else the same: seed,
-    seats, the agents' own random streams) is played first, watching that seat, or replayed by
-    the moves a results file kept of it (`GameJob.unbarred`; played when they do not replay
-    under this robotable's rules). A restricted agent chooses as its base wherever its bar
-    cannot act (agents/restricted.py: it asks the base with the same state), so when the seat
-    was never offered the card beside another move the barred game is that game, move for
-    move, and is not played again; otherwise it is played. Either way the result is the barred
-    game's, with the unbarred game's returns beside it: a comparison on the same deals, game by
-    game.
-    """
-    from ..agents.restricted import split_restricted
-
-    seat = job.arrangement.index(0)
-    bar = split_restricted(job.seat_agents[seat])
-    if bar is None:
-        raise OptionError(
-            f"a paired game needs a restricted agent 0, not '{job.seat_agents[seat]}'"
-        )
-    base, cards, kinds = bar
-    agents = list(job.seat_agents)
-    agents[seat] = base
-    unbarred_job = replace(
-        job,
-        seat_agents=tuple(agents),
-        paired=False,
-        watch=((cards, kinds),),
-        unbarred=None,
-        # with decision streams, the barred game starts from the unbarred game's moves
-        keep_moves=job.keep_moves or job.decision_streams,
-    )
-    unbarred = replay_job(unbarred_job, *job.unbarred) if job.unbarred else None
-    if unbarred is None:
-        unbarred = play_game(unbarred_job)
-    if unbarred.returns is None or not unbarred.bar_could_act[0]:
-        pair = pair_with(unbarred, unbarred, could_act=False)
-    else:
-        opening: tuple[int, ...] = ()
-        if job.decision_streams:
-            # Up to the bar's first offer the barred game is the unbarred one, move for move.
-            opening = unbarred.moves[: first_offer(unbarred_job, unbarred.moves, seat)]
-        barred = play_game(replace(job, paired=False, watch=(), unbarred=None, opening=opening))
-        pair = pair_with(barred, unbarred, could_act=True)
-    if not job.keep_moves:
-        pair.moves = pair.unbarred_moves = ()
-    return pair
-
-
-def first_offer(job: GameJob, moves: Sequence[int], seat: int) -> int:
-    """How many of a game's kept `moves` come before `seat` is first offered a card of the bar
-    `job` watches beside another move (len(moves) when it never is)."""
-    from ..agents.restricted import CardBar
-
-    ((cards, kinds),) = job.watch
-    bar = CardBar(cards, kinds)
-    state = _cached_game(job.game, job.num_players, job.options).new_initial_state(seed=job.seed)
-    for step, legal, _ in walk_moves(state, moves):
-        if state.current_player() == seat and bar.can_act(legal):
-            return step - 1
-    return len(moves)
-
-
-def pair_with(barred: GameResult, unbarred: GameResult | None, could_act: bool) -> GameResult:
-    """`barred` marked as the barred game of a pair whose unbarred game is `unbarred` (itself
-    where the bar could not act); a pair is only counted when both games finished."""
-    barred.bar_could_act = (could_act,)
-    barred.placebo_returns = None if unbarred is None else unbarred.returns
-    barred.unbarred_moves = unbarred.moves if could_act and unbarred is not None else ()
-    barred.paired = barred.returns is not None and barred.placebo_returns is not None
-    return barred
 
 
 def _replay(game, seed: int, actions: Sequence) -> Any:
@@ -815,7 +768,7 @@ def run(
     done = {(r.variant, r.index) for r in previous}
     jobs = [j for j in plan_jobs(spec) if (j.variant, j.index) not in done]
     if unbarred and spec.paired:
-        jobs = [replace(j, unbarred=unbarred.get((j.variant, j.index))) for j in jobs]
+        jobs = [j.with_bars(unbarred=unbarred.get((j.variant, j.index))) for j in jobs]
     setup = worker_setup(spec.game)
     workers = max(1, workers or available_cores())
     started = time.perf_counter()
@@ -980,3 +933,12 @@ def _run_ray(jobs, setup, address, workers, finished, clock) -> int:
     finally:
         if started_here:
             ray.shutdown()
+
+
+def __getattr__(name: str):
+    # Restricted play moved to sim/studies/restricted_play.py; importable from here as before.
+    if name in ("play_paired", "first_offer", "pair_with"):
+        from .studies import restricted_play
+
+        return getattr(restricted_play, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

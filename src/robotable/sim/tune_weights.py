@@ -11,18 +11,23 @@ up to two shares, each over the same deals in every trial (common random numbers
   game's `stats()["end_reason"]`: Bread Winner's "all_loaves" is the rulebook's own win).
 
 The shipped weights are the first trial, and the best weights are measured again on fresh deals
-(seed + 1), since the best of many noisy trials flatters itself.
+(seed + 1), since the best of many noisy trials flatters itself. A config's `reference` (a Python
+file with `evaluate(state, seat)`, an earlier heuristic.py say) plays in place of the shipped
+weights, and its `compare` table measures those weights alone, without a search.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.util
 import multiprocessing
+import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from ..core.errors import OptionError
@@ -43,6 +48,8 @@ class WeightsSearch:
     agent: str = "greedy"
     end_reason: str = ""
     options: tuple[tuple[str, Any], ...] = ()
+    reference: str = ""  # a Python file whose evaluate(state, seat) is the opponent
+    compare: tuple[tuple[str, float], ...] | None = None  # weights measured, not searched
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +63,7 @@ class DealJob:
     agent: str
     objective: tuple[str, ...]
     end_reason: str
+    reference: str = ""
 
 
 def heuristic_module(game: str):
@@ -90,6 +98,14 @@ def check_search(search: WeightsSearch, where: str) -> None:
             )
         if not low <= high:
             raise UsageProblem(f"{where}: [weights] {name}: the range {low}..{high} is backwards")
+    for name, _ in search.compare or ():
+        if name not in known:
+            raise UsageProblem(
+                f"{where}: [compare] '{name}' is not a weight of the {search.game} heuristic "
+                f"({', '.join(known)})"
+            )
+    if search.reference:
+        reference_evaluate(search.reference)  # a file that does not load is one line now
     for name in search.objective:
         if name not in OBJECTIVES:
             raise UsageProblem(f"{where}: objective '{name}' is not one of {', '.join(OBJECTIVES)}")
@@ -103,12 +119,33 @@ def check_search(search: WeightsSearch, where: str) -> None:
         raise UsageProblem(f"{where}: {exc}") from None
 
 
-def _agent(module, weights, seed: int, agent: str):
+@cache
+def reference_evaluate(path: str):
+    """`evaluate(state, seat)` of the Python file at `path` (loaded once per process)."""
+    name = f"robotable_reference_{abs(hash(path))}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise UsageProblem(f"reference {path}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    # Registered first: a dataclass (a heuristic's Weights) looks its module up while defined.
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # noqa: BLE001 - any fault in the file is the file's
+        message = f"reference {path}: does not load ({type(exc).__name__}: {exc})"
+        raise UsageProblem(message) from None
+    if not callable(getattr(module, "evaluate", None)):
+        raise UsageProblem(f"reference {path}: has no evaluate(state, seat)")
+    return module.evaluate
+
+
+def _weighted(module, weights):
+    return lambda state, seat: module.evaluate(state, seat, weights)
+
+
+def _agent(evaluate, seed: int, agent: str):
     from ..agents.greedy import GreedyAgent
     from ..agents.mcts import MCTSAgent
-
-    def evaluate(state, seat):
-        return module.evaluate(state, seat, weights)
 
     if agent == "greedy":
         return GreedyAgent(seed=seed, evaluate=evaluate)
@@ -120,11 +157,9 @@ def _agent(module, weights, seed: int, agent: str):
     )
 
 
-def _play(game, module, seat_weights: Sequence[Any], seed: int, agent: str) -> Any:
-    """One game from deal `seed`, seat s played with `seat_weights[s]`; the final state."""
-    agents = [
-        _agent(module, w, derive_seed(seed, 1 + s), agent) for s, w in enumerate(seat_weights)
-    ]
+def _play(game, evaluations: Sequence[Any], seed: int, agent: str) -> Any:
+    """One game from deal `seed`, seat s played with `evaluations[s]`; the final state."""
+    agents = [_agent(e, derive_seed(seed, 1 + s), agent) for s, e in enumerate(evaluations)]
     state = game.new_initial_state(seed=seed)
     while not state.is_terminal():
         state.apply_action(agents[state.current_player()].act(state))
@@ -133,22 +168,26 @@ def _play(game, module, seat_weights: Sequence[Any], seed: int, agent: str) -> A
 
 def play_deal(job: DealJob) -> dict[str, float]:
     """A deal's share of each objective: the points the trial's weights took against the shipped
-    ones over both seat orders, and whether their self-play game ended for `end_reason`."""
+    ones (or the reference) over both seat orders, and whether their self-play game ended for
+    `end_reason`."""
     module = heuristic_module(job.game)
     game = load_game(job.game, num_players=2, **dict(job.options))
-    tuned = dataclasses.replace(module.DEFAULT, **dict(job.weights))
+    tuned = _weighted(module, dataclasses.replace(module.DEFAULT, **dict(job.weights)))
+    rival = (
+        reference_evaluate(job.reference) if job.reference else _weighted(module, module.DEFAULT)
+    )
     out: dict[str, float] = {}
     if "points" in job.objective:
         total = 0.0
         for seat in (0, 1):
-            weights = [module.DEFAULT, module.DEFAULT]
-            weights[seat] = tuned
-            returns = _play(game, module, weights, job.seed, job.agent).returns()
+            evaluations = [rival, rival]
+            evaluations[seat] = tuned
+            returns = _play(game, evaluations, job.seed, job.agent).returns()
             mine, theirs = returns[seat], returns[1 - seat]
             total += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
         out["points"] = total / 2
     if "ends" in job.objective:
-        stats = _play(game, module, [tuned, tuned], job.seed, job.agent).stats() or {}
+        stats = _play(game, [tuned, tuned], job.seed, job.agent).stats() or {}
         out["ends"] = float(stats.get("end_reason") == job.end_reason)
     return out
 
@@ -167,6 +206,7 @@ def measure(
             search.agent,
             search.objective,
             search.end_reason,
+            search.reference,
         )
         for d in range(deals)
     ]
@@ -191,12 +231,21 @@ def tune_weights(
         raise UsageProblem("tune: Optuna is not installed (pip install 'robotable[sim]')") from None
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     module = heuristic_module(search.game)
-    shipped = {name: getattr(module.DEFAULT, name) for name, _, _ in search.ranges}
+    names = [n for n, _, _ in search.ranges] + [n for n, _ in search.compare or () if n]
+    shipped = {name: getattr(module.DEFAULT, name) for name in dict.fromkeys(names)}
     started = time.perf_counter()
     records: list[dict[str, Any]] = []
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(workers, mp_context=context) if workers > 1 else None
     try:
+        if search.compare is not None:
+            given = {**shipped, **dict(search.compare)}
+            return {
+                **_describe(search, seed, deals, shipped),
+                "compare": given,
+                "measured": measure(search, given, deals, seed, pool),
+                "seconds": round(time.perf_counter() - started, 3),
+            }
 
         def objective(trial) -> float:
             values = {n: trial.suggest_float(n, low, high) for n, low, high in search.ranges}
@@ -224,18 +273,28 @@ def tune_weights(
         if pool is not None:
             pool.shutdown()
     return {
+        **_describe(search, seed, deals, shipped),
+        "trials": records,
+        "best": best,
+        "confirm": confirm,
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+
+
+def _describe(
+    search: WeightsSearch, seed: int, deals: int, shipped: dict[str, float]
+) -> dict[str, Any]:
+    """The settings of a weights search, at the head of its JSON object."""
+    return {
         "game": search.game,
         "search": "weights",
         "agent": search.agent,
         "objective": list(search.objective),
         "end_reason": search.end_reason or None,
+        "reference": search.reference or None,
         "options": dict(search.options),
         "seed": seed,
         "deals_per_trial": deals,
         "ranges": {n: [low, high] for n, low, high in search.ranges},
         "shipped": shipped,
-        "trials": records,
-        "best": best,
-        "confirm": confirm,
-        "seconds": round(time.perf_counter() - started, 3),
     }

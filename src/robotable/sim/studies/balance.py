@@ -54,11 +54,11 @@ from ..runner import (
     RunOutcome,
     RunSpec,
     Variant,
-    pair_with,
     plan_jobs,
     replay_job,
     run,
 )
+from .restricted_play import pair_with
 
 
 @dataclass(slots=True)

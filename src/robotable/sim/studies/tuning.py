@@ -253,6 +253,8 @@ def config_path(name: str) -> Path:
 
 
 _CONFIG_KEYS = {
+    "reference",
+    "compare",
     "search",
     "game",
     "trials",
@@ -295,9 +297,17 @@ def load_config(name: str, game: str) -> TuneConfig:
         return TuneConfig(agents=data.get("agents"), **common, **lists)
     if search != "weights":
         raise UsageProblem(f"{where}: search must be 'options' or 'weights', got {search!r}")
+    compare = data.get("compare")
+    if compare is not None:
+        compare = _weights_given(compare, where)
+    reference = data.get("reference", "")
+    if reference:
+        reference = str((path.parent / str(reference)).resolve())
     weights = WeightsSearch(
         game=game,
-        ranges=_ranges(data.get("weights"), where),
+        ranges=_ranges(data.get("weights"), where) if compare is None else (),
+        reference=reference,
+        compare=compare,
         objective=tuple(_strings(data.get("objective", ["points"]), "objective", where)),
         agent=str(data.get("agent", "greedy")),
         end_reason=str(data.get("end_reason", "")),
@@ -313,6 +323,16 @@ def _strings(value: Any, key: str, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise UsageProblem(f"{where}: {key} must be a list of strings")
     return tuple(value)
+
+
+def _weights_given(table: Any, where: str) -> tuple[tuple[str, float], ...]:
+    """`compare`: weights measured as given (the others as shipped)."""
+    if not isinstance(table, dict):
+        raise UsageProblem(f"{where}: compare must be a table of weights, got {table!r}")
+    for name, value in table.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise UsageProblem(f"{where}: compare {name} must be a number, got {value!r}")
+    return tuple((name, float(value)) for name, value in table.items())
 
 
 def _ranges(table: Any, where: str) -> tuple[tuple[str, float, float], ...]:
@@ -333,6 +353,23 @@ def print_tune_weights(result: dict[str, Any], out: Console) -> None:
     """A weights search: every trial's shares, the best weights beside the shipped ones, and
     both measured again on fresh deals."""
     objective = result["objective"]
+    against = (
+        f"the reference {result['reference']}" if result.get("reference") else "the shipped weights"
+    )
+    if "compare" in result:
+        m = result["measured"]
+        shares = "; ".join(f"{k} {fmt.pct(m[k])}" for k in objective)
+        changed = ", ".join(
+            f"{k}={_value(v)}" for k, v in result["compare"].items() if v != result["shipped"][k]
+        )
+        out.print(
+            f"{result['game']} ({result['config']}): {result['agent']} with the weights given "
+            f"({changed or 'as shipped'}) against {against}, {m['deals']} deals of seed "
+            f"{result['seed']}: {shares} (objective {m['objective']:.3f}); {result['seconds']:.1f} s",
+            markup=False,
+            soft_wrap=True,
+        )
+        return
     out.print(
         f"tune {result['game']} ({result['config']}): {len(result['trials'])} trials of "
         f"{result['deals_per_trial']} deals, {result['agent']} with each trial's weights, "
