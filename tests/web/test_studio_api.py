@@ -344,6 +344,12 @@ def test_the_page_is_told_how_long_a_study_takes_before_it_runs(client):
     assert re.fullmatch(r"about (1 second|\d+ seconds|\d+ minutes)", first.json()["words"])
     more = client.post("/studio/api/estimate", json=study(games=2000)).json()
     assert more["seconds"] > first.json()["seconds"]
+    broken = client.post("/studio/api/estimate", json=study(games=2001)).json()
+    assert broken == {
+        "seconds": None,
+        "words": None,
+        "error": "2001 games is more than a study may play here (at most 2000)",
+    }
 
 
 def test_studies_are_stored_in_postgresql_too(postgres_url):

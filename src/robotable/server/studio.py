@@ -238,10 +238,15 @@ def studio_routes(studio: Studio) -> list[BaseRoute]:
     async def estimate(request: Request) -> Response:
         studio.need_key(request)
         body = await _body(request, StudyRequest)
-        inputs, spec = await asyncio.to_thread(_study_spec, body, studio.settings.max_games)
+        try:
+            inputs, spec = await asyncio.to_thread(_study_spec, body, studio.settings.max_games)
+        except RequestError as exc:
+            # No time for a study that cannot run: why, in the estimate's place (the draft may
+            # have changed since the page asked).
+            return JSONResponse({"seconds": None, "words": None, "error": str(exc)})
         assert studio.queue is not None
         seconds = await studio.queue.estimate(spec)
-        return JSONResponse({"seconds": seconds, "words": about(seconds)})
+        return JSONResponse({"seconds": seconds, "words": about(seconds), "error": None})
 
     async def create(request: Request) -> Response:
         who = studio.need_key(request)

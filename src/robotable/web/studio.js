@@ -310,10 +310,11 @@ function scheduleEstimate() {
   $("estimate").textContent = "";
   if (state.error) return;
   state.estimateTimer = setTimeout(async () => {
+    if (state.error) return;
     $("estimate").textContent = "Timing a game on this server…";
     try {
       const data = await api("/studio/api/estimate", studyBody());
-      $("estimate").textContent = `This study takes ${data.words} on this server.`;
+      $("estimate").textContent = data.error ? data.error : `This study takes ${data.words} on this server.`;
     } catch (err) {
       $("estimate").textContent = err.message;
     }
