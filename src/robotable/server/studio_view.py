@@ -48,16 +48,10 @@ def charts(question: str, result: dict[str, Any]) -> list[str]:
     drawn: dict[str, str] = {}
     seats = result.get("seats") or []
     if seats:
-        drawn["fair"] = interval_rows(
+        drawn["fair"] = _rates(
             "Wins by seat (95% interval)",
-            [
-                Bar(f"Seat {s['seat']}", s["rate"], s["low"], s["high"], _pct(s["rate"]))
-                for s in seats
-            ],
-            0.0,
-            1.0,
-            _fair(seats),
-            "fair share",
+            [(f"Seat {s['seat']}", s["rate"], (s["low"], s["high"])) for s in seats],
+            seats,
         )
     cards = result.get("cards") or []
     if cards:
@@ -89,20 +83,13 @@ def charts(question: str, result: dict[str, Any]) -> list[str]:
     compared = result.get("compare")
     if compared:
         first = compared["first_mover"]
-        drawn["compare"] = interval_rows(
+        drawn["compare"] = _rates(
             "A against B: the first mover's wins",
             [
-                Bar(
-                    "First mover, A", first["a"], *first.get("a_ci", (None, None)), _pct(first["a"])
-                ),
-                Bar(
-                    "First mover, B", first["b"], *first.get("b_ci", (None, None)), _pct(first["b"])
-                ),
+                (f"First mover, {side.upper()}", first[side], first.get(f"{side}_ci"))
+                for side in "ab"
             ],
-            0.0,
-            1.0,
-            _fair(seats),
-            "fair share",
+            seats,
         )
         moved = compared.get("cards") or []
         if moved:
@@ -121,6 +108,12 @@ def charts(question: str, result: dict[str, Any]) -> list[str]:
         "compare": ["compare", "compare_cards"],
     }[question]
     return [drawn[name] for name in order if name in drawn]
+
+
+def _rates(title: str, rows: list[tuple], seats: list[dict[str, Any]]) -> str:
+    """Win rates (label, rate, (low, high) or None) from 0 to 100%, the fair share marked."""
+    bars = [Bar(label, rate, *(ci or (None, None)), _pct(rate)) for label, rate, ci in rows]
+    return interval_rows(title, bars, 0.0, 1.0, _fair(seats), "fair share")
 
 
 def _fair(seats: list[dict[str, Any]]) -> float | None:

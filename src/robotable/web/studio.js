@@ -373,14 +373,19 @@ async function cancelStudy() {
   }
 }
 
-async function showStudy(id) {
-  let study;
+// A study as the server keeps it, or null (and why, said in the page).
+async function fetchStudy(id) {
   try {
-    study = await api(`/studio/api/studies/${encodeURIComponent(id)}`);
+    return await api(`/studio/api/studies/${encodeURIComponent(id)}`);
   } catch (err) {
     say(err.message);
-    return;
+    return null;
   }
+}
+
+async function showStudy(id) {
+  const study = await fetchStudy(id);
+  if (!study) return;
   $("answer").hidden = false;
   $("answer-title").textContent = study.title;
   const list = clear($("verdicts"));
@@ -451,11 +456,8 @@ async function start() {
 
 // A shared study's sets and question, back in the editor (a copy: the shared answer stays).
 async function reopen(id) {
-  let study;
-  try {
-    study = await api(`/studio/api/studies/${encodeURIComponent(id)}`);
-  } catch (err) {
-    say(err.message);
+  const study = await fetchStudy(id);
+  if (!study) {
     await loadBundled(0);
     return;
   }
