@@ -38,9 +38,10 @@ def test_the_pass_covers_every_seat_count_of_every_bundled_game(balance_pass):
     Bots game has no rival, so no first mover and no card race, and is left out)."""
     from robotable.core.registry import bundled_game_names
 
-    assert {name for name, _ in balance_pass.TABLES} == set(bundled_game_names())
-    assert ("stakbots", 1) not in balance_pass.TABLES
-    assert {n for name, n in balance_pass.TABLES if name == "betabotz"} == {3, 4, 5, 6}
+    tables = balance_pass.every_table()
+    assert {name for name, _ in tables} == set(bundled_game_names())
+    assert ("stakbots", 1) not in tables
+    assert {n for name, n in tables if name == "betabotz"} == {3, 4, 5, 6}
 
 
 def _row(output: str) -> list[str]:

@@ -21,11 +21,9 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.util
-import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -235,8 +233,12 @@ def tune_weights(
     shipped = {name: getattr(module.DEFAULT, name) for name in dict.fromkeys(names)}
     started = time.perf_counter()
     records: list[dict[str, Any]] = []
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context) if workers > 1 else None
+    pool = None
+    if workers > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
     try:
         if search.compare is not None:
             given = {**shipped, **dict(search.compare)}

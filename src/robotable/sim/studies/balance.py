@@ -91,7 +91,6 @@ def every_table() -> list[tuple[str, int]]:
     return tables
 
 
-TABLES = every_table()
 IOTABOTS_DECKS = ("assembly_line", "heavy_metal", "hijack", "beacon")
 # The events that put a card into a seat's play, by game: a barred run counts the seat-games in
 # which each side fielded the card by them (a card dealt or drawn is not fielded).
@@ -528,7 +527,7 @@ def chosen_tables(args: BalanceOptions) -> list[tuple[str, int]]:
     seats = {int(n) for n in args.seats.split(",")} if args.seats else None
     return [
         (game, n)
-        for game, n in TABLES
+        for game, n in every_table()
         if (only is None or game in only) and (seats is None or n in seats)
     ]
 
