@@ -161,6 +161,11 @@ def test_a_small_study_runs_to_its_verdict_and_its_link_shows_it(studio, page):
     assert page.inner_text("#progress-text") == "Done: 20 of 20 games"
     assert page.locator("#charts svg").count() >= 2
     link = page.locator("#share").get_attribute("href")
+    # This browser keeps its studies: the studio lists the one just run, by its title.
+    title = page.inner_text("#answer-title")
+    open_studio(page, studio.url)
+    assert page.locator("#past a").all_inner_texts() == [title]
+    assert page.locator("#past a").get_attribute("href") == link
     page.set_viewport_size(PHONE)
     page.goto(studio.url + link)
     page.wait_for_selector("body[data-answer]")

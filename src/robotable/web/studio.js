@@ -4,6 +4,8 @@ import { h, clear, getJSON } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const KEY_COOKIE = "robotable_studio_key";
+const PAST = "robotable_studies"; // this browser's studies: [{id, title}], newest first
+const PAST_KEPT = 20;
 const state = {
   setup: null,
   game: null,
@@ -373,6 +375,30 @@ async function cancelStudy() {
   }
 }
 
+// -- this browser's studies, to find an answer again -----------------------------------------------
+
+function pastStudies() {
+  try {
+    const past = JSON.parse(localStorage.getItem(PAST) || "[]");
+    return Array.isArray(past) ? past.filter((p) => p && typeof p.id === "string" && typeof p.title === "string") : [];
+  } catch (_) {
+    return [];
+  }
+}
+
+function remember(study) {
+  const past = [{ id: study.id, title: study.title }, ...pastStudies().filter((p) => p.id !== study.id)];
+  localStorage.setItem(PAST, JSON.stringify(past.slice(0, PAST_KEPT)));
+  showPast();
+}
+
+function showPast() {
+  const past = pastStudies();
+  const list = clear($("past"));
+  for (const p of past) list.append(h("li", {}, h("a", { href: `/studio/s/${encodeURIComponent(p.id)}` }, p.title)));
+  $("past-panel").hidden = past.length === 0 || window.location.pathname.startsWith("/studio/s/");
+}
+
 // A study as the server keeps it, or null (and why, said in the page).
 async function fetchStudy(id) {
   try {
@@ -401,6 +427,7 @@ async function showStudy(id) {
   $("share").textContent = link;
   $("share").href = study.url;
   $("share-line").hidden = false;
+  remember(study);
   $("reopen").href = `/studio#study=${encodeURIComponent(study.id)}`;
   $("reopen").hidden = !window.location.pathname.startsWith("/studio/s/");
   document.body.dataset.answer = study.id;
@@ -442,6 +469,7 @@ async function start() {
     return;
   }
   $("key-panel").hidden = true;
+  showPast();
   $("editor").hidden = false;
   $("ask").hidden = false;
   state.game = state.setup.games[0].name;
