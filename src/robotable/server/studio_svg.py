@@ -107,5 +107,5 @@ def histogram(title: str, counts: Sequence[int], labels: Sequence[str], unit: st
         body.append(_text(left, bottom + 18, labels[0]))
         body.append(_text(right, bottom + 18, labels[-1], "end"))
     body.append(_text(WIDTH / 2, bottom + 38, unit, "middle", 13, fill="#555"))
-    body.append(_text(right, top - 2, f"most: {most} games", "end", 13, fill="#555"))
+    body.append(_text(right, PAD + FONT, f"most: {most} games", "end", 13, fill="#555"))
     return _svg(height, title, body)
