@@ -32,6 +32,7 @@ from robotable.server.store import Store
 from robotable.server.studio import KEY_COOKIE, KEY_HEADER, StudioSettings, read_key_file
 from robotable.server.studio_content import bundled_text
 from robotable.server.studio_runs import study_result
+from robotable.server.studio_svg import Bar, interval_rows
 from robotable.sim.runner import GameResult, RunOutcome, RunSpec, run
 
 from .conftest import TEST_LIMITS, serve_process
@@ -416,3 +417,9 @@ def test_games_that_stopped_on_an_error_are_said_first_and_left_out():
         "this set may do something the game cannot play."
     )
     assert all("ValueError" not in line for line in words)
+
+
+def test_a_card_name_is_text_in_a_chart_never_markup():
+    svg = interval_rows("Cards & <b>", [Bar("<script>x</script>", 0.5, 0.4, 0.6, "+1")], 0, 1)
+    assert "<script>" not in svg and "&lt;script&gt;" in svg and "Cards &amp; &lt;b&gt;" in svg
+    assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 360 ')
