@@ -14,9 +14,9 @@ game replayed).
 The numbers: `analysis` (results to the summary), `quality` (first mover, end reasons, margins,
 lead changes, decision point), `impact` (card impact within strata: Mantel-Haenszel), `challenge`
 (one agent against copies of another: `--restrict` and `--depth`), `ladder` (Bradley-Terry
-ratings), `tune` (numeric options toward targets with Optuna), `stats` (Wilson, Newcombe,
-binomial and two-proportion tests, Welch interval, Holm, Mantel-Haenszel, Bradley-Terry),
-`verdicts` (the answer in words).
+ratings), `tune` (numeric options toward targets with Optuna), `tune_weights` (a heuristic's
+weights, `tune --config`), `stats` (Wilson, Newcombe, binomial and two-proportion tests, Welch
+interval, Holm, Mantel-Haenszel, Bradley-Terry), `verdicts` (the answer in words).
 
 What people read: `formatting` (rates, intervals, points, p-values and ratios, for the terminal
 and the HTML alike), `text` (the terminal summary and `--json`), `report` (the HTML report) with
@@ -26,5 +26,6 @@ The commands: `commands` (registers them; `pool`), `cli_common` (what they share
 (the command line checked before the first game), and the studies in `studies/`, each with its
 options, summary and text and HTML sections: `studies.simulate` (seats and first mover, and the
 study a run makes), `studies.cards` (cards: stratified and restricted play), `studies.depth`,
-`studies.ladder`, `studies.tuning` and `studies.balance` (the fairness pass, `robotable balance`).
+`studies.ladder`, `studies.tuning` and `studies.balance` (the fairness pass, `robotable balance`);
+`studies.restricted_play` plays a barred game beside the same game unbarred for the runner.
 """
