@@ -46,6 +46,10 @@ READY = (
     "&& document.querySelector('[data-action-index]') !== null)"
 )
 
+# The board's pieces are at rest: nothing travels or tumbles (motion.js). For a test that
+# measures where things are drawn (or takes a picture of them), never for readiness.
+SETTLED = "() => !document.querySelector('#board .traveling, #board [data-rolling]')"
+
 
 def have_chromium() -> bool:
     return CHROMIUM.exists()

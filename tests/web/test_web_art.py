@@ -14,6 +14,7 @@ import random
 
 import pytest
 
+from .browser_setup import SETTLED
 from .test_web_browser import (  # noqa: F401  (browser and page are fixtures)
     GAMES,
     READY,
@@ -108,6 +109,8 @@ def test_every_piece_is_drawn_readable_and_inside_its_card(live_server, page, ga
     page.goto(live_server.url + _table_against_ai(live_server.url, game))
     page.wait_for_function(READY)
     _a_few_moves_in(page, game)
+    # Measured where the pieces rest: one caught mid-travel is drawn between two places.
+    page.wait_for_function(SETTLED)
     assert page.evaluate("document.body.dataset.drawingFailed") is None
     assert page.evaluate(PICTURED) > 0, f"{game}: nothing on the board is drawn"
     assert page.evaluate(WITHOUT_PICTURE) == []

@@ -19,6 +19,7 @@ from robotable.core.registry import bundled_game_names
 from .browser_setup import (
     READY,
     SCREENSHOTS,
+    SETTLED,
     SIZES,
     launch_browser,
     new_context,
@@ -105,8 +106,6 @@ def check_end_screen(page, base: str) -> None:
 def test_stak_bots_against_the_ai_from_the_lobby_to_the_end(live_server, page):
     page.goto(live_server.url + "/")
     page.wait_for_selector("body[data-ready=true]")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "lobby.png"), full_page=True)
     choose_game(page, "stakbots")
     page.select_option("#num-players", "2")
     page.select_option("select[name=seat-1-kind]", "ai")
@@ -119,9 +118,9 @@ def test_stak_bots_against_the_ai_from_the_lobby_to_the_end(live_server, page):
     assert page.text_content("#status").startswith("Your decision")
     # Cards are drawn as cards and the hand's cards are the controls to play them.
     assert page.query_selector(".sb-hand-card .card.actionable") is not None
-    page.screenshot(path=str(SCREENSHOTS / "stakbots.png"), full_page=True)
     assert play_by_clicking(page, seed=1) > 0
     check_end_screen(page, live_server.url)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "stakbots-end.png"))
 
 
@@ -203,6 +202,7 @@ def test_each_play_page_fits_phone_and_desktop(live_server, page, game, size):
         )
         page.wait_for_function(READY)
     assert page.query_selector("#board").inner_text().strip()
+    page.wait_for_function(SETTLED)  # measured and pictured with the pieces at rest
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{game}-{size}.png"), full_page=True)
     assert page.evaluate(OVERFLOW) <= 0, f"{game} scrolls sideways at {SIZES[size]['width']} px"

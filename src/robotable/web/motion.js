@@ -279,10 +279,10 @@ function tumble(el, key, ms) {
   ], { duration: ms, easing: "ease-out", id: "tumble" });
   const settle = () => {
     clearInterval(flicker);
+    if ((tumbling.get(key) || {}).until <= performance.now() + 20) tumbling.delete(key);
     if (!el.isConnected) return;
     el.replaceChildren(settled);
     delete el.dataset.rolling;
-    if ((tumbling.get(key) || {}).until <= performance.now() + 20) tumbling.delete(key);
   };
   animation.finished.then(settle, settle);
 }
@@ -293,6 +293,7 @@ const story = {
   shown: 0,
   total: 0,
   timer: null,
+  closing: false, // the last step is on show: the timer closes the story
   focus: [],
   root: null,
 };
@@ -323,8 +324,9 @@ export function tell(title, lines, board = null) {
   story.total += lines.length;
   panel.hidden = false;
   document.body.dataset.story = "playing";
-  if (!telling) {
-    head.textContent = title;
+  if (!telling || story.closing) {
+    if (!telling) head.textContent = title;
+    clearTimeout(story.timer);
     next();
   }
 }
@@ -334,9 +336,11 @@ function next() {
   const item = story.queue.shift();
   if (!item) {
     // The last step stays a moment, then the story closes on the board as it is.
+    story.closing = true;
     story.timer = setTimeout(finish, SPEEDS[speed()].step);
     return;
   }
+  story.closing = false;
   story.shown += 1;
   head.textContent = `${item.title} · ${story.shown} of ${story.total}`;
   for (const old of list.querySelectorAll(".now")) old.classList.remove("now");
@@ -371,6 +375,7 @@ export function telling() {
 export function finish() {
   clearTimeout(story.timer);
   story.timer = null;
+  story.closing = false;
   story.queue = [];
   for (const el of story.focus) el.classList.remove("story-focus");
   story.focus = [];
