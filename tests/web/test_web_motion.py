@@ -85,8 +85,10 @@ def open_page(browser):
     contexts = []
     errors: list[str] = []
 
-    def open_(url: str, size: dict = DESKTOP, speed: str | None = None, reduced: bool = False):
-        options = {"reduced_motion": "reduce"} if reduced else {}
+    def open_(url: str, size: dict = DESKTOP, speed: str | None = None, reduced: bool = False,
+              **options):  # fmt: skip
+        if reduced:
+            options["reduced_motion"] = "reduce"
         context = new_context(browser, size, **options)
         contexts.append(context)
         if speed:
@@ -335,6 +337,24 @@ def test_on_a_phone_a_card_that_is_a_choice_is_read_without_choosing_it(live_ser
     assert page.evaluate("document.body.dataset.pending") != "true"
     page.click("#detail button")
     page.wait_for_selector("#detail", state="hidden")
+
+
+def test_on_a_touch_screen_a_long_press_reads_a_card_that_is_a_choice(live_server, open_page):
+    table = new_table(live_server.url, "stakbots", ADA_BO, TRAVEL_SEED)
+    page = open_page(seat_url(live_server.url, table), size=PHONE, has_touch=True)
+    card = page.query_selector("#board .card.actionable")
+    card.scroll_into_view_if_needed()
+    box = card.bounding_box()
+    # Below the "i": a press on the card itself, held, as a finger does.
+    point = [{"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] * 0.75}]
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point})
+    page.wait_for_selector("#detail:not([hidden])", timeout=3000)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    assert card.query_selector(".card-name").inner_text() in page.inner_text("#detail")
+    page.wait_for_timeout(200)  # the lifted finger's click, if the browser sends one, chose nothing
+    assert page.evaluate("document.body.dataset.step") == "0"
+    assert page.evaluate("document.body.dataset.pending") != "true"
 
 
 # -- the end screen ------------------------------------------------------------------------------
