@@ -6,8 +6,9 @@ the speed the player chose, kept by the browser; Skip ends it at once), a choice
 anything moves, and under prefers-reduced-motion nothing moves at all. Also: a card that is a
 choice is read on a phone without choosing it, and the end screen's table of scores.
 
-The page records, at every animation frame, what moved (RECORDER): a travel, a tumble or a
-floating number lasts a fraction of a second, and a test looks afterwards rather than racing it.
+The page records, at every animation frame, what moved, and every step the story adds
+(RECORDER): a travel, a tumble or a floating number lasts a fraction of a second, and a test
+looks afterwards rather than racing it.
 Two people sit at the motion tables, the test moving for the second over a websocket, so every
 step is known in advance from the game itself.
 """
@@ -61,13 +62,17 @@ window.__seen = { travel: [], numbers: [], rolling: 0, story: [], scripted: 0, s
     if (document.querySelector('[data-rolling]')) seen.rolling += 1;
     const story = document.getElementById('story');
     if (story && !story.hidden) seen.storyShown = true;
-    const now = document.querySelector('#story-lines li.now');
-    if (story && !story.hidden && now && seen.story[seen.story.length - 1] !== now.textContent) {
-      seen.story.push(now.textContent);
-    }
   }
   requestAnimationFrame(look);
 })();
+// Every step the story shows, as it is added (not sampled: a fast step is never missed).
+document.addEventListener('DOMContentLoaded', () => {
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      for (const li of change.addedNodes) window.__seen.story.push(li.textContent);
+    }
+  }).observe(document.getElementById('story-lines'), { childList: true });
+});
 """
 SEEN = "() => window.__seen"
 STEP_IS = "(step) => document.body.dataset.step === String(step)"
