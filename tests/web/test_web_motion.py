@@ -171,7 +171,8 @@ def _stak_bots_first_move(base: str, open_page, **page_options):
 
 
 def test_a_played_card_travels_and_a_changed_number_floats(live_server, open_page):
-    page, key = _stak_bots_first_move(live_server.url, open_page)
+    # Slow: the longest travel and float, so a busy machine's late frame still sees them.
+    page, key = _stak_bots_first_move(live_server.url, open_page, speed="slow")
     # Right after the move the card is on Ada's stak, drawn there, and moving there.
     assert page.query_selector(f'.sb-stak [data-key="{key}"]') is not None
     page.wait_for_function("(key) => window.__seen.travel.includes(key)", arg=key, timeout=5000)
@@ -208,7 +209,7 @@ def test_a_rolled_die_tumbles_then_shows_its_face(live_server, open_page):
     game = load_game("breadwinner", num_players=2)
     state = game.new_initial_state(seed=ROLL_SEED)
     table = new_table(base, "breadwinner", ADA_BO, ROLL_SEED)
-    page = open_page(seat_url(base, table))
+    page = open_page(seat_url(base, table), speed="slow")
     for bot, factory in (("Drone", 1), ("Harvester", 2)):
         index = index_of(state, type="build", bot=bot, factory=factory)
         state.apply_action(state.legal_actions()[index])
