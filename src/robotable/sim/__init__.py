@@ -24,8 +24,9 @@ and the HTML alike), `text` (the terminal summary and `--json`), `report` (the H
 
 The commands: `commands` (registers them; `pool`), `cli_common` (what they share), `options`
 (the command line checked before the first game), and the studies in `studies/`, each with its
-options, summary and text and HTML sections: `studies.simulate` (seats and first mover, and the
-study a run makes), `studies.cards` (cards: stratified and restricted play), `studies.depth`,
-`studies.ladder`, `studies.tuning` and `studies.balance` (the fairness pass, `robotable balance`);
-`studies.restricted_play` plays a barred game beside the same game unbarred for the runner.
+options, summary and text and HTML sections: `studies.simulate` (the command, and the study a
+run makes), `studies.seats` (seats and first mover), `studies.cards` (stratified and restricted
+play), `studies.depth`, `studies.ladder`, `studies.tuning` and `studies.balance` (the fairness
+pass, `robotable balance`); `studies.restricted_play` plays a barred game beside the same game
+unbarred for the runner.
 """

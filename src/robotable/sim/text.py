@@ -16,6 +16,7 @@ from .studies.cards import (  # causal_next_step: moved there, importable from h
     print_challenge,
     print_stratified,
 )
+from .studies.seats import print_first_mover, print_quality, print_seats
 
 
 def json_safe(value: Any) -> Any:
@@ -34,12 +35,6 @@ def dump_json(data: dict[str, Any]) -> str:
 
 
 # -- running with a progress bar -------------------------------------------------------------
-
-
-def _adv(row: dict[str, Any]) -> str:
-    if row.get("advantage") is None:
-        return "n/a"
-    return f"{fmt.points(row['advantage'])} {fmt.ci(row['advantage_ci'])}"
 
 
 def print_summary(summary: dict[str, Any], out: Console) -> None:
@@ -67,99 +62,15 @@ def print_summary(summary: dict[str, Any], out: Console) -> None:
     print_challenge(summary, out)
     variants = summary["variants"]
     groups = variants if len(variants) > 1 else [{**summary, "label": "all games"}]
-    _print_first_mover(groups, out)
-    _print_quality(groups, out)
-    _print_seats(summary, out)
+    print_first_mover(groups, out)
+    print_quality(groups, out)
+    print_seats(summary, out)
     _print_agents(summary, out)
     _print_variants(summary, out)
     _print_cards(summary, out)
     for line in headline(summary)[1:]:
         say(f"- {line}")
     say(timing_line(summary))
-
-
-def _print_first_mover(groups: list[dict[str, Any]], out: Console) -> None:
-    """Who moved first and how they fared, and each turn-order position's wins."""
-    from .report import who_moved_first
-
-    def say(text: str) -> None:
-        out.print(text, markup=False, highlight=False, soft_wrap=True)
-
-    first = Table(
-        title="first mover (the seat that took the first real turn)", title_justify="left"
-    )
-    for column in ("variant", "games", "won", "win rate", "95% interval", "advantage", "p"):
-        if column == "variant":
-            first.add_column(column, overflow="fold")
-        else:
-            first.add_column(column, justify="right")
-    for g in groups:
-        f = g["first_mover"]
-        first.add_row(
-            g["label"],
-            str(f["games"]),
-            str(f["wins"]),
-            fmt.pct(f["win_rate"]),
-            fmt.ci(f["ci"]),
-            fmt.points(f.get("advantage")),
-            fmt.p_value(f["p_value"]),
-        )
-    out.print(first)
-    for g in groups:
-        prefix = f"{g['label']}: " if len(groups) > 1 else ""
-        say(f"  {prefix}who moved first: {who_moved_first(g['first_mover'])}")
-    for g in groups:
-        positions = g["first_mover"].get("positions") or []
-        if not positions:
-            continue
-        table = Table(title=f"turn-order positions ({g['label']})", title_justify="left")
-        for column in ("moves", "games", "win rate", "95% interval", "advantage", "p", "p Holm"):
-            table.add_column(column, justify="left" if column == "moves" else "right")
-        for p in positions:
-            table.add_row(
-                f"#{p['position'] + 1}",
-                str(p["games"]),
-                fmt.pct(p["win_rate"]),
-                fmt.ci(p["ci"]),
-                _adv(p),
-                fmt.p_value(p["p_value"]),
-                fmt.p_value(p["p_adjusted"]),
-            )
-        out.print(table)
-
-
-def _print_quality(groups: list[dict[str, Any]], out: Console) -> None:
-    """How the games ended, their margins, lead changes and decision point."""
-    from .report import QUALITY_EXPLAINED, quality_cells
-
-    quality = Table(title="game quality", title_justify="left")
-    quality.add_column("measure")
-    for g in groups:
-        quality.add_column(g["label"])
-    cells = [quality_cells(g["quality"]) for g in groups]
-    for name in QUALITY_EXPLAINED:
-        quality.add_row(name, *(c[name] for c in cells))
-    out.print(quality)
-
-
-def _print_seats(summary: dict[str, Any], out: Console) -> None:
-    """Each seat's wins with its test, and the draws."""
-    seats = Table(title="seats (seat 1 is the first listed seat)", title_justify="left")
-    for column in ("seat", "wins", "win rate", "95% interval", "advantage", "p", "p Holm"):
-        seats.add_column(column, justify="right" if column != "seat" else "left")
-    tests = summary.get("seat_tests") or [{} for _ in summary["wins"]]
-    for s, wins in enumerate(summary["wins"]):
-        seats.add_row(
-            f"seat {s + 1}",
-            str(wins),
-            fmt.pct(summary["win_rate"][s]),
-            fmt.ci(summary["win_rate_ci"][s]),
-            _adv(tests[s]),
-            fmt.p_value(tests[s].get("p_value")),
-            fmt.p_value(tests[s].get("p_adjusted")),
-        )
-    seats.add_row("draws", str(summary["draws"]), fmt.pct(summary["draw_rate"]), "", "", "", "")
-    out.print(seats)
 
 
 def _print_agents(summary: dict[str, Any], out: Console) -> None:
