@@ -149,7 +149,7 @@ function draw(root, view, ctx) {
 
   for (const seat of view.seats) {
     const zone = h("div", { class: `zone seat-color-${seat.seat}${seat.seat === ctx.you ? " mine" : ""}` },
-      h("h3", {}, `${ctx.seatName(seat.seat)} (${seat.letter})`,
+      h("h3", {}, ctx.seatName(seat.seat),
         counted(tokenPill("loaf", `${seat.loaves} loaves`, "big"), `loaves:${seat.seat}`, seat.loaves),
         h("span", { class: "pill" }, `${seat.pile} ${seat.pile === 1 ? "die" : "dice"} in the pile`)),
       factories(seat, view, ctx, actions, rerender));
