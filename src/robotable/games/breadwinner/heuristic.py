@@ -19,7 +19,7 @@ difference through a logistic curve, so the value stays in [0, 1]:
 Why the threats, the recycling and the first-Harvester bonus: without them, one-ply agents let the
 map fill with idle bots (nobody deactivated, no die was left to roll) and passed one harvest back
 and forth by Steal, and 98% of greedy games stopped at the turn cap (docs/balancing.md, "Bread
-Winner: games that end"). The weights were tuned with the lab (scripts/tune_breadwinner.py).
+Winner: games that end"). The weights were tuned with the lab (`robotable tune breadwinner --config breadwinner-weights`).
 """
 
 from __future__ import annotations

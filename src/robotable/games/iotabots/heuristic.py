@@ -20,7 +20,7 @@ from .state import DRAW, MULLIGAN, ORDER, Bot, IotabotsState
 @dataclass(frozen=True, slots=True)
 class Weights:
     """The duel estimate's numbers, in logits of the duel's odds. Agents use DEFAULT;
-    scripts/tune_iotabots.py varies them."""
+    `robotable tune iotabots --config iotabots-weights` varies them."""
 
     life: float = 0.12  # a point of life ahead
     board: float = 0.22  # a point of board strength ahead
