@@ -227,7 +227,7 @@ def test_rumblebots_names_and_texts_are_cleaned_at_the_loader():
 
 
 def test_a_name_with_nothing_visible_is_refused():
-    with pytest.raises(ContentError, match=r"card #1: name: Value error, a name needs a visible"):
+    with pytest.raises(ContentError, match=r"card #1: name: a name needs a visible"):
         validate_entries("f.toml", [{"name": "\x00\u202e", "tier": 1}], rb_content.BotModel)
 
 

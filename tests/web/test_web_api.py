@@ -322,3 +322,11 @@ def test_a_server_that_stops_closes_every_database_connection(tmp_path, new_tabl
         assert client.get(f"/api/tables/{table['id']}").status_code == 200
         assert (tmp_path / "tables.sqlite3-wal").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tables.sqlite3"]
+
+
+def test_a_refused_request_says_why_without_the_validator_s_prefix(client):
+    """pydantic words a validator's sentence as "Value error, ..."; the answer is the sentence."""
+    response = client.post("/api/tables", json={"game": "stakbots"})
+    assert response.status_code == 400
+    why = response.json()["error"]
+    assert why.startswith("give num_players and seats") and "Value error" not in why

@@ -15,7 +15,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ValidationError
 
-from .errors import ContentError
+from .errors import ContentError, validation_words
 from .options import INLINE, MAX_INLINE, OptionError, OptionSpec, content_files_allowed
 from .text import clean_block, clean_text
 
@@ -133,7 +133,7 @@ def validate_entries(
             got = err.get("input")
             got_text = "" if isinstance(got, dict) else f", got {short_repr(got)}"
             raise ContentError(
-                f"content file {file_name}, {where}: {field}: {err['msg']}{got_text}"
+                f"content file {file_name}, {where}: {field}: {validation_words(err)}{got_text}"
             ) from None
     return out
 

@@ -28,3 +28,14 @@ class RecordError(RobotableError, ValueError):
     def __init__(self, message: str, step: int | None = None) -> None:
         super().__init__(message)
         self.step = step
+
+
+def validation_words(error: dict) -> str:
+    """One pydantic error's message as a person reads it: pydantic writes a validator's own
+    sentence after "Value error, " (or "Assertion failed, "), which says nothing to a player
+    or a designer."""
+    message = str(error.get("msg", "invalid"))
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if message.startswith(prefix):
+            return message[len(prefix) :]
+    return message

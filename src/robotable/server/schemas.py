@@ -16,6 +16,7 @@ from pydantic import (
     model_validator,
 )
 
+from ..core.errors import validation_words
 from ..core.options import INLINE, MAX_INLINE
 
 MAX_FRAME = 16_384  # bytes in one websocket message or HTTP body from a client
@@ -134,5 +135,5 @@ def describe_error(exc: Exception) -> str:
     parts = []
     for err in errors()[:3]:
         where = ".".join(str(p) for p in err.get("loc", ()) if p != "message")
-        parts.append(f"{where or 'message'}: {err.get('msg', 'invalid')}")
+        parts.append(f"{where}: {validation_words(err)}" if where else validation_words(err))
     return "; ".join(parts)
