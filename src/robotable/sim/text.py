@@ -197,19 +197,3 @@ def _print_cards(summary: dict[str, Any], out: Console) -> None:
                 fmt.p_value(r.get("p_adjusted")),
             )
         out.print(table)
-
-
-# -- commands ---------------------------------------------------------------------------------
-
-
-def __getattr__(name: str):
-    # The ladder's and tune's text moved to their studies; importable from here as before.
-    if name == "print_ladder":
-        from .studies.ladder import print_ladder
-
-        return print_ladder
-    if name == "print_tune":
-        from .studies.tuning import print_tune
-
-        return print_tune
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
