@@ -5,11 +5,11 @@
 
 With decision streams (`simulate --decision-streams`), a barred game is its unbarred game move
 for move until the barred seat is first offered the card beside another move, and
-runner.play_paired starts it there. For the first deals of four-seat Betabotz at `mcts:1000`
-(seed 0) where the bar can act, this plays the unbarred game, then the barred game twice: from
-the first move, and from the unbarred game's moves up to the first offer. It checks that both
-are the same game and prints the CPU time of each, their ratio and the share of the moves the
-opening covered (docs/balancing.md, "Barred games that start where the bar first acts").
+restricted_play.play_paired starts it there. For the first deals of four-seat Betabotz at
+`mcts:1000` (seed 0) where the bar can act, this plays the unbarred game, then the barred game
+twice: from the first move, and from the unbarred game's moves up to the first offer. It checks
+that both are the same game and prints the CPU time of each, their ratio and the share of the
+moves the opening covered (docs/balancing.md, "Barred games that start where the bar first acts").
 
 With `--table`, a results file whose moves were kept and whose bars were watched (the fairness
 pass's unbarred table), it plays nothing: for each bar, over the deals it could touch, it counts
@@ -27,7 +27,8 @@ from dataclasses import replace
 from robotable.agents.restricted import CardBar
 from robotable.sim.challenge import restrict_agents
 from robotable.sim.results_file import read_header, read_results, spec_from_header
-from robotable.sim.runner import RunSpec, first_offer, plan_jobs, play_game, walk_moves
+from robotable.sim.runner import RunSpec, plan_jobs, play_game, walk_moves
+from robotable.sim.studies.restricted_play import first_offer
 
 
 def cpu(job):

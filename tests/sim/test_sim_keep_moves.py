@@ -220,7 +220,7 @@ def test_unbarred_from_replays_the_kept_unbarred_games_and_plays_only_the_barred
     """`simulate --restrict B --unbarred-from F`, F a barred run of another card or the agent
     against itself with moves kept on the same deals, gives the run `--restrict B` gives alone,
     pair for pair, and plays no unbarred game: only the barred games the bar could touch."""
-    import robotable.sim.runner as runner
+    import robotable.sim.games as games
 
     common = ["--agents", "greedy", "--games", "10", "--seed", "3", "--workers", "1"]
     kept = tmp_path / "kept.jsonl"
@@ -233,14 +233,14 @@ def test_unbarred_from_replays_the_kept_unbarred_games_and_plays_only_the_barred
     bar = ["simulate", "stakbots", *common, "--restrict", "Core Bot"]
     assert cli.invoke(app, [*bar, "--out-jsonl", str(alone)]).exit_code == 0
     played = []
-    real = runner.play_game
+    real = games.play_game
 
     def counting(job, script=None):
-        if script is None and not job.bars.paired:  # a game its agents play, not a pair's dispatch
+        if script is None:  # a game its agents play, not one replayed by its moves
             played.append(job.index)
         return real(job, script)
 
-    monkeypatch.setattr(runner, "play_game", counting)
+    monkeypatch.setattr(games, "play_game", counting)
     reused = tmp_path / "reused.jsonl"
     result = cli.invoke(app, [*bar, "--unbarred-from", str(kept), "--out-jsonl", str(reused)])
     assert result.exit_code == 0, result.output

@@ -436,11 +436,11 @@ def _paired_jobs(card: str, games: int) -> list:
 def test_a_paired_game_is_the_barred_game_and_skips_only_games_the_bar_cannot_touch():
     from dataclasses import replace
 
-    from robotable.sim.runner import play_game
+    from robotable.sim.runner import play_game, play_job
 
     could = []
     for job in _paired_jobs("Spike Bot", 12):
-        paired = play_game(job)
+        paired = play_job(job)
         alone = play_game(job.with_bars(paired=False))
         unbarred = play_game(
             replace(
@@ -467,12 +467,13 @@ def test_with_decision_streams_a_barred_game_starts_where_its_bar_first_acts():
     and goes on as the barred game played from the first move: the same game, move for move."""
     from dataclasses import replace
 
-    from robotable.sim.runner import first_offer, play_game
+    from robotable.sim.runner import play_game, play_job
+    from robotable.sim.studies.restricted_play import first_offer
 
     started_late = 0
     for job in _paired_jobs("Spike Bot", 12):
         job = replace(job, decision_streams=True, record=replace(job.record, keep_moves=True))
-        paired = play_game(job)
+        paired = play_job(job)
         alone = play_game(job.with_bars(paired=False))  # no opening: every move chosen
         assert (paired.returns, paired.moves, paired.cards) == (
             alone.returns,

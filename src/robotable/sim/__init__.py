@@ -7,9 +7,9 @@
                    variants=make_variants({"stak_size": [5, 9]}))
     summary = summarize(run(spec, workers=2))       # the `simulate --json` object
 
-The generic runner: `runner` (job plan, one game, local processes or Ray), `results_file` (the
-`--out-jsonl` / `--resume` files), `pool` (several results files as one run), `replays` (a kept
-game replayed).
+The generic runner: `runner` (job plan, local processes or Ray), `games` (one game: the job,
+its result, the game played or replayed by its moves), `results_file` (the `--out-jsonl` /
+`--resume` files), `pool` (several results files as one run), `replays` (a kept game replayed).
 
 The numbers: `analysis` (results to the summary), `quality` (first mover, end reasons, margins,
 lead changes, decision point), `impact` (card impact within strata: Mantel-Haenszel), `challenge`

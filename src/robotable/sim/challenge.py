@@ -69,8 +69,8 @@ def challenger_share(spec: RunSpec, results: Sequence[GameResult]) -> dict[str, 
 
 
 def paired_comparison(results: Sequence[GameResult]) -> dict[str, Any] | None:
-    """The barred seat's wins beside the same games unbarred (runner.play_paired), or None for
-    a run without pairs.
+    """The barred seat's wins beside the same games unbarred (restricted_play.play_paired), or
+    None for a run without pairs.
 
     Only the games in which the bar could act can differ; the others are the unbarred games
     themselves. A win is the seat's alone (or its team's); a draw counts as no win in both.

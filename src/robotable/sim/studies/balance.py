@@ -225,8 +225,8 @@ def unbarred_games(
 ) -> list[GameResult]:
     """This seed's games of the agent against itself in the barred runs' seat orders, watching
     the seat each bar would sit in: which of `cards` it was ever offered beside another move.
-    Every barred run of the table pairs with these games (runner.play_paired does the same for
-    one card), so a game no bar can touch is played once for all the cards."""
+    Every barred run of the table pairs with these games (restricted_play.play_paired does the
+    same for one card), so a game no bar can touch is played once for all the cards."""
     spec = unbarred_spec(game, seats, cards, args, errors)
     digest = hashlib.sha256("\n".join(cards).encode()).hexdigest()[:8]
     stem = f"{game}-{seats}p-unbarred-{file_word(args.agent)}-{digest}"
@@ -293,9 +293,9 @@ def bar_card(
 
 def paired_with(place: int, unbarred: list[GameResult]):
     """The barred games known from the unbarred ones (those the bar could not touch: the same
-    game, move for move), and the others' unbarred games as kept (runner.play_paired replays
-    each beside its barred game: with decision streams, the barred game starts from its moves
-    where the bar can first act)."""
+    game, move for move), and the others' unbarred games as kept (restricted_play.play_paired
+    replays each beside its barred game: with decision streams, the barred game starts from its
+    moves where the bar can first act)."""
     partner = [r for r in unbarred if r.returns is not None]
     known = [
         pair_with(replace(r), r, could_act=False) for r in partner if not r.bar_could_act[place]

@@ -5,7 +5,7 @@
   agent and seat fixed (sim/impact.py); with `--standing`, read at the moment a card was taken.
 - Restricted play (`simulate --restrict CARD`): the agent barred from the card in one seat
   against itself in the others, each barred game beside the same game unbarred
-  (sim/challenge.py, runner.play_paired).
+  (sim/challenge.py, restricted_play.play_paired).
 
 This module owns the restricted-play study's options (`Restriction`), and both parts' text
 (terminal) and HTML sections. The depth study (sim/studies/depth.py) shares the challenge table.

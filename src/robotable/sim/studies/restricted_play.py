@@ -1,7 +1,7 @@
 """Restricted play at the level of one game (`simulate --restrict`, the fairness pass's bars):
-a restricted agent 0's game and the same game unbarred, played as one paired result. The runner
-(sim/runner.py) plays a job through `play_paired` when its bars are paired; the cards study
-(sim/studies/cards.py) reads the pairs.
+a restricted agent 0's game and the same game unbarred, each played by sim/games.py, as one
+paired result. The runner (sim/runner.py, `play_job`) plays a job through `play_paired` when
+its bars are paired; the cards study (sim/studies/cards.py) reads the pairs.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ...core.errors import OptionError
-from .. import runner
-from ..runner import Bars, GameJob, GameResult
+from .. import games
+from ..games import Bars, GameJob, GameResult
 
 
 def play_paired(job: GameJob) -> GameResult:
@@ -45,9 +45,9 @@ def play_paired(job: GameJob) -> GameResult:
         # with decision streams, the barred game starts from the unbarred game's moves
         record=replace(job.record, keep_moves=job.record.keep_moves or job.decision_streams),
     )
-    unbarred = runner.replay_job(unbarred_job, *job.bars.unbarred) if job.bars.unbarred else None
+    unbarred = games.replay_job(unbarred_job, *job.bars.unbarred) if job.bars.unbarred else None
     if unbarred is None:
-        unbarred = runner.play_game(unbarred_job)
+        unbarred = games.play_game(unbarred_job)
     if unbarred.returns is None or not unbarred.bar_could_act[0]:
         pair = pair_with(unbarred, unbarred, could_act=False)
     else:
@@ -55,7 +55,7 @@ def play_paired(job: GameJob) -> GameResult:
         if job.decision_streams:
             # Up to the bar's first offer the barred game is the unbarred one, move for move.
             opening = unbarred.moves[: first_offer(unbarred_job, unbarred.moves, seat)]
-        barred = runner.play_game(replace(job, bars=Bars(opening=opening)))
+        barred = games.play_game(replace(job, bars=Bars(opening=opening)))
         pair = pair_with(barred, unbarred, could_act=True)
     if not job.record.keep_moves:
         pair.moves = pair.unbarred_moves = ()
@@ -69,10 +69,10 @@ def first_offer(job: GameJob, moves: Sequence[int], seat: int) -> int:
 
     ((cards, kinds),) = job.bars.watch
     bar = CardBar(cards, kinds)
-    state = runner._cached_game(job.game, job.num_players, job.options).new_initial_state(
+    state = games._cached_game(job.game, job.num_players, job.options).new_initial_state(
         seed=job.seed
     )
-    for step, legal, _ in runner.walk_moves(state, moves):
+    for step, legal, _ in games.walk_moves(state, moves):
         if state.current_player() == seat and bar.can_act(legal):
             return step - 1
     return len(moves)

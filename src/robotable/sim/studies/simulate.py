@@ -372,7 +372,7 @@ def _plan(
     """The run's spec with the study's and the files' settings, the games a --resume file
     already holds and the unbarred games --unbarred-from keeps."""
     if isinstance(experiment, Restriction):
-        # Each barred game beside the same game unbarred (runner.play_paired).
+        # Each barred game beside the same game unbarred (restricted_play.play_paired).
         spec = dataclasses.replace(spec, paired=True)
     if decision_streams:
         spec = dataclasses.replace(spec, decision_streams=True)
