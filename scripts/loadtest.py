@@ -9,9 +9,12 @@ throughput and the server's memory.
 
     .venv/bin/python scripts/loadtest.py --tables 200 --game stakbots
     .venv/bin/python scripts/loadtest.py --tables 1000 --compare a324f5a   # before and after
+    .venv/bin/python scripts/loadtest.py --tables 1000 --compare 257454c,HEAD  # two references
 
 `--compare REF` first runs the server of an older commit (from a temporary git worktree) with
-the same bots, then this checkout's, so both figures come from one run on one machine.
+the same bots, then this checkout's, so both figures come from one run on one machine; several
+references (`--compare A,B`, or the flag twice) run in the order given, and a last table sets
+each run's figures beside the first reference's. Each run's bots are a fresh process.
 `--backend sqlite,postgres --processes 1,2` runs each combination in turn in one run (PostgreSQL:
 a throw-away cluster of Debian's postgresql, as the tests start; several processes share its
 database, each table's seats spread over them):
@@ -23,9 +26,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
 import gc
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -168,7 +173,7 @@ async def run(
     label: str = "",
     db: str | None = None,
     processes: int = 1,
-) -> None:
+) -> dict[str, float]:
     # The bot clients' own garbage collections would stall every bot at once and count as
     # server latency; collect rarely here, as the server does (robotable serve tunes its GC).
     gc.freeze()
@@ -280,6 +285,56 @@ async def run(
         f"server memory: RSS {before.get('VmRSS', 0) / 1024:.0f} MiB with tables created, "
         f"{after.get('VmRSS', 0) / 1024:.0f} MiB after play, peak {after.get('VmHWM', 0) / 1024:.0f} MiB"
     )
+    return {
+        "moves": stats.moves,
+        "p50": pct(50),
+        "p99": pct(99),
+        "cpu": server_cpu / max(1, stats.moves) * 1000,
+        "rss": after.get("VmRSS", 0) / 1024,
+        "errors": len(stats.errors) + len(failures),
+    }
+
+
+def measure(
+    args: argparse.Namespace,
+    src: Path | None = None,
+    label: str = "",
+    db: str | None = None,
+    processes: int = 1,
+) -> dict[str, float]:
+    """One run, its bots in a fresh process: nothing of an earlier run (the garbage its
+    gc.freeze kept, a grown heap) weighs on the next run's client. The disk first writes out
+    what came before (a reference's checkout, the last run's database), which would otherwise
+    slow the first fsyncs of the run."""
+    os.sync()
+    spawn = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=spawn) as pool:
+        return pool.submit(_run_here, args, src, label, db, processes).result()
+
+
+def _run_here(
+    args: argparse.Namespace, src: Path | None, label: str, db: str | None, processes: int
+) -> dict[str, float]:
+    figures = asyncio.run(run(args, src, label, db, processes))
+    sys.stdout.flush()
+    return figures
+
+
+def print_comparison(results: list[tuple[str, dict[str, float]]]) -> None:
+    """Each run's figures beside the first one's (the first reference), as ratios."""
+    base_label, base = results[0]
+    print(f"against {base_label}:")
+    print(f"  {'server':<16} {'p50 ms':>14} {'p99 ms':>16} {'CPU/move ms':>16} {'errors':>7}")
+    for label, r in results:
+
+        def ratio(key: str, digits: int, r: dict[str, float] = r) -> str:
+            shown = f"{r[key]:.{digits}f}"
+            return f"{shown} ({r[key] / base[key]:.2f}x)" if base[key] else shown
+
+        print(
+            f"  {label:<16} {ratio('p50', 1):>14} {ratio('p99', 1):>16} {ratio('cpu', 2):>16} "
+            f"{r['errors']:>7.0f}"
+        )
 
 
 def main() -> None:
@@ -298,7 +353,10 @@ def main() -> None:
     parser.add_argument(
         "--compare",
         metavar="REF",
-        help="first run the server of this git commit (a temporary worktree), then this one",
+        action="append",
+        default=[],
+        help="first run the server of this git commit (a temporary worktree), then this one; "
+        "several: A,B or the flag again (run in that order)",
     )
     parser.add_argument("--no-fsync", dest="fsync", action="store_false", help="serve --no-fsync")
     parser.add_argument(
@@ -308,10 +366,12 @@ def main() -> None:
         "--processes", default="1", help="server processes (PostgreSQL only above 1), e.g. 1,2"
     )
     args = parser.parse_args()
-    if args.compare:
-        with reference_checkout(args.compare) as src:
-            asyncio.run(run(args, src, label=f"[{args.compare}] "))
-        print()
+    refs = [ref.strip() for value in args.compare for ref in value.split(",") if ref.strip()]
+    results: list[tuple[str, dict[str, float]]] = []
+    for ref in refs:
+        with reference_checkout(ref) as src:
+            results.append((ref, measure(args, src, label=f"[{ref}] ")))
+        print(flush=True)
     backends = [b.strip() for b in args.backend.split(",")]
     counts = [int(n) for n in args.processes.split(",")]
     cluster = None
@@ -327,12 +387,15 @@ def main() -> None:
         runs = [(b, n) for b in backends for n in counts if b == "postgres" or n == 1]
         for backend, processes in runs:
             db = cluster.new_database() if backend == "postgres" and cluster else None
-            label = "[this checkout] " if args.compare else f"[{backend}, {processes}] "
-            asyncio.run(run(args, label=label, db=db, processes=processes))
-            print()
+            label = "[this checkout] " if refs else f"[{backend}, {processes}] "
+            figures = measure(args, label=label, db=db, processes=processes)
+            results.append((label.strip(" []"), figures))
+            print(flush=True)
     finally:
         if cluster is not None:
             cluster.stop()
+    if refs:
+        print_comparison(results)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ from .ai import AiLimits, AiRunner, check_agent_spec
 from .coach import CoachError, coached_games, load_coach
 from .errors import Busy
 from .guard import ClientConnections, SameSiteWrites
-from .limits import RateLimiter, ServerLimits, TooMany
+from .limits import RateLimiter, ServerLimits, SocketRate, TooMany
 from .rooms import Refused, Table, Tables, Watcher
 from .schemas import (
     MAX_CREATE_BODY,
@@ -324,11 +324,11 @@ def create_app(
             return
         # Every socket, a spectator's too, has a rate of messages and of bytes; a client that
         # keeps on past it after being told is closed.
-        messages = RateLimiter(
-            limits.ws_messages_per_minute, burst=limits.ws_message_burst, clock=time.monotonic
-        )
-        volume = RateLimiter(
-            limits.ws_bytes_per_minute, burst=limits.ws_byte_burst, clock=time.monotonic
+        rate = SocketRate(
+            limits.ws_messages_per_minute,
+            limits.ws_message_burst,
+            limits.ws_bytes_per_minute,
+            limits.ws_byte_burst,
         )
         strikes = 0
         address = websocket.client.host if websocket.client else "unknown"
@@ -341,9 +341,8 @@ def create_app(
                 if message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
-                if text is None:
-                    text = (message.get("bytes") or b"").decode("utf-8", "replace")
-                if messages.take("") is not None or volume.take("", len(text.encode())) is not None:
+                data = (message.get("bytes") or b"") if text is None else text.encode()
+                if not rate.take(len(data)):
                     strikes += 1
                     if strikes >= limits.ws_strikes:
                         await _send_error(websocket, None, "too many messages; closing")
@@ -352,7 +351,7 @@ def create_app(
                     watcher.push(_dumps({"type": "error", "id": None, "message": _SLOW_DOWN}))
                     continue
                 strikes = 0
-                await _handle(tables, table, watcher, text, limits.max_depth)
+                await _handle(tables, table, watcher, data, limits.max_depth)
         except WebSocketDisconnect:
             pass
         finally:
@@ -428,10 +427,9 @@ async def _expire_periodically(tables: Tables) -> None:
 _SLOW_DOWN = "too many messages on this connection; wait a moment before sending more"
 
 
-def _check_shape(text: str, max_depth: int) -> Any:
-    """A client's message parsed, refused when too large (before parsing) or too deep.
-    Raises Refused, or ValueError when it is not JSON."""
-    data = text.encode()
+def _check_shape(data: bytes, max_depth: int) -> Any:
+    """A client's message (its UTF-8 bytes) parsed, refused when too large (before parsing) or
+    too deep. Raises Refused, or ValueError when it is not JSON."""
     if len(data) > MAX_FRAME:
         raise Refused(f"message too large (limit {MAX_FRAME} bytes)")
     try:
@@ -450,7 +448,7 @@ async def _handshake(websocket: WebSocket, table: Table, max_depth: int) -> int 
         return False
     text = message.get("text") or ""
     try:
-        hello = Envelope.model_validate({"message": _check_shape(text, max_depth)}).message
+        hello = Envelope.model_validate({"message": _check_shape(text.encode(), max_depth)}).message
         if not isinstance(hello, Hello):
             raise Refused('the first message must be {"type": "hello", "token": ...}')
         return table.seat_for_token(hello.token)
@@ -464,13 +462,14 @@ async def _handshake(websocket: WebSocket, table: Table, max_depth: int) -> int 
 
 
 async def _handle(
-    tables: Tables, table: Table, watcher: Watcher, text: str, max_depth: int
+    tables: Tables, table: Table, watcher: Watcher, message_bytes: bytes, max_depth: int
 ) -> None:
-    """One client request; whatever is wrong with it fails this request only."""
+    """One client request (the message's bytes); whatever is wrong with it fails this request
+    only."""
     request_id = None
     try:
         try:
-            data = _check_shape(text, max_depth)
+            data = _check_shape(message_bytes, max_depth)
         except Refused:
             raise
         except ValueError:

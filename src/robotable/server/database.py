@@ -144,6 +144,13 @@ ADDED_COLUMNS = [
 # What existing rows get when a column above is added to them: a table from before `joined`
 # counts as joined (it keeps the idle hours of a started game, not the minutes of an empty one).
 FILLED_WHEN_ADDED = {"joined": "created"}
+# Indexes on added columns, made once the columns exist (both databases). A new table counts
+# its creator's open tables (--max-open-per-address): by this index, the few of that address,
+# not a walk over every open table.
+ADDED_INDEXES = [
+    "CREATE INDEX IF NOT EXISTS tables_open_by_creator ON tables(creator)"
+    " WHERE result IS NULL AND abandoned IS NULL",
+]
 
 
 def is_postgres_url(db: str | Path) -> bool:
@@ -212,6 +219,8 @@ class SQLite:
                 conn.execute(f"ALTER TABLE tables ADD COLUMN {name} {sqlite_type}")
                 if name in FILLED_WHEN_ADDED:
                     conn.execute(f"UPDATE tables SET {name} = {FILLED_WHEN_ADDED[name]}")
+        for statement in ADDED_INDEXES:
+            conn.execute(statement)
 
     @staticmethod
     def in_transaction(conn: Any) -> bool:
@@ -259,6 +268,8 @@ class PostgreSQL:
                 conn.execute(f"ALTER TABLE tables ADD COLUMN IF NOT EXISTS {name} {pg_type}")
                 if name not in types and name in FILLED_WHEN_ADDED:
                     conn.execute(f"UPDATE tables SET {name} = {FILLED_WHEN_ADDED[name]}")
+            for statement in ADDED_INDEXES:
+                conn.execute(statement)
         finally:
             conn.execute("SELECT pg_advisory_unlock(7242351)")
 

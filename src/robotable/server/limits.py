@@ -46,7 +46,10 @@ class RateLimiter:
     """A token bucket per key (a client address, a connection): `per_minute` tokens a minute,
     `burst` at once (as many as a minute's when not given).
 
-    Keys that have refilled completely are forgotten, so the map holds only recent clients."""
+    Keys that have refilled completely are forgotten, so the map holds only recent clients:
+    when it holds more than `max_keys`, and then again only once it has doubled, so that the
+    sweep costs O(1) a request however many clients are refilling (sweeping at every request
+    past `max_keys` cost O(keys) each)."""
 
     def __init__(
         self,
@@ -59,6 +62,7 @@ class RateLimiter:
         self.burst = max(1.0, per_minute if burst is None else burst)
         self.clock = clock
         self.max_keys = max_keys
+        self._sweep_at = max_keys  # how many keys make the next sweep
         self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, when)
 
     def take(self, key: str, cost: float = 1.0) -> float | None:
@@ -72,7 +76,7 @@ class RateLimiter:
             self._buckets[key] = (tokens, now)
             return (cost - tokens) / self.rate
         self._buckets[key] = (tokens - cost, now)
-        if len(self._buckets) > self.max_keys:
+        if len(self._buckets) > self._sweep_at:
             self._forget_full(now)
         return None
 
@@ -80,3 +84,52 @@ class RateLimiter:
         full = [k for k, (t, w) in self._buckets.items() if t + (now - w) * self.rate >= self.burst]
         for key in full:
             del self._buckets[key]
+        self._sweep_at = max(self.max_keys, 2 * len(self._buckets))
+
+
+class SocketRate:
+    """One websocket's rates of messages and of bytes: two token buckets in one small object,
+    O(1) a message (every socket, a spectator's too, has one: the server holds thousands)."""
+
+    __slots__ = (
+        "_bytes",
+        "_byte_burst",
+        "_byte_rate",
+        "_clock",
+        "_burst",
+        "_rate",
+        "_tokens",
+        "_when",
+    )
+
+    def __init__(
+        self,
+        messages_per_minute: float,
+        message_burst: float,
+        bytes_per_minute: float,
+        byte_burst: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._rate = messages_per_minute / 60.0
+        self._burst = max(1.0, message_burst)
+        self._byte_rate = bytes_per_minute / 60.0
+        self._byte_burst = max(1.0, byte_burst)
+        self._clock = clock
+        self._tokens = self._burst
+        self._bytes = self._byte_burst
+        self._when = clock()
+
+    def take(self, size: int) -> bool:
+        """Count one message of `size` bytes: True if both rates allow it (it is then spent
+        from both), False if either is exhausted (nothing is spent)."""
+        now = self._clock()
+        elapsed = now - self._when
+        self._when = now
+        tokens = min(self._burst, self._tokens + elapsed * self._rate)
+        volume = min(self._byte_burst, self._bytes + elapsed * self._byte_rate)
+        cost = min(float(size), self._byte_burst)
+        if tokens < 1.0 or volume < cost:
+            self._tokens, self._bytes = tokens, volume
+            return False
+        self._tokens, self._bytes = tokens - 1.0, volume - cost
+        return True

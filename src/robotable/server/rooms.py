@@ -213,6 +213,8 @@ class Tables:
         the creator holds every seat (no open seat: nobody else plays a deal chosen for
         them), and then shown to all. `creator`: the creating address, hashed (hash_address),
         held to `max_open_per_address`. `guided`: a guided first game (server/coach.py)."""
+        # In a worker thread under the deadline; a game configured like another table's is that
+        # table's (table.TableGames), not built again.
         game = await self._built(load_table_game, game_name, num_players, options)
         if len(seats) != game.num_players:
             raise Refused(
@@ -273,7 +275,7 @@ class Tables:
         seeded = seed is not None
         if seed is None:
             seed = secrets.randbits(TABLE_SEED_BITS)
-        state, record = await self._built(_first_position, game, seed)
+        state, record, opening = await self._built(_first_position, game, seed)
         now = self.clock()
         row = TableRow(
             id=secrets.token_urlsafe(6).replace("-", "x").replace("_", "y"),
@@ -308,7 +310,7 @@ class Tables:
                     "try again when some have finished"
                 )
             await self.store.create_table(row, rematch_of)
-        table = Table(row, game, state, [])
+        table = Table(row, game, state, [], opening=opening)
         self.live[row.id] = table
         self.schedule_ai(table)
         return table
@@ -666,9 +668,12 @@ class Tables:
         }
 
 
-def _first_position(game: Game, seed: int) -> tuple[State, dict[str, Any]]:
-    """A new table's first state and record (built off the event loop, Tables._built)."""
-    return game.new_initial_state(seed=seed), make_record(game, seed, [])
+def _first_position(game: Game, seed: int) -> tuple[State, dict[str, Any], list[Any]]:
+    """A new table's first state, record and opening events (built off the event loop,
+    Tables._built; the opening is the first state's, not worked out again from the seed on the
+    event loop when the first watcher comes)."""
+    state = game.new_initial_state(seed=seed)
+    return state, make_record(game, seed, []), state.opening_events()
 
 
 class ChatRate:

@@ -10,8 +10,11 @@ when nobody clicks (AI seats, clocks) is `turns.Turns`.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +24,7 @@ from ..core.options import no_content_files
 from ..core.plans import plans_for
 from ..core.protocol import Action, Game, State
 from ..core.records import reseed_chance, reseeds_by_step
-from ..core.registry import load_game, load_recorded_game
+from ..core.registry import game_class, load_game, load_recorded_game
 from .clocks import Clock
 from .connections import Watcher
 from .errors import Refused
@@ -43,7 +46,14 @@ class Step:
 
 
 class Table:
-    def __init__(self, row: TableRow, game: Game, state: State, steps: list[Step]) -> None:
+    def __init__(
+        self,
+        row: TableRow,
+        game: Game,
+        state: State,
+        steps: list[Step],
+        opening: list[Event] | None = None,
+    ) -> None:
         self.row = row
         self.id = row.id
         self.game = game
@@ -59,7 +69,7 @@ class Table:
         self.clock_position: tuple[int, int] | None = None  # (steps, generation) it runs for
         self.decision_started: float | None = None  # loop time the timed decision began
         self.hinting = False  # a hint is being worked out (one at a time per table)
-        self._opening: list[Event] | None = None
+        self._opening = opening  # None: worked out when first asked (Table.opening)
 
     # -- what each seat sees ------------------------------------------------------------------
     @property
@@ -305,11 +315,72 @@ def load_table_game(
 ) -> Game:
     """A game configured from a request or a stored table (made with rules `version`). Content
     options take bundled names and inline content only: nothing a client sends can make the
-    server open a file."""
-    with no_content_files():
-        if version is None:
-            return load_game(name, num_players=num_players, **options)
-        return load_recorded_game(name, version, num_players, **options)
+    server open a file. Tables of the same game share it (TableGames)."""
+    key = TABLE_GAMES.key(name, num_players, options, version)
+    game = TABLE_GAMES.get(key)
+    if game is None:
+        with no_content_files():
+            if version is None:
+                game = load_game(name, num_players=num_players, **options)
+            else:
+                game = load_recorded_game(name, version, num_players, **options)
+        game = TABLE_GAMES.put(key, game)
+    return game
+
+
+class TableGames:
+    """The games live tables play, one per game, seat count, options and rules version, shared
+    by every table configured alike (the AI worker shares its games the same way).
+
+    A Game is configuration: options, content and the per-card tables its rules read, read-only
+    once built; what changes is each table's State. Built per table, a Stak Bots game held some
+    800 objects for the garbage collector (a table's own state about 40): at 1,000 tables, the
+    first collection of the younger generations during play walked a million objects and
+    stalled every table for 0.2-0.3 s (issue 77 point 9). The most recently used `kept` are
+    kept: inline content, which strangers send, cannot grow it."""
+
+    def __init__(self, kept: int = 64) -> None:
+        self.kept = kept
+        self.built = 0  # games built (the others were shared)
+        self._games: OrderedDict[tuple, Game] = OrderedDict()
+        self._lock = threading.Lock()  # games are built in worker threads (Tables._built)
+
+    @staticmethod
+    def key(
+        name: str, num_players: int, options: dict[str, Any], version: str | None = None
+    ) -> tuple | None:
+        """What makes two tables' games the same; None when the options are not plain JSON
+        (such a game is built for its table alone)."""
+        try:
+            text = json.dumps(options, sort_keys=True)
+        except (TypeError, ValueError):
+            return None
+        return (game_class(name), name, num_players, version, text)
+
+    def get(self, key: tuple | None) -> Game | None:
+        if key is None:
+            return None
+        with self._lock:
+            game = self._games.get(key)
+            if game is not None:
+                self._games.move_to_end(key)
+            return game
+
+    def put(self, key: tuple | None, game: Game) -> Game:
+        """Keep a game just built; returns the one to use (a game built meanwhile by another
+        thread for the same key wins, so that the tables share it)."""
+        with self._lock:
+            self.built += 1
+            if key is None:
+                return game
+            kept = self._games.setdefault(key, game)
+            self._games.move_to_end(key)
+            while len(self._games) > self.kept:
+                self._games.popitem(last=False)
+            return kept
+
+
+TABLE_GAMES = TableGames()
 
 
 def _sent_to(event: Event, seat: int) -> bool:
