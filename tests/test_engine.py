@@ -61,6 +61,20 @@ def test_a_stale_build_runs_the_source_and_warns_once(tmp_path: Path) -> None:
     assert finder.report()["engine"] == "pure"
 
 
+def test_an_orphan_extension_from_an_older_build_is_not_stale(tmp_path: Path) -> None:
+    """A module no longer compiled leaves its old extension behind; its manifest does not list it,
+    so the source runs without a warning that some module is stale."""
+    compiled = _fake_build(tmp_path, _digest())
+    manifest_path = compiled.parent.parent / _engine.MANIFEST
+    manifest_path.write_text(json.dumps({"compiler": "Cython test", "modules": {}}), "utf-8")
+    finder = _engine.EngineFinder(pure=False, engine_dir=str(tmp_path))
+    assert finder.choose(MODULE) == (None, "not compiled")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert finder.find_spec(MODULE, [str(PACKAGE / "core")]) is None
+    assert caught == []
+
+
 def test_pure_forced_runs_the_source_even_when_current(tmp_path: Path) -> None:
     _fake_build(tmp_path, _digest())
     finder = _engine.EngineFinder(pure=True, engine_dir=str(tmp_path))

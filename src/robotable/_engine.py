@@ -92,6 +92,9 @@ class EngineFinder:
             built = _extension_file(os.path.join(self.engine_dir, *parts))
             if built is not None:
                 candidates.append((built, self.built))
+        # An extension its manifest does not list is an orphan of an older build (a module no
+        # longer compiled): the source is the module, and nothing is stale.
+        candidates = [(p, m) for p, m in candidates if fullname in (m or {}).get("modules", {})]
         if not candidates:
             return None, "not compiled"
         if self.pure:

@@ -86,34 +86,41 @@ def test_a_live_table_costs_the_collector_far_less_than_a_game(client):
 
 # -- a step's frames: once per seat, whatever the watchers ----------------------------------------
 def test_a_steps_frames_are_built_once_per_seat_whatever_the_watchers(client, monkeypatch):
+    """Counted at the server's own seams (the frame's serialization and its worded entry), not
+    on the game's state: the compiled engine's types cannot be patched."""
+    from robotable.server import table as table_module
+
     table = create_table(client, "stakbots", HUMANS, options={"max_turns": 190})
     live = _live(client, table)
-    state_type = type(live.state)
-    views: list[int | None] = []
+    serialized: list[str] = []
     worded: list[int | None] = []
-    view, narrate = state_type.view, type(live.game).narrate
+    dumps, entry = table_module._dumps, type(live).entry
 
-    def counting_view(self, seat):
-        views.append(seat)
-        return view(self, seat)
+    def counting_dumps(frame):
+        text = dumps(frame)
+        if isinstance(frame, dict) and frame.get("type") == "update":
+            serialized.append(text)
+        return text
 
-    def counting_narrate(self, events, viewer=None, names=None):
-        worded.append(viewer)
-        return narrate(self, events, viewer, names)
+    def counting_entry(self, number, step, seat):
+        worded.append(seat)
+        return entry(self, number, step, seat)
 
     watchers = [Watcher(seat, None) for seat in (0, 1, 0, 1, None, None, None, None, None, None)]
     live.watchers.update(watchers)  # both seats in two tabs each, and six spectators
-    monkeypatch.setattr(state_type, "view", counting_view)
-    monkeypatch.setattr(type(live.game), "narrate", counting_narrate)
+    monkeypatch.setattr(table_module, "_dumps", counting_dumps)
+    monkeypatch.setattr(type(live), "entry", counting_entry)
 
     async def move() -> None:
         seat = live.state.current_player()
         await client.app.state.tables.play(live, seat, index=0)
 
     client.portal.call(move)
-    assert sorted(views, key=str) == sorted([0, 1, None], key=str)
+    assert len(serialized) == 3  # one frame for each seat and one for the spectators
     assert sorted(worded, key=str) == sorted([0, 1, None], key=str)
     assert all(len(w.outbox) == 1 for w in watchers)  # every watcher has its frame
+    by_seat = {w.seat: w.outbox[0] for w in watchers}
+    assert all(w.outbox[0] is by_seat[w.seat] for w in watchers)  # the same frame, shared
     live.watchers.difference_update(watchers)
 
 
