@@ -105,7 +105,7 @@ class PolicyAgent(Agent):
 
         encoding = self._encoding_for(state)
         legal = encoding.legal_by_index(state)
-        observation = encoding.observe(state.observation_view(state.current_player()))
+        observation = encoding.observe_state(state, state.current_player())
         mask = encoding.mask(legal).astype(bool)
         if self.sample:
             import torch

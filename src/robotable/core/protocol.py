@@ -172,7 +172,8 @@ class Game(ABC):
     renderer: ClassVar[Any] = None  # render(state, seat) -> the terminal board
     narration: ClassVar[Any] = None  # narrate_event(event, voice)
     encoding: ClassVar[Any] = None  # num_distinct_actions(game), action_index(game, action),
-    #                                 observation_size(game), encode_observation(game, view)
+    #                                 observation_size(game), encode_observation(game, view),
+    #                                 optionally encode_state(game, state, seat) (below)
     # view.py: what a seat sees and reads, which the state's protocol methods answer with (see
     # StateBase): view(state, seat, words=True), prompt(state) and stats(state). A game that
     # names none writes those methods on its state.
@@ -339,6 +340,13 @@ class Game(ABC):
         """A flat list of `observation_size()` numbers built only from a seat's `view`."""
         raise NotImplementedError(f"game {self.name} has no observation encoding")
 
+    def encode_state(self, state: State, seat: int | None) -> list[float]:
+        """`encode_observation(state.observation_view(seat))`, the same numbers: what the RL
+        adapters call. A game's encoding module may write it reading the state directly (no view
+        dicts in between, several times faster); tests/envs/test_envs_encode_state.py holds it to
+        this default at every step of seeded games, so it can read nothing the view hides."""
+        return self.encode_observation(state.observation_view(seat))
+
     def info(self) -> dict[str, Any]:
         return {
             "name": self.name,
@@ -393,6 +401,11 @@ def _encoding_methods(e: Any) -> dict[str, Any]:
         "action_index": lambda self, action: e.action_index(self, action),
         "observation_size": lambda self: e.observation_size(self),
         "encode_observation": lambda self, view: e.encode_observation(self, view),
+        **(
+            {"encode_state": lambda self, state, seat: e.encode_state(self, state, seat)}
+            if hasattr(e, "encode_state")
+            else {}
+        ),
     }
 
 

@@ -114,7 +114,7 @@ def _decisions(
         for _, _, chosen in walk_moves(state, moves):
             seat = state.current_player()
             by_index = encoding.legal_by_index(state)
-            rows["obs"].append(encoding.observe(state.observation_view(seat)))
+            rows["obs"].append(encoding.observe_state(state, seat))
             rows["mask"].append(encoding.mask(by_index))
             rows["action"].append(next(k for k, a in by_index.items() if a == chosen))
             rows["seat"].append(seat)

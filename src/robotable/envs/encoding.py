@@ -123,12 +123,37 @@ class Encoding:
         if not self.obs_from_game:
             out[row] = self.observe(view)
             return
-        values = self.game.encode_observation(view)
+        self._write_values(self.game.encode_observation(view), out, row, "encode_observation")
+
+    def observe_state(self, state: State, seat: int | None) -> np.ndarray:
+        """`observe(state.observation_view(seat))`, by the game's `encode_state` (which may read
+        the state directly): what every adapter encodes."""
+        if not self.obs_from_game:
+            return self.observe(state.observation_view(seat))
+        return self._array(self.game.encode_state(state, seat), "encode_state")
+
+    def observe_state_into(self, state: State, seat: int | None, out: np.ndarray, row: int) -> None:
+        """`observe_state(state, seat)` written into row `row` of `out` in place."""
+        if not self.obs_from_game:
+            out[row] = self.observe(state.observation_view(seat))
+            return
+        self._write_values(self.game.encode_state(state, seat), out, row, "encode_state")
+
+    def _array(self, values: Any, hook: str) -> np.ndarray:
+        array = np.asarray(values, dtype=np.float32)
+        if array.shape != (self.observation_size,):
+            raise RobotableError(
+                f"game {self.game.name}: {hook}() returned shape {array.shape}, "
+                f"expected ({self.observation_size},)"
+            )
+        return array
+
+    def _write_values(self, values: Any, out: np.ndarray, row: int, hook: str) -> None:
         if type(values) is not list:
             values = list(values)
         if len(values) != self.observation_size:
             raise RobotableError(
-                f"game {self.game.name}: encode_observation() returned {len(values)} numbers, "
+                f"game {self.game.name}: {hook}() returned {len(values)} numbers, "
                 f"expected {self.observation_size}"
             )
         write_observation(out, row, values)
@@ -136,14 +161,7 @@ class Encoding:
     def observe(self, view: dict[str, Any]) -> np.ndarray:
         """The flat float32 observation of a view (`observation_size` numbers)."""
         if self.obs_from_game:
-            values = self.game.encode_observation(view)
-            array = np.asarray(values, dtype=np.float32)
-            if array.shape != (self.observation_size,):
-                raise RobotableError(
-                    f"game {self.game.name}: encode_observation() returned shape {array.shape}, "
-                    f"expected ({self.observation_size},)"
-                )
-            return array
+            return self._array(self.game.encode_observation(view), "encode_observation")
         array = np.zeros(self.observation_size, dtype=np.float32)
         _hash_into(array, "", {k: v for k, v in view.items() if k not in _SKIPPED_VIEW_KEYS})
         return array

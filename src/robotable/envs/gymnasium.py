@@ -109,7 +109,7 @@ class RobotableEnv(gymnasium.Env):
         else:
             self._legal = self.encoding.legal_by_index(state)
         info = {"action_mask": self.encoding.mask(self._legal), **extra}
-        return self.encoding.observe(state.observation_view(self.seat)), info
+        return self.encoding.observe_state(state, self.seat), info
 
     def view(self) -> dict[str, Any]:
         """The learner's structured view (JSON-safe dict, see docs/protocol.md)."""

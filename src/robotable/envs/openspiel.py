@@ -305,11 +305,9 @@ class _Observer:
         if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             size = encoding.observation_size
             for seat in range(self.adapter.game.num_players):
-                self.tensor[seat * size : (seat + 1) * size] = encoding.observe(
-                    inner.observation_view(seat)
-                )
+                self.tensor[seat * size : (seat + 1) * size] = encoding.observe_state(inner, seat)
         else:
-            self.tensor[:] = encoding.observe(inner.observation_view(self._seat(player)))
+            self.tensor[:] = encoding.observe_state(inner, self._seat(player))
 
     def string_from(self, state: RobotableSpielState, player: int) -> str:
         box = state._box.ready()

@@ -131,7 +131,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention for the un
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of[agent]
         state = self.state
-        observation = self.encoding.observe(state.observation_view(seat))
+        observation = self.encoding.observe_state(state, seat)
         if not state.is_terminal() and seat == state.current_player():
             mask = self.encoding.mask(self._legal_now())
         else:

@@ -243,4 +243,4 @@ class RobotableVectorEnv(VectorEnv):
         legal = {} if state.is_terminal() else encoding.legal_by_index(state, ordered=False)
         env._legal = legal
         encoding.mask_into(legal, self._masks, i)
-        encoding.observe_into(state.observation_view(env.seat), self._observations, i)
+        encoding.observe_state_into(state, env.seat, self._observations, i)

@@ -1,0 +1,89 @@
+"""`Game.encode_state(state, seat)` is `encode_observation(state.observation_view(seat))`, float
+for float, in every game, seat count and rules variant, at every seat and for a spectator.
+
+A game may write `encode_state` reading its state directly (no view dicts in between); this test
+is what keeps such an encoder to the view's encoding, and so to what the seat may know: the view
+is the one place that decides what is hidden.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import robotable
+from robotable.core.protocol import Game
+from robotable.core.registry import bundled_game_names, game_class
+from robotable.envs.encoding import Encoding
+
+# Options that change what an encoder reads, beyond the seat count: both rule sets everywhere, and
+# each game's variants that add zones, seats or cards to the layout.
+VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "stakbots": [
+        {"staks": 2},
+        {"drones": 1},
+        {"reactive": True, "recycling": True},
+        {"borderless": "team"},
+    ],
+    "betabotz": [{"bid_amounts": "coarse"}],
+}
+
+
+def _configs() -> list[tuple[str, int, dict[str, Any]]]:
+    configs = []
+    for name in bundled_game_names():
+        cls = game_class(name)
+        for players in range(cls.min_players, cls.max_players + 1):
+            for rules in ("balanced", "printed"):
+                configs.append((name, players, {"rules": rules}))
+        for options in VARIANTS.get(name, []):
+            configs.append((name, max(cls.min_players, 2), options))
+    return configs
+
+
+def _load(name: str, players: int, options: dict[str, Any]) -> Game | None:
+    try:
+        return robotable.load_game(name, num_players=players, **options)
+    except robotable.RobotableError:
+        return None  # a variant this seat count does not allow
+
+
+def _same(game: Game, state: Any, seat: int | None) -> None:
+    direct = np.asarray(game.encode_state(state, seat), dtype=np.float32)
+    by_view = np.asarray(game.encode_observation(state.observation_view(seat)), dtype=np.float32)
+    assert direct.tobytes() == by_view.tobytes(), (
+        f"{game.name}, seat {seat}: differs at {np.flatnonzero(direct != by_view)[:10].tolist()}"
+    )
+
+
+@pytest.mark.parametrize(("name", "players", "options"), _configs())
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**31))
+def test_encode_state_is_the_views_encoding_at_every_step(
+    name: str, players: int, options: dict[str, Any], seed: int
+) -> None:
+    game = _load(name, players, options)
+    if game is None:
+        return
+    Encoding(game)  # the sizes are consistent
+    state = game.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(300):
+        for seat in (None, *range(game.num_players)):
+            _same(game, state, seat)
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_a_game_without_its_own_encode_state_encodes_the_view() -> None:
+    """The protocol's default, which a new game gets: the observation view's encoding."""
+    game = robotable.load_game("stakbots", num_players=2)
+    state = game.new_initial_state(seed=3)
+    default = Game.encode_state(game, state, 0)
+    assert default == game.encode_observation(state.observation_view(0))
