@@ -116,3 +116,59 @@ def test_a_server_seats_only_named_policies_from_its_policies_folder(tmp_path: P
             check_agent_spec(spec, "stakbots", limits)
     with pytest.raises(Refused, match="plays stakbots, not rumblebots"):
         check_agent_spec("policy:sb-0", "rumblebots", limits)
+
+
+# -- the benchmark's report (robotable train-report) ------------------------------------------------
+def _fake_run(folder: Path, game: str, seed: int, curve: list[tuple[int, float]]) -> Path:
+    folder.mkdir(parents=True)
+    config = {"game": game, "seed": seed, "opponents": "medium", "num_players": 2, "options": {}}
+    run = {"config": config, "steps": curve[-1][0], "seconds": 600.0, "cpu_seconds": 540.0}
+    (folder / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    rows = [
+        {"steps": s, "seconds": 1.0, "cpu_seconds": 1.0, "random": {"mean": m, "low": 0, "high": 1}}
+        for s, m in curve
+    ]
+    (folder / "progress.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), "utf-8")
+    return folder
+
+
+def test_the_report_pools_the_seeds_of_each_curve_point(tmp_path: Path) -> None:
+    from robotable.envs.benchmark import curve_table, read_run, runs_table
+
+    runs = [
+        read_run(_fake_run(tmp_path / "a", "stakbots", 0, [(0, 0.4), (100, 0.8)])),
+        read_run(_fake_run(tmp_path / "b", "stakbots", 1, [(0, 0.2), (100, 0.9)])),
+    ]
+    curve = "\n".join(curve_table(runs, eval_games=100))
+    # seeds 0.4 and 0.2 pool to 0.30 over 200 games: 1.96 * sqrt(0.3 * 0.7 / 200) = 0.064
+    assert "| 0 | 0.30 (0.24-0.36) [0.20-0.40] |" in curve
+    assert "| 100 | 0.85 (0.80-0.90) [0.80-0.90] |" in curve
+    rows = runs_table(runs)
+    assert rows[2].startswith(
+        "| stakbots | 0 | 0.80 (0.00-1.00)"
+    )  # the last point and "| 100 | 10 min | 9 min |" in rows[2]
+
+
+def test_the_report_refuses_a_folder_that_is_not_a_run_in_one_line(tmp_path: Path) -> None:
+    from robotable.envs.benchmark import read_run
+
+    with pytest.raises(OptionError, match="not a training run") as error:
+        read_run(tmp_path)
+    (tmp_path / "run.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "progress.jsonl").write_text("", encoding="utf-8")
+    with pytest.raises(OptionError, match="a damaged training run") as damaged:
+        read_run(tmp_path)
+    assert "\n" not in str(error.value) + str(damaged.value)
+
+
+def test_the_report_scores_a_policy_once_and_keeps_it(tiny_run: Path, monkeypatch) -> None:
+    from robotable.envs import benchmark, train
+
+    run = benchmark.read_run(tiny_run)
+    played = []
+    evaluate = train.evaluate
+    monkeypatch.setattr(train, "evaluate", lambda *a, **k: played.append(a[2]) or evaluate(*a, **k))
+    first = benchmark.score_run(run, "easy", games=6)
+    again = benchmark.score_run(benchmark.read_run(tiny_run), "easy", games=6)
+    assert played == ["easy"] and first == again and 0 <= first["mean"] <= 1
+    assert "| vs easy |" in benchmark.runs_table([benchmark.read_run(tiny_run)])[0]

@@ -1,4 +1,5 @@
-"""`robotable train`: a masked policy trained on one seat of a game (envs/train.py)."""
+"""`robotable train`: a masked policy trained on one seat of a game (envs/train.py), and
+`robotable train-report`: the benchmark's tables from such runs (envs/benchmark.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from ..frontend.common import guard, parse_options
 
 def register(app: typer.Typer) -> None:
     app.command("train")(train_command)
+    app.command("train-report")(train_report_command)
 
 
 @guard
@@ -78,3 +80,39 @@ def train_command(
         f"{summary['steps']:,} steps in {summary['seconds']:.0f} s "
         f"({summary['cpu_seconds']:.0f} s CPU): play it as policy:{out}"
     )
+
+
+@guard
+def train_report_command(
+    runs: Annotated[list[str], typer.Argument(help="Run folders `robotable train` wrote.")],
+    eval_games: Annotated[
+        int, typer.Option("--eval-games", help="The games per level of each curve point.")
+    ] = 100,
+    score: Annotated[
+        str,
+        typer.Option(
+            "--score", help="Comma-separated further levels to score each policy against."
+        ),
+    ] = "",
+    score_games: Annotated[
+        int, typer.Option("--score-games", help="Games per further level and run.")
+    ] = 100,
+    figure: Annotated[
+        str | None, typer.Option("--figure", help="Also draw the learning curves to this file.")
+    ] = None,
+) -> None:
+    """Print docs/benchmark.md's tables from training runs: each game's learning curve over its
+    seeds, and a row per run with its scores and cost. `--score hard` first plays each policy
+    against `hard` (kept in the run's scores.json).
+
+    Example: `robotable train-report runs/* --score hard --score-games 40 --figure curves.svg`.
+    """
+    from .benchmark import curve_table, draw_curves, read_run, runs_table, score_run
+
+    read = [read_run(folder) for folder in runs]
+    for level in (s.strip() for s in score.split(",") if s.strip()):
+        for run in read:
+            score_run(run, level, score_games)
+    typer.echo("\n".join([*curve_table(read, eval_games), *runs_table(read)]))
+    if figure:
+        draw_curves(read, eval_games, figure)
