@@ -31,6 +31,7 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
         {"borderless": "team"},
     ],
     "betabotz": [{"bid_amounts": "coarse"}],
+    "breadwinner": [{"max_turns": 6}],  # reaches the turn limit: the end's features
 }
 
 
