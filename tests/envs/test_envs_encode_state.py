@@ -32,6 +32,9 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
     ],
     "betabotz": [{"bid_amounts": "coarse"}],
     "breadwinner": [{"max_turns": 6}],  # reaches the turn limit: the end's features
+    # the other bundled decks' cards (stolen Bots, tokens, counters), the proposed texts and
+    # duels short enough to reach the match's end
+    "iotabots": [{"deck0": "hijack", "deck1": "beacon", "proposed_texts": True, "max_turns": 8}],
 }
 
 
