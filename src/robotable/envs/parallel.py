@@ -11,9 +11,13 @@ same observations, masks, rewards and autoreset for the same seeds and actions (
 sub-envs are split into `workers` contiguous slices, and each worker runs a `RobotableVectorEnv`
 over its slice whose batch arrays are that slice's rows of one shared-memory block
 (`multiprocessing.shared_memory`). A step writes the actions into the block, sends each worker
-one short command over its pipe and waits for its short answer; observations and masks never
-cross a pipe or get pickled, which is what makes Gymnasium's `AsyncVectorEnv` slower than
-stepping in process on two cores (docs/performance.md).
+one byte over its pipe and waits for its answer, one byte too unless SAME_STEP autoreset ended
+an episode there (then the ended episodes' last observations, pickled); observations, masks,
+rewards, ends and illegal-action flags never cross a pipe, which is what makes Gymnasium's
+`AsyncVectorEnv` slower than stepping in process on two cores (docs/performance.md). The
+parent's own part of a step is what the in-process env does besides stepping its sub-envs (the
+returned copies, the infos), with no per-sub-env Python loop, so nearly all of a step's work
+is the workers', side by side.
 
 Workers are forked (`context="fork"`, where the platform has it; `"spawn"` or `"forkserver"` on
 request, which need the main module's `if __name__ == "__main__":` guard). Each closes every pipe
@@ -28,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import pickle
 import signal
 import traceback
 from multiprocessing.connection import Connection
@@ -41,7 +46,14 @@ from gymnasium.vector.utils import batch_space
 from .vector import RobotableVectorEnv, step_infos
 
 # The arrays of the shared block, in order.
-_FIELDS = ("observations", "masks", "rewards", "terminations", "actions")
+_FIELDS = ("observations", "masks", "rewards", "terminations", "illegal", "actions")
+
+# The pipe protocol, one message a command and one an answer. Parent to worker: _STEP (the
+# actions are in the block), _RESET + pickled (seeds, reset mask, options), _CLOSE. Worker to
+# parent: _OK, followed by the pickled SAME_STEP final data when there is some, or _ERROR + a
+# traceback.
+_STEP, _RESET, _CLOSE = b"s", b"r", b"c"
+_OK, _ERROR = b"k", b"e"
 
 
 def _layout(
@@ -53,6 +65,7 @@ def _layout(
         "masks": ("int8", (num_envs, num_actions)),
         "rewards": ("float64", (num_envs,)),
         "terminations": ("bool", (num_envs,)),
+        "illegal": ("bool", (num_envs,)),
         "actions": ("int64", (num_envs,)),
     }
     layout, offset = {}, 0
@@ -108,27 +121,23 @@ def _worker(
     arrays = _arrays(shm.buf, layout)
     try:
         envs = RobotableVectorEnv(num_envs=stop - start, **kwargs)
-        envs._bind(
-            arrays["observations"][start:stop],
-            arrays["masks"][start:stop],
-            arrays["rewards"][start:stop],
-            arrays["terminations"][start:stop],
-        )
+        envs._bind(*(arrays[name][start:stop] for name in _FIELDS[:-1]))
         actions = arrays["actions"][start:stop]
-        conn.send(("ready", None))
+        conn.send_bytes(_OK)
         while True:
-            command, argument = conn.recv()
+            message = conn.recv_bytes()
+            command = message[:1]
             try:
-                if command == "step":
-                    illegal, final = envs._step_rows(actions)
-                    conn.send(("ok", (np.flatnonzero(illegal).tolist(), final)))
-                elif command == "reset":
-                    envs._reset_rows(*argument)
-                    conn.send(("ok", None))
-                elif command == "close":
+                if command == _STEP:
+                    _, final = envs._step_rows(actions)
+                    conn.send_bytes(_OK + pickle.dumps(final) if final else _OK)
+                elif command == _RESET:
+                    envs._reset_rows(*pickle.loads(message[1:]))
+                    conn.send_bytes(_OK)
+                elif command == _CLOSE:
                     return
             except Exception:  # reported to the parent, which raises it there
-                conn.send(("error", traceback.format_exc()))
+                conn.send_bytes(_ERROR + traceback.format_exc().encode())
     except (EOFError, OSError, KeyboardInterrupt):
         return  # the parent is gone (the pipe ended) or Ctrl-C: exit quietly
     finally:
@@ -220,7 +229,8 @@ class ParallelVectorEnv(VectorEnv):
         seeds, reset_mask, options = RobotableVectorEnv._reset_arguments(self, seed, options)
         for k, (start, stop) in enumerate(self._slices):
             if reset_mask[start:stop].any():
-                self._send(k, ("reset", (seeds[start:stop], reset_mask[start:stop], options)))
+                arguments = (seeds[start:stop], reset_mask[start:stop], options)
+                self._send(k, _RESET + pickle.dumps(arguments))
         self._gather([reset_mask[a:b].any() for a, b in self._slices])
         self._started = True
         masks = self._arrays["masks"]
@@ -239,16 +249,13 @@ class ParallelVectorEnv(VectorEnv):
             raise ValueError(f"step: expected {self.num_envs} actions, got shape {actions.shape}")
         self._arrays["actions"][:] = actions
         for k in range(len(self._conns)):
-            self._send(k, ("step", None))
-        illegal = np.zeros(self.num_envs, dtype=np.bool_)
+            self._send(k, _STEP)
         final: dict[int, tuple[np.ndarray, dict[str, Any]]] = {}
         for (start, _), answer in zip(self._slices, self._gather()):
-            rows, finals = answer
-            for i in rows:
-                illegal[start + i] = True
-            final.update((start + i, item) for i, item in finals.items())
+            if answer:  # SAME_STEP ended episodes there
+                final.update((start + i, item) for i, item in pickle.loads(answer).items())
         arrays = self._arrays
-        infos = step_infos(arrays["masks"], illegal, final)
+        infos = step_infos(arrays["masks"], arrays["illegal"], final)
         return (
             arrays["observations"].copy(),
             arrays["rewards"].copy(),
@@ -273,7 +280,7 @@ class ParallelVectorEnv(VectorEnv):
     def close_extras(self, **kwargs: Any) -> None:
         for conn in self._conns:
             with contextlib.suppress(OSError):  # that worker is gone already
-                conn.send(("close", None))
+                conn.send_bytes(_CLOSE)
             conn.close()
         for process in self._processes:
             process.join(timeout=5)
@@ -288,9 +295,9 @@ class ParallelVectorEnv(VectorEnv):
             self._shm = None
 
     # -- helpers ----------------------------------------------------------------------------------
-    def _send(self, k: int, message: tuple[str, Any]) -> None:
+    def _send(self, k: int, message: bytes) -> None:
         try:
-            self._conns[k].send(message)
+            self._conns[k].send_bytes(message)
         except OSError:
             raise self._died(k) from None
 
@@ -301,18 +308,19 @@ class ParallelVectorEnv(VectorEnv):
             f"(pid {self._processes[k].pid}) died"
         )
 
-    def _gather(self, which: list[bool] | None = None) -> list[Any]:
-        """Every (or each chosen) worker's answer; a worker's error or death raises here."""
-        answers = []
+    def _gather(self, which: list[bool] | None = None) -> list[bytes | None]:
+        """Every (or each chosen) worker's answer past its status byte; a worker's error or
+        death raises here."""
+        answers: list[bytes | None] = []
         for k, conn in enumerate(self._conns):
             if which is not None and not which[k]:
                 answers.append(None)
                 continue
             try:
-                status, value = conn.recv()
+                answer = conn.recv_bytes()
             except (EOFError, OSError):
                 raise self._died(k) from None
-            if status == "error":
-                raise RuntimeError(f"ParallelVectorEnv: a worker failed:\n{value}")
-            answers.append(value)
+            if answer[:1] == _ERROR:
+                raise RuntimeError(f"ParallelVectorEnv: a worker failed:\n{answer[1:].decode()}")
+            answers.append(answer[1:])
         return answers

@@ -49,7 +49,7 @@ def step_infos(
         "_action_mask": np.ones(num_envs, dtype=np.bool_),
     }
     if illegal.any():
-        infos["illegal_action"] = illegal
+        infos["illegal_action"] = illegal.copy()
         infos["_illegal_action"] = illegal.copy()
     if final:
         has_final = np.zeros(num_envs, dtype=np.bool_)
@@ -111,6 +111,7 @@ class RobotableVectorEnv(VectorEnv):
         self._masks = np.zeros((num_envs, int(self.single_action_space.n)), dtype=np.int8)
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._terminations = np.zeros(num_envs, dtype=np.bool_)
+        self._illegal = np.zeros(num_envs, dtype=np.bool_)
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
         self._autoreset = np.zeros(num_envs, dtype=np.bool_)
         self._started = False
@@ -178,9 +179,11 @@ class RobotableVectorEnv(VectorEnv):
         self, actions: np.ndarray
     ) -> tuple[np.ndarray, dict[int, tuple[np.ndarray, dict[str, Any]]]]:
         """Step every sub-env, writing observations, masks, rewards and ends into the batch
-        arrays in place; which sub-envs made an illegal action, and SAME_STEP's final data."""
+        arrays in place; which sub-envs made an illegal action (the batch's own array, rewritten
+        each step), and SAME_STEP's final data."""
         mode = self.autoreset_mode
-        illegal = np.zeros(self.num_envs, dtype=np.bool_)
+        illegal = self._illegal
+        illegal[:] = False
         final: dict[int, tuple[np.ndarray, dict[str, Any]]] = {}
         rewards, terminations = self._rewards, self._terminations
         autoreset = self._autoreset.tolist()
@@ -230,10 +233,11 @@ class RobotableVectorEnv(VectorEnv):
         masks: np.ndarray,
         rewards: np.ndarray,
         terminations: np.ndarray,
+        illegal: np.ndarray,
     ) -> None:
         """Write into these arrays (a worker's rows of shared memory, envs/parallel.py)."""
         self._observations, self._masks = observations, masks
-        self._rewards, self._terminations = rewards, terminations
+        self._rewards, self._terminations, self._illegal = rewards, terminations, illegal
 
     def _write(self, i: int, env: RobotableEnv) -> None:
         """Sub-env i's observation and mask, written into row i (the env's legal actions kept

@@ -37,8 +37,18 @@ IN_PROCESS = ("robotable", "sync")
 
 
 def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random legal action per row of `masks` (0 where a row has none)."""
-    return (rng.random(masks.shape) * masks).argmax(axis=1)
+    """A uniformly random legal action per row of `masks` (0 where a row has none): one draw a
+    row, not one per action, so the policy's share of a timed step stays small beside the env's
+    (a worker of the parallel kind idles while this process picks the actions)."""
+    legal = masks != 0
+    flat = np.flatnonzero(legal)  # the legal actions' flat indices, row by row
+    counts = np.count_nonzero(legal, axis=1)
+    firsts = np.cumsum(counts) - counts
+    picks = firsts + (rng.random(len(masks)) * counts).astype(np.int64)
+    actions = np.zeros(len(masks), dtype=np.int64)
+    has = counts > 0
+    actions[has] = flat[picks[has]] % masks.shape[1]
+    return actions
 
 
 def make(kind: str, game: str, num_envs: int, workers: int = 2, **kwargs: Any) -> Any:
