@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 
 import robotable.envs.gymnasium as rgym
 from robotable.core.registry import bundled_game_names
+from robotable.envs import vector_bench
 from robotable.envs.gymnasium import RobotableEnv
 from robotable.envs.vector import RobotableVectorEnv
+from robotable.envs.vector_bench import random_actions
 
 NAMES = bundled_game_names()
 
@@ -134,3 +136,37 @@ def test_bad_arguments_are_named() -> None:
     vector.reset(seed=1)
     with pytest.raises(ValueError, match="2 actions"):
         vector.step(np.zeros(3, dtype=np.int64))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rows=st.lists(st.lists(st.booleans(), min_size=5, max_size=5), min_size=1, max_size=6),
+    seed=st.integers(0, 2**31),
+)
+def test_the_bench_policy_picks_a_legal_action_in_every_row(rows: list, seed: int) -> None:
+    masks = np.array(rows, dtype=np.int8)
+    actions = random_actions(masks, np.random.default_rng(seed))
+    for mask, action in zip(masks, actions):
+        assert mask[action] == 1 if mask.any() else action == 0
+
+
+@pytest.mark.parametrize(
+    ("argument", "named"),
+    [
+        (["--kinds", "vector"], "unknown kind 'vector' in 'vector' (known: robotable, parallel"),
+        (["--kinds", ","], "no kind in ','"),
+        (["--game", "stakbots,chess"], "unknown game 'chess'"),
+        (["--sizes", "64,0"], "'0' is not a positive int"),
+        (["--seconds", "soon"], "'soon' is not a positive float"),
+        (["--rounds", "-2"], "'-2' is not a positive int"),
+        (["--workers", "0"], "'0' is not a positive int"),
+    ],
+)
+def test_the_bench_refuses_bad_arguments_in_one_line(
+    argument: list[str], named: str, capsys: pytest.CaptureFixture
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        vector_bench.main(argument)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert named in err.strip().splitlines()[-1] and "Traceback" not in err

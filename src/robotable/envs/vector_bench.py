@@ -151,32 +151,69 @@ def _medians(figures: dict[str, dict[str, list[float]]]) -> dict[str, dict[str, 
     }
 
 
+def _listed(known: list[str] | tuple[str, ...], what: str) -> Callable[[str], list[str]]:
+    """An argparse type: a comma-separated list of names out of `known`, at least one."""
+
+    def parse(text: str) -> list[str]:
+        names = [x.strip() for x in text.split(",") if x.strip()]
+        unknown = [x for x in names if x not in known]
+        if unknown or not names:
+            bad = f"unknown {what} {', '.join(map(repr, unknown))}" if unknown else f"no {what}"
+            raise argparse.ArgumentTypeError(f"{bad} in {text!r} (known: {', '.join(known)})")
+        return names
+
+    return parse
+
+
+def _positive(kind: type) -> Callable[[str], Any]:
+    """An argparse type: an int or float above zero."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not value > 0:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a positive {kind.__name__}")
+        return value
+
+    return parse
+
+
+def _sizes(text: str) -> list[int]:
+    """An argparse type: comma-separated positive ints."""
+    return [_positive(int)(x.strip()) for x in text.split(",")]
+
+
 def main(argv: list[str] | None = None) -> None:
     from .. import _engine
+    from ..core.registry import game_names
 
     parser = argparse.ArgumentParser(prog="python -m robotable.envs.vector_bench")
-    parser.add_argument("--game", default="stakbots")
-    parser.add_argument("--sizes", default="1,16,64")
-    parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--kinds", default=",".join(KINDS))
-    parser.add_argument("--workers", type=int, default=2, help="the parallel kind's processes")
+    parser.add_argument("--game", type=_listed(game_names(), "game"), default="stakbots")
+    parser.add_argument("--sizes", type=_sizes, default="1,16,64")
+    parser.add_argument("--seconds", type=_positive(float), default=3.0)
+    parser.add_argument("--rounds", type=_positive(int), default=3)
+    parser.add_argument("--kinds", type=_listed(KINDS, "kind"), default=",".join(KINDS))
+    parser.add_argument(
+        "--workers", type=_positive(int), default=2, help="the parallel kind's processes"
+    )
     parser.add_argument("--cpp", action="store_true", help="also time OpenSpiel's C++ games")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    sizes = [int(x) for x in args.sizes.split(",")]
-    kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
+    kinds = tuple(args.kinds)
     results = [
-        run(game, sizes, args.seconds, args.rounds, kinds=kinds, workers=args.workers, cpp=args.cpp)
-        for game in args.game.split(",")
+        run(
+            game,
+            args.sizes,
+            args.seconds,
+            args.rounds,
+            kinds=kinds,
+            workers=args.workers,
+            cpp=args.cpp,
+        )
+        for game in args.game
     ]
-    for result in results:
-        result["engine"] = _engine.describe()
-    if args.json:
-        print(json.dumps(results if len(results) > 1 else results[0]))
-        return
-    for result in results:
-        print(format_result(result, kinds))
 
 
 def format_result(result: dict[str, Any], kinds: tuple[str, ...]) -> str:
