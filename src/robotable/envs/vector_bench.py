@@ -214,6 +214,13 @@ def main(argv: list[str] | None = None) -> None:
         )
         for game in args.game
     ]
+    for result in results:
+        result["engine"] = _engine.describe()
+    if args.json:
+        print(json.dumps(results if len(results) > 1 else results[0]))
+        return
+    for result in results:
+        print(format_result(result, kinds))
 
 
 def format_result(result: dict[str, Any], kinds: tuple[str, ...]) -> str:
