@@ -15,7 +15,10 @@ Action indices, with N = cards in the deck and P = seats:
   .. + P*N               play card id onto seat's stak (SB-11.6, SB-11.8)
 The SB-11 actions come last, so the base game's indices are those of earlier versions; with
 several staks per seat (SB-11.12) the actions on staks after the first follow (`_multi_index`).
-Observation: built from a view only, seats relative to the viewer (slot 0 = the viewer).
+Observation: what a seat's view shows, seats relative to the viewer (slot 0 = the viewer);
+`encode_observation` reads it from the view, `encode_state` from the state, field by field as
+view.py shows it (several times faster: no view dicts), and both fill the layout through
+`_side` and `_table`. tests/envs/test_envs_encode_state.py holds the two to the same floats.
 """
 
 from __future__ import annotations
@@ -34,7 +37,14 @@ from .actions import (
     Scrap,
     Target,
 )
+from .board import power
 from .content import Bot
+from .state import DECISION_NAMES, KNOWN, UP, StakBotsState
+
+try:
+    import cython
+except ImportError:  # no Cython: its declarations do nothing
+    from robotable.core import cython_shim as cython
 
 SLOTS = 4
 BOTS = len(Bot)
@@ -127,10 +137,10 @@ def observation_size(game: Any) -> int:
     return SLOTS * PER_SEAT + GLOBAL
 
 
-def _bot_counts(cards: list[dict[str, Any]]) -> list[float]:
+def _bot_counts(bots: list[int]) -> list[float]:
     out = [0.0] * BOTS
-    for c in cards:
-        out[BOT_INDEX[c["bot"]]] += 0.25
+    for b in bots:
+        out[b] += 0.25
     return out
 
 
@@ -139,6 +149,72 @@ def _one_hot(index: int | None, size: int) -> list[float]:
     if index is not None and 0 <= index < size:
         out[index] = 1.0
     return out
+
+
+def _side(
+    obs: list[float],
+    in_game: bool,
+    active: bool,
+    deciding: bool,
+    stak_size: int,
+    hand_size: int,
+    up_bots: list[int],
+    top: tuple[int, int, int, int] | None,
+    known_bots: list[int],
+) -> None:
+    """One side's PER_SEAT floats: its staks read as one (SB-11.12: their cards together, the
+    top of the first stak in play), `up_bots` the types of their face-up cards, `top` that top
+    card's (type, current power, damage, rank) when it is face-up, `known_bots` the types of
+    its hand cards everybody saw."""
+    up = len(up_bots)
+    obs += [
+        1.0,
+        float(in_game),
+        float(active),
+        float(deciding),
+        stak_size / 20,
+        hand_size / 10,
+        up / 20,
+        (stak_size - up) / 20,
+    ]
+    if top is None:
+        obs += [0.0] * (BOTS + 3)
+    else:
+        bot, current_power, damage, rank = top
+        obs += _one_hot(bot, BOTS)
+        obs += [current_power / 8, damage / 8, rank / 6]
+    obs += _bot_counts(up_bots)
+    obs += _bot_counts(known_bots)
+
+
+def _table(
+    obs: list[float],
+    own_bots: list[int],
+    own_power: int,
+    heap_bots: list[int],
+    supply_size: int,
+    decision: tuple[int, int] | None,
+    attacked: bool,
+    stopped: bool,
+    fed: bool,
+    stomp_slot: int | None,
+    turn: float,
+    actions: int,
+    terminal: bool,
+) -> None:
+    """The GLOBAL floats after the sides: the viewer's own hand (types, printed power), the
+    scrapheap, the supply, the decision (kind, its card's type), the turn's attack, the Stomp
+    Bot's target (a slot) and the clock (`turn`: the share of max_turns played)."""
+    obs += _bot_counts(own_bots)
+    obs.append(own_power / 20)
+    obs += _bot_counts(heap_bots)
+    obs.append(len(heap_bots) / 60)
+    obs.append(supply_size / 60)
+    obs += _one_hot(decision[0] if decision else 0, len(DECISIONS))
+    obs += _one_hot(decision[1] if decision else None, BOTS)
+    obs += [float(attacked), float(stopped), float(fed)]
+    obs += _one_hot(stomp_slot, SLOTS)
+    obs += [turn, actions / 60, float(terminal)]
 
 
 def encode_observation(game: Any, view: dict[str, Any]) -> list[float]:
@@ -154,48 +230,101 @@ def encode_observation(game: Any, view: dict[str, Any]) -> list[float]:
             obs.extend([0.0] * PER_SEAT)
             continue
         sv = sides[(me + k) % p]
-        # Several staks per seat (SB-11.12) read as one: their cards together, the top of the
-        # first stak still in play.
-        stak = [c for k in sv["staks"] for c in k["cards"]]
-        up = [c for c in stak if c["face_up"]]
-        obs += [
-            1.0,
-            float(sv["in_game"]),
-            float(view["active"] == sv["seat"]),
-            float(view["current_player"] == sv["seat"]),
-            len(stak) / 20,
-            sv["hand_size"] / 10,
-            len(up) / 20,
-            (len(stak) - len(up)) / 20,
-        ]
-        top = next((k["top"] for k in sv["staks"] if k["top"]), None)
-        if top and top["face_up"]:
-            obs += _one_hot(BOT_INDEX[top["bot"]], BOTS)
-            obs += [top["current_power"] / 8, top["damage"] / 8, top["rank"] / 6]
-        else:
-            obs += [0.0] * (BOTS + 3)
-        obs += _bot_counts(up)
-        obs += _bot_counts(sv["known_hand"])
-    own = view["seats"][me]["hand"] if view["seat"] is not None else None
-    own = own or []
-    obs += _bot_counts(own)
-    obs.append(sum(c["power"] for c in own if c["power"] != "X") / 20)
-    obs += _bot_counts(view["scrapheap"])
-    obs.append(len(view["scrapheap"]) / 60)
-    obs.append(view["supply_size"] / 60)
+        stak = [c for z in sv["staks"] for c in z["cards"]]
+        top = next((z["top"] for z in sv["staks"] if z["top"]), None)
+        _side(
+            obs,
+            sv["in_game"],
+            view["active"] == sv["seat"],
+            view["current_player"] == sv["seat"],
+            len(stak),
+            sv["hand_size"],
+            [BOT_INDEX[c["bot"]] for c in stak if c["face_up"]],
+            (BOT_INDEX[top["bot"]], top["current_power"], top["damage"], top["rank"])
+            if top and top["face_up"]
+            else None,
+            [BOT_INDEX[c["bot"]] for c in sv["known_hand"]],
+        )
+    own = (view["seats"][me]["hand"] if view["seat"] is not None else None) or []
     d = view["decision"]
-    obs += _one_hot(DECISIONS[d["kind"] if d else None], len(DECISIONS))
-    obs += _one_hot(BOT_INDEX[d["card"]["bot"]] if d else None, BOTS)
     stomp = view["stomp_target"]
-    obs += [
-        float(view["attacked_this_turn"]),
-        float(view["attacker_stopped"]),
-        float(view["scrapheap_fed"]),
-    ]
-    obs += _one_hot((stomp - me) % p if stomp is not None else None, SLOTS)
-    obs += [
+    _table(
+        obs,
+        [BOT_INDEX[c["bot"]] for c in own],
+        sum(c["power"] for c in own if c["power"] != "X"),
+        [BOT_INDEX[c["bot"]] for c in view["scrapheap"]],
+        view["supply_size"],
+        (DECISIONS[d["kind"]], BOT_INDEX[d["card"]["bot"]]) if d else None,
+        view["attacked_this_turn"],
+        view["attacker_stopped"],
+        view["scrapheap_fed"],
+        (stomp - me) % p if stomp is not None else None,
         view["turn"] / view["options"]["max_turns"],
-        view["actions_this_turn"] / 60,
-        float(view["terminal"]),
-    ]
+        view["actions_this_turn"],
+        view["terminal"],
+    )
+    return obs
+
+
+@cython.locals(st=StakBotsState, n=cython.long, p=cython.long, me=cython.long, s=cython.long)
+def encode_state(game: Any, st: StakBotsState, seat: int | None) -> list[float]:
+    """`encode_observation(game, st.observation_view(seat))` read from the state: each value is
+    the one view.py shows `seat` (a hand only to its holder, a card's type only where the
+    view names it)."""
+    g = st.game
+    n = g.num_players
+    p = n + (1 if g.drones else 0)  # SB-11.14: the Drone's side after the seats
+    me = seat if seat is not None else 0
+    vis = st.vis
+    bot = g.bot
+    staks = st.staks
+    deciding = st.current_player()
+    obs: list[float] = []
+    for k in range(SLOTS):
+        if k >= p:
+            obs.extend([0.0] * PER_SEAT)
+            continue
+        s = (me + k) % p
+        stak = [c for j in g.staks_of[s] for c in staks[j]]
+        top = None
+        for j in g.staks_of[s]:
+            if staks[j]:
+                c = staks[j][-1]
+                if vis[c] == UP:
+                    top = (bot[c], power(st, c), st.dmg[c], g.deck.cards[c].rank)
+                break
+        if s < n:
+            in_game = st.alive[s]
+            hand = st.hands[s]
+            known = [bot[c] for c in hand if vis[c] == KNOWN]
+        else:  # the Drone: in the game while a stak of it holds a card, and no hand
+            in_game = any([staks[j] for j in g.staks_of[s]])
+            hand = known = []
+        up_bots = [bot[c] for c in stak if vis[c] == UP]
+        _side(
+            obs, in_game, st.active == s, deciding == s, len(stak), len(hand), up_bots, top, known
+        )
+    own = st.hands[seat] if seat is not None else []
+    base_power = g.base_power
+    decision = None
+    if st.decision is not None:
+        kind, c, _ = st.decision
+        decision = (DECISIONS[DECISION_NAMES[kind]], bot[c])
+    # the active side's staks that attacked this turn, the last of them the one the view shows
+    attacked = [j for j in g.staks_of[st.active] if st.attacker[j] >= 0]
+    _table(
+        obs,
+        [bot[c] for c in own],
+        sum([base_power[c] for c in own if base_power[c] >= 0]),
+        [bot[c] for c in st.scrapheap],
+        len(st.supply),
+        decision,
+        bool(attacked),
+        bool(attacked) and st.stopped[attacked[-1]],
+        st.fed,
+        (g.owner[st.stomp] - me) % p if st.stomp >= 0 else None,
+        st.turn / g.options["max_turns"],
+        st.n_actions,
+        st.result is not None,
+    )
     return obs
