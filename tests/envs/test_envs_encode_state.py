@@ -24,12 +24,18 @@ from robotable.envs.encoding import Encoding
 # Options that change what an encoder reads, beyond the seat count: both rule sets everywhere, and
 # each game's variants that add zones, seats or cards to the layout.
 VARIANTS: dict[str, list[dict[str, Any]]] = {
+    # several staks read as one, the reaction's and recycling's decisions, the traitor's plays
+    # onto rivals' staks and hand limit, Quickfire's short staks without entry effects, and the
+    # turn limit's end (the Drone plays at one seat, whose default it is)
     "stakbots": [
-        {"staks": 2},
-        {"drones": 1},
+        {"staks": 3},
         {"reactive": True, "recycling": True},
-        {"borderless": "team"},
+        {"traitor": True},
+        {"quickfire": True},
+        {"max_turns": 3},
     ],
+    # the crystals' supply and round spaces, and the crits a gang needs
+    "rumblebots": [{"crit_threshold": 2, "total_crystals": 20, "round_crystals": (1, 0, 5, 3, 9)}],
     "betabotz": [{"bid_amounts": "coarse"}],
     "breadwinner": [{"max_turns": 6}],  # reaches the turn limit: the end's features
     # the other bundled decks' cards (stolen Bots, tokens, counters), the proposed texts and
