@@ -39,7 +39,7 @@ from .actions import (
 )
 from .board import power
 from .content import Bot
-from .state import DECISION_NAMES, KNOWN, UP, StakBotsState
+from .state import DECISION_NAMES, KNOWN, UP, StakBotsState, StakBotsTables
 
 try:
     import cython
@@ -137,22 +137,28 @@ def observation_size(game: Any) -> int:
     return SLOTS * PER_SEAT + GLOBAL
 
 
-def _bot_counts(bots: list[int]) -> list[float]:
-    out = [0.0] * BOTS
+# Where each part of the layout starts: in a side's block (PER_SEAT floats, SLOTS of them from
+# the viewer's on), and in the table's block after the sides.
+_TOP = 8  # the top card's type (one-hot), then its current power, damage and rank
+_UP = _TOP + BOTS + 3  # the face-up cards' types
+_KNOWN = _UP + BOTS  # the types of the hand cards everybody saw
+_OWN = SLOTS * PER_SEAT  # the viewer's hand's types, then its printed power
+_HEAP = _OWN + BOTS + 1  # the scrapheap's types, its size, the supply's size
+_DECISION = _HEAP + BOTS + 2  # the decision's kind (one-hot), then its card's type
+_TURN = _DECISION + len(DECISIONS) + BOTS  # attacked, stopped, fed, the Stomp slot, the clock
+
+
+@cython.locals(obs=list, at=cython.Py_ssize_t, b=cython.Py_ssize_t)
+def _count(obs: list[float], at: int, bots: list[int]) -> None:
+    """A quarter for each card, by its type, in the BOTS floats from obs[at]."""
     for b in bots:
-        out[b] += 0.25
-    return out
+        obs[at + b] += 0.25
 
 
-def _one_hot(index: int | None, size: int) -> list[float]:
-    out = [0.0] * size
-    if index is not None and 0 <= index < size:
-        out[index] = 1.0
-    return out
-
-
+@cython.locals(obs=list, at=cython.Py_ssize_t, stak_size=cython.long, up=cython.long)
 def _side(
     obs: list[float],
+    at: int,
     in_game: bool,
     active: bool,
     deciding: bool,
@@ -162,31 +168,30 @@ def _side(
     top: tuple[int, int, int, int] | None,
     known_bots: list[int],
 ) -> None:
-    """One side's PER_SEAT floats: its staks read as one (SB-11.12: their cards together, the
-    top of the first stak in play), `up_bots` the types of their face-up cards, `top` that top
-    card's (type, current power, damage, rank) when it is face-up, `known_bots` the types of
-    its hand cards everybody saw."""
+    """One side's PER_SEAT floats from obs[at]: its staks read as one (SB-11.12: their cards
+    together, the top of the first stak in play), `up_bots` the types of their face-up cards,
+    `top` that top card's (type, current power, damage, rank) when it is face-up, `known_bots`
+    the types of its hand cards everybody saw."""
     up = len(up_bots)
-    obs += [
-        1.0,
-        float(in_game),
-        float(active),
-        float(deciding),
-        stak_size / 20,
-        hand_size / 10,
-        up / 20,
-        (stak_size - up) / 20,
-    ]
-    if top is None:
-        obs += [0.0] * (BOTS + 3)
-    else:
+    obs[at] = 1.0
+    obs[at + 1] = 1.0 if in_game else 0.0
+    obs[at + 2] = 1.0 if active else 0.0
+    obs[at + 3] = 1.0 if deciding else 0.0
+    obs[at + 4] = stak_size / 20
+    obs[at + 5] = hand_size / 10
+    obs[at + 6] = up / 20
+    obs[at + 7] = (stak_size - up) / 20
+    if top is not None:
         bot, current_power, damage, rank = top
-        obs += _one_hot(bot, BOTS)
-        obs += [current_power / 8, damage / 8, rank / 6]
-    obs += _bot_counts(up_bots)
-    obs += _bot_counts(known_bots)
+        obs[at + _TOP + bot] = 1.0
+        obs[at + _TOP + BOTS] = current_power / 8
+        obs[at + _TOP + BOTS + 1] = damage / 8
+        obs[at + _TOP + BOTS + 2] = rank / 6
+    _count(obs, at + _UP, up_bots)
+    _count(obs, at + _KNOWN, known_bots)
 
 
+@cython.locals(obs=list)
 def _table(
     obs: list[float],
     own_bots: list[int],
@@ -205,16 +210,24 @@ def _table(
     """The GLOBAL floats after the sides: the viewer's own hand (types, printed power), the
     scrapheap, the supply, the decision (kind, its card's type), the turn's attack, the Stomp
     Bot's target (a slot) and the clock (`turn`: the share of max_turns played)."""
-    obs += _bot_counts(own_bots)
-    obs.append(own_power / 20)
-    obs += _bot_counts(heap_bots)
-    obs.append(len(heap_bots) / 60)
-    obs.append(supply_size / 60)
-    obs += _one_hot(decision[0] if decision else 0, len(DECISIONS))
-    obs += _one_hot(decision[1] if decision else None, BOTS)
-    obs += [float(attacked), float(stopped), float(fed)]
-    obs += _one_hot(stomp_slot, SLOTS)
-    obs += [turn, actions / 60, float(terminal)]
+    _count(obs, _OWN, own_bots)
+    obs[_OWN + BOTS] = own_power / 20
+    _count(obs, _HEAP, heap_bots)
+    obs[_HEAP + BOTS] = len(heap_bots) / 60
+    obs[_HEAP + BOTS + 1] = supply_size / 60
+    if decision is None:
+        obs[_DECISION] = 1.0  # DECISIONS[None]
+    else:
+        obs[_DECISION + decision[0]] = 1.0
+        obs[_DECISION + len(DECISIONS) + decision[1]] = 1.0
+    obs[_TURN] = 1.0 if attacked else 0.0
+    obs[_TURN + 1] = 1.0 if stopped else 0.0
+    obs[_TURN + 2] = 1.0 if fed else 0.0
+    if stomp_slot is not None:
+        obs[_TURN + 3 + stomp_slot] = 1.0
+    obs[_TURN + 3 + SLOTS] = turn
+    obs[_TURN + 4 + SLOTS] = actions / 60
+    obs[_TURN + 5 + SLOTS] = 1.0 if terminal else 0.0
 
 
 def encode_observation(game: Any, view: dict[str, Any]) -> list[float]:
@@ -224,16 +237,14 @@ def encode_observation(game: Any, view: dict[str, Any]) -> list[float]:
         sides.append({**drone, "hand_size": 0, "known_hand": []})
     p = len(sides)
     me = view["seat"] if view["seat"] is not None else 0
-    obs: list[float] = []
-    for k in range(SLOTS):
-        if k >= p:
-            obs.extend([0.0] * PER_SEAT)
-            continue
+    obs = [0.0] * observation_size(game)
+    for k in range(min(p, SLOTS)):
         sv = sides[(me + k) % p]
         stak = [c for z in sv["staks"] for c in z["cards"]]
         top = next((z["top"] for z in sv["staks"] if z["top"]), None)
         _side(
             obs,
+            k * PER_SEAT,
             sv["in_game"],
             view["active"] == sv["seat"],
             view["current_player"] == sv["seat"],
@@ -266,7 +277,22 @@ def encode_observation(game: Any, view: dict[str, Any]) -> list[float]:
     return obs
 
 
-@cython.locals(st=StakBotsState, n=cython.long, p=cython.long, me=cython.long, s=cython.long)
+@cython.locals(
+    st=StakBotsState,
+    g=StakBotsTables,
+    vis=list,
+    bot=list,
+    staks=list,
+    stak=list,
+    hand=list,
+    n=cython.long,
+    p=cython.long,
+    me=cython.long,
+    k=cython.long,
+    s=cython.long,
+    j=cython.long,
+    c=cython.long,
+)
 def encode_state(game: Any, st: StakBotsState, seat: int | None) -> list[float]:
     """`encode_observation(game, st.observation_view(seat))` read from the state: each value is
     the one view.py shows `seat` (a hand only to its holder, a card's type only where the
@@ -279,30 +305,36 @@ def encode_state(game: Any, st: StakBotsState, seat: int | None) -> list[float]:
     bot = g.bot
     staks = st.staks
     deciding = st.current_player()
-    obs: list[float] = []
-    for k in range(SLOTS):
-        if k >= p:
-            obs.extend([0.0] * PER_SEAT)
-            continue
+    obs = [0.0] * (SLOTS * PER_SEAT + GLOBAL)
+    for k in range(min(p, SLOTS)):
         s = (me + k) % p
-        stak = [c for j in g.staks_of[s] for c in staks[j]]
-        top = None
+        stak = []
+        top = None  # the top card of the first stak in play, when it is face-up
         for j in g.staks_of[s]:
             if staks[j]:
                 c = staks[j][-1]
-                if vis[c] == UP:
+                if not stak and vis[c] == UP:
                     top = (bot[c], power(st, c), st.dmg[c], g.deck.cards[c].rank)
-                break
+                stak += staks[j]
         if s < n:
             in_game = st.alive[s]
             hand = st.hands[s]
             known = [bot[c] for c in hand if vis[c] == KNOWN]
         else:  # the Drone: in the game while a stak of it holds a card, and no hand
-            in_game = any([staks[j] for j in g.staks_of[s]])
+            in_game = bool(stak)
             hand = known = []
         up_bots = [bot[c] for c in stak if vis[c] == UP]
         _side(
-            obs, in_game, st.active == s, deciding == s, len(stak), len(hand), up_bots, top, known
+            obs,
+            k * PER_SEAT,
+            in_game,
+            st.active == s,
+            deciding == s,
+            len(stak),
+            len(hand),
+            up_bots,
+            top,
+            known,
         )
     own = st.hands[seat] if seat is not None else []
     base_power = g.base_power
