@@ -62,6 +62,7 @@ class Encoding:
             return _BLOCKS + _BLOCK_KINDS.index(kind) * self.d + self.index[name]
         raise IllegalAction(f"game rumblebots: cannot encode {action!r}")
 
+    @cython.locals(d=cython.Py_ssize_t, at=cython.Py_ssize_t, out=list)
     def _fill(
         self,
         round_no: int,
@@ -155,7 +156,16 @@ class Encoding:
             PENDING_NAMES.index(pending["kind"]) + 1 if pending else 0,
         )
 
-    @cython.locals(s=RumblebotsState, n=cython.long, me=cython.long, k=cython.long, p=cython.long)
+    @cython.locals(
+        s=RumblebotsState,
+        design=list,
+        n=cython.long,
+        me=cython.long,
+        k=cython.long,
+        p=cython.long,
+        t=cython.long,
+        c=cython.long,
+    )
     def encode_state(self, s: RumblebotsState, seat: int | None) -> list[float]:
         """`encode(s.observation_view(seat))` read from the state: each value is the one view.py
         shows `seat` (a scanned hand only to its holder, a battle deck by its size)."""
@@ -228,6 +238,7 @@ def _seat_numbers(
     ]
 
 
+@cython.locals(out=list, at=cython.Py_ssize_t, i=cython.Py_ssize_t)
 def _count(designs: list[int], out: list[float], at: int) -> None:
     for i in designs:
         out[at + i] += 0.25
