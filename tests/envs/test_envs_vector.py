@@ -160,6 +160,8 @@ def test_the_bench_policy_picks_a_legal_action_in_every_row(rows: list, seed: in
         (["--seconds", "soon"], "'soon' is not a positive float"),
         (["--rounds", "-2"], "'-2' is not a positive int"),
         (["--workers", "0"], "'0' is not a positive int"),
+        (["--opponents", "nobody", "--sizes", "1"], "unknown agent 'nobody'"),
+        (["--players", "9", "--sizes", "1"], "9 seats is not allowed"),
     ],
 )
 def test_the_bench_refuses_bad_arguments_in_one_line(

@@ -13,6 +13,7 @@ a policy of another game, fails in one line naming it.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -64,18 +65,15 @@ class PolicyAgent(Agent):
         self.sample = bool(sample)
         self.meta = read_meta(path)
         model_file, _ = policy_files(path)
-        try:
-            from sb3_contrib import MaskablePPO
-        except ImportError:
-            raise OptionError(
-                f"agent 'policy:{path}': playing a trained policy needs PyTorch and sb3-contrib "
-                "(pip install 'robotable[train]')"
-            ) from None
-        try:
-            self.model = MaskablePPO.load(str(model_file), device="cpu")
-        except Exception as exc:  # a corrupt or foreign zip: one line, not a traceback
-            raise OptionError(f"agent 'policy:{path}': cannot load {model_file}: {exc}") from None
+        self.model = _load_model(model_file, str(path))
         self._encoding: Any = None
+
+    @property
+    def batch_key(self) -> Any:
+        """Agents of one key act together in a vector env (envs/vector.py): those playing the
+        same loaded model deterministically. A sampling agent draws with its own seed, so it
+        acts on its own (None)."""
+        return None if self.sample else id(self.model)
 
     def _encoding_for(self, state: State) -> Any:
         from ..envs.encoding import Encoding
@@ -101,16 +99,57 @@ class PolicyAgent(Agent):
         return self._encoding
 
     def act(self, state: State) -> Action:
-        import numpy as np
-
-        encoding = self._encoding_for(state)
-        legal = encoding.legal_by_index(state)
-        observation = encoding.observe_state(state, state.current_player())
-        mask = encoding.mask(legal).astype(bool)
         if self.sample:
             import torch
 
             torch.manual_seed(self.rng.randrange(2**31))
-        index, _ = self.model.predict(observation, action_masks=mask, deterministic=not self.sample)
-        index = int(np.asarray(index).reshape(-1)[0])
-        return legal.get(index) or legal[next(iter(legal))]
+        return self._predict([self], [state])[0]
+
+    @staticmethod
+    def act_batch(agents: list[PolicyAgent], states: list[State]) -> list[Action]:
+        """Each agent's action for its state (agents of one `batch_key`: one model, playing
+        deterministically), from one forward pass over the stacked observations and masks;
+        `act` is the same pass over one row."""
+        return PolicyAgent._predict(agents, states)
+
+    @staticmethod
+    def _predict(agents: list[PolicyAgent], states: list[State]) -> list[Action]:
+        import numpy as np
+
+        observations, masks, legals = [], [], []
+        for agent, state in zip(agents, states):
+            encoding = agent._encoding_for(state)
+            legal = encoding.legal_by_index(state)
+            legals.append(legal)
+            observations.append(encoding.observe_state(state, state.current_player()))
+            masks.append(encoding.mask(legal).astype(bool))
+        first = agents[0]
+        indices, _ = first.model.predict(
+            np.stack(observations), action_masks=np.stack(masks), deterministic=not first.sample
+        )
+        return [
+            legal.get(index) or legal[next(iter(legal))]
+            for legal, index in zip(legals, np.asarray(indices).reshape(-1).tolist())
+        ]
+
+
+def _load_model(model_file: Path, path: str) -> Any:
+    """The MaskablePPO model in `model_file`, loaded once while the file is unchanged: the
+    opponents a vector env makes afresh each episode share it (and act in batch through it)."""
+    stat = model_file.stat()
+    return _cached_model(str(model_file.resolve()), stat.st_mtime_ns, stat.st_size, path)
+
+
+@functools.lru_cache(maxsize=8)
+def _cached_model(model_file: str, mtime_ns: int, size: int, path: str) -> Any:
+    try:
+        from sb3_contrib import MaskablePPO
+    except ImportError:
+        raise OptionError(
+            f"agent 'policy:{path}': playing a trained policy needs PyTorch and sb3-contrib "
+            "(pip install 'robotable[train]')"
+        ) from None
+    try:
+        return MaskablePPO.load(model_file, device="cpu")
+    except Exception as exc:  # a corrupt or foreign zip: one line, not a traceback
+        raise OptionError(f"agent 'policy:{path}': cannot load {model_file}: {exc}") from None

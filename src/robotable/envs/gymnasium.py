@@ -36,6 +36,10 @@ from .encoding import Encoding
 
 ENV_VERSION = 0
 
+# A game that ends before the learner's first decision teaches nothing: it is dealt again, up to
+# this many times.
+DEALS = 100
+
 # Gymnasium ids use the games' own capitalisation; other games get their name capitalised.
 _ID_NAMES = {
     "stakbots": "StakBots",
@@ -98,9 +102,22 @@ class RobotableEnv(gymnasium.Env):
 
     # -- helpers ------------------------------------------------------------------------------
     def _play_opponents(self) -> None:
+        """The opponents' moves up to the learner's decision or the end, one by one."""
+        while (agent := self._opponents_until_batch()) is not None:
+            self.state.apply_action(agent.act(self.state))
+
+    def _opponents_until_batch(self) -> Any:
+        """Play the opponents that act one by one up to the learner's decision or the end, or
+        up to an opponent that acts in batch (a trained policy, `batch_key` not None); that
+        agent, or None. The vector env gives such agents their moves together, one forward pass
+        for every sub-env waiting on the same policy (envs/vector.py, `act_batch`)."""
         state = self.state
-        while not state.is_terminal() and state.current_player() != self.seat:
-            state.apply_action(self.opponents[state.current_player()].act(state))
+        while not state.is_terminal() and (seat := state.current_player()) != self.seat:
+            agent = self.opponents[seat]
+            if getattr(agent, "batch_key", None) is not None:
+                return agent
+            state.apply_action(agent.act(state))
+        return None
 
     def _observe(self, **extra: Any) -> tuple[np.ndarray, dict[str, Any]]:
         state = self.state
@@ -126,22 +143,27 @@ class RobotableEnv(gymnasium.Env):
     def _deal(self) -> None:
         """A new game from this env's RNG: the learner's seat, the opponents, the state played
         up to the learner's first decision (the vector envs share it, envs/vector.py)."""
-        rng = self.np_random
-        n = self.game.num_players
-        if self.seat_choice == "random":
-            self.seat = int(rng.integers(n))
-        # A game that ends before the learner's first decision teaches nothing: deal again.
-        for _ in range(100):
-            others = [s for s in range(n) if s != self.seat]
-            self.opponents = {
-                s: self._make_agent(spec, seed=int(rng.integers(2**31)))
-                for s, spec in zip(others, self.opponent_specs)
-            }
-            # A learner reads views, never events: the game is silenced (State.silence).
-            self.state = self.game.new_initial_state(seed=int(rng.integers(2**62))).silence()
+        self._choose_seat()
+        for _ in range(DEALS):
+            self._new_game()
             self._play_opponents()
             if not self.state.is_terminal():
                 break
+
+    def _choose_seat(self) -> None:
+        if self.seat_choice == "random":
+            self.seat = int(self.np_random.integers(self.game.num_players))
+
+    def _new_game(self) -> None:
+        """Fresh opponents and a fresh state from this env's RNG, before any move."""
+        rng = self.np_random
+        others = [s for s in range(self.game.num_players) if s != self.seat]
+        self.opponents = {
+            s: self._make_agent(spec, seed=int(rng.integers(2**31)))
+            for s, spec in zip(others, self.opponent_specs)
+        }
+        # A learner reads views, never events: the game is silenced (State.silence).
+        self.state = self.game.new_initial_state(seed=int(rng.integers(2**62))).silence()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.state is None or self.state.is_terminal():
@@ -161,9 +183,13 @@ class RobotableEnv(gymnasium.Env):
     def _advance(self, chosen: Any) -> tuple[float, bool]:
         """Play the learner's legal action and the opponents' moves up to its next decision;
         the reward and whether the game ended."""
-        state = self.state
-        state.apply_action(chosen)
+        self.state.apply_action(chosen)
         self._play_opponents()
+        return self._outcome()
+
+    def _outcome(self) -> tuple[float, bool]:
+        """The reward and whether the game ended, at the learner's decision or the end."""
+        state = self.state
         if state.is_terminal():
             return float(state.returns()[self.seat]), True
         return 0.0, False

@@ -34,6 +34,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import sys
 import traceback
 from multiprocessing.connection import Connection
 from multiprocessing.shared_memory import SharedMemory
@@ -100,6 +101,16 @@ def _die_with_parent() -> None:
         pass  # not Linux: the pipe's end is the watch
 
 
+def _one_torch_thread() -> None:
+    """A policy opponent's forward passes run on one PyTorch thread in a worker: the workers
+    are the parallelism, and a pool of threads forked from a parent that had run PyTorch is
+    not there (its first parallel operation would wait forever)."""
+    os.environ["OMP_NUM_THREADS"] = "1"  # a PyTorch imported later, in this worker
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
+
+
 def _worker(
     conn: Connection,
     others: list[Connection],
@@ -115,6 +126,7 @@ def _worker(
     for other in others:  # a forked worker's copies of the parent's pipe ends
         other.close()
     _die_with_parent()
+    _one_torch_thread()
     if os.getppid() != parent_pid:
         return  # the parent died before the watch was set
     shm = SharedMemory(name=block)

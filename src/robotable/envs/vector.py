@@ -35,7 +35,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .gymnasium import RobotableEnv
+from .gymnasium import DEALS, RobotableEnv
 
 
 def step_infos(
@@ -81,6 +81,7 @@ class RobotableVectorEnv(VectorEnv):
         seat: int | str = 0,
         illegal_reward: float = -1.0,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        batch_opponents: bool = True,
         **options: Any,
     ) -> None:
         if not isinstance(num_envs, int) or num_envs < 1:
@@ -88,6 +89,9 @@ class RobotableVectorEnv(VectorEnv):
                 f"RobotableVectorEnv: num_envs must be a positive int, got {num_envs!r}"
             )
         self.autoreset_mode = AutoresetMode(autoreset_mode)
+        # False: every opponent acts one by one, as in the single env (the batched path's
+        # reference, envs/vector_bench.py's `unbatched` kind).
+        self.batch_opponents = bool(batch_opponents)
         self.envs = [
             RobotableEnv(
                 game,
@@ -149,11 +153,12 @@ class RobotableVectorEnv(VectorEnv):
     def _reset_rows(
         self, seeds: list[int | None], reset_mask: np.ndarray, options: dict[str, Any]
     ) -> None:
-        for i in np.flatnonzero(reset_mask).tolist():
-            env = self.envs[i]
-            gymnasium.Env.reset(env, seed=seeds[i], options=options or None)
-            env._deal()
-            self._write(i, env)
+        rows = np.flatnonzero(reset_mask).tolist()
+        for i in rows:
+            gymnasium.Env.reset(self.envs[i], seed=seeds[i], options=options or None)
+        self._deal_rows(rows)
+        for i in rows:
+            self._write(i, self.envs[i])
             self._autoreset[i] = False
         self._started = True
 
@@ -180,22 +185,24 @@ class RobotableVectorEnv(VectorEnv):
     ) -> tuple[np.ndarray, dict[int, tuple[np.ndarray, dict[str, Any]]]]:
         """Step every sub-env, writing observations, masks, rewards and ends into the batch
         arrays in place; which sub-envs made an illegal action (the batch's own array, rewritten
-        each step), and SAME_STEP's final data."""
+        each step), and SAME_STEP's final data. The learners' moves come first, then every
+        sub-env's opponents together (_play_opponents_rows), then the new games dealt."""
         mode = self.autoreset_mode
         illegal = self._illegal
         illegal[:] = False
         final: dict[int, tuple[np.ndarray, dict[str, Any]]] = {}
         rewards, terminations = self._rewards, self._terminations
         autoreset = self._autoreset.tolist()
+        moved: list[int] = []
+        ended: list[int] = []  # a game over this step (or the last, NEXT_STEP): deal a new one
         for i, (env, action) in enumerate(zip(self.envs, actions.astype(np.int64).tolist())):
             if autoreset[i]:
                 if mode is AutoresetMode.DISABLED:
                     raise RuntimeError(
                         f"sub-env {i} ended: reset it with reset(options={{'reset_mask': ...}})"
                     )
-                env._deal()
-                self._write(i, env)
                 rewards[i], terminations[i] = 0.0, False
+                ended.append(i)
                 continue
             chosen = env._legal.get(action)
             if chosen is None:  # what RobotableEnv.step does with an illegal action
@@ -204,19 +211,34 @@ class RobotableVectorEnv(VectorEnv):
                 env.state = None
                 illegal[i] = True
                 rewards[i], terminations[i] = env.illegal_reward, True
+                if mode is AutoresetMode.SAME_STEP:
+                    final[i] = self._final(i)
+                    ended.append(i)
             else:
-                rewards[i], terminations[i] = env._advance(chosen)
-                self._write(i, env)
+                env.state.apply_action(chosen)
+                moved.append(i)
+        self._play_opponents_rows(moved)
+        for i in moved:
+            env = self.envs[i]
+            rewards[i], terminations[i] = env._outcome()
+            self._write(i, env)
             if mode is AutoresetMode.SAME_STEP and terminations[i]:
-                info = {"action_mask": self._masks[i].copy()}
-                if illegal[i]:
-                    info["illegal_action"] = True
-                final[i] = (self._observations[i].copy(), info)
-                env._deal()
-                self._write(i, env)
+                final[i] = self._final(i)
+                ended.append(i)
+        if ended:
+            self._deal_rows(ended)
+            for i in ended:
+                self._write(i, self.envs[i])
         if mode is not AutoresetMode.SAME_STEP:
             self._autoreset[:] = terminations
         return illegal, final
+
+    def _final(self, i: int) -> tuple[np.ndarray, dict[str, Any]]:
+        """SAME_STEP's record of sub-env i's ended episode: its last observation and info."""
+        info: dict[str, Any] = {"action_mask": self._masks[i].copy()}
+        if self._illegal[i]:
+            info["illegal_action"] = True
+        return self._observations[i].copy(), info
 
     def action_masks(self) -> np.ndarray:
         """The current masks, one row per sub-env (the name sb3-contrib looks for)."""
@@ -238,6 +260,46 @@ class RobotableVectorEnv(VectorEnv):
         """Write into these arrays (a worker's rows of shared memory, envs/parallel.py)."""
         self._observations, self._masks = observations, masks
         self._rewards, self._terminations, self._illegal = rewards, terminations, illegal
+
+    def _deal_rows(self, rows: list[int]) -> None:
+        """`RobotableEnv._deal` for these sub-envs, their opponents' first moves played
+        together: the same games, seats and opponents as dealing each on its own."""
+        envs = self.envs
+        deals = dict.fromkeys(rows, 1)
+        for i in rows:
+            envs[i]._choose_seat()
+            envs[i]._new_game()
+        while rows:
+            self._play_opponents_rows(rows)
+            rows = [i for i in rows if envs[i].state.is_terminal() and deals[i] < DEALS]
+            for i in rows:  # over before the learner's first decision: deal again
+                deals[i] += 1
+                envs[i]._new_game()
+
+    def _play_opponents_rows(self, rows: list[int]) -> None:
+        """Every listed sub-env's opponents' moves up to the learner's decision or the end.
+        Agents that act one by one (random, greedy, search) do so in each sub-env; the
+        sub-envs waiting on agents of one `batch_key` (one trained policy) get their moves from
+        one `act_batch` call, one forward pass over their stacked observations, round after
+        round until none is waiting."""
+        envs = self.envs
+        if not self.batch_opponents:
+            for i in rows:
+                envs[i]._play_opponents()
+            return
+        while rows:
+            waiting: dict[Any, list[tuple[int, Any]]] = {}
+            for i in rows:
+                agent = envs[i]._opponents_until_batch()
+                if agent is not None:
+                    waiting.setdefault(agent.batch_key, []).append((i, agent))
+            rows = []
+            for members in waiting.values():
+                agents = [agent for _, agent in members]
+                states = [envs[i].state for i, _ in members]
+                for state, action in zip(states, type(agents[0]).act_batch(agents, states)):
+                    state.apply_action(action)
+                rows.extend(i for i, _ in members)
 
     def _write(self, i: int, env: RobotableEnv) -> None:
         """Sub-env i's observation and mask, written into row i (the env's legal actions kept

@@ -3,14 +3,16 @@
     python -m robotable.envs.vector_bench --game stakbots --sizes 1,16,64 --seconds 3 --rounds 3
     python -m robotable.envs.vector_bench --game stakbots,rumblebots --sizes 64 --cpp
 
-All kinds step N copies of the same single env (`RobotableEnv`, random opponents) with the same
-policy: a uniformly random legal action per sub-env, drawn from the batched `action_mask` in one
-numpy call: `robotable` (RobotableVectorEnv, in process), `parallel` (ParallelVectorEnv,
-`--workers` processes sharing memory), `sync` and `async` (Gymnasium's). A figure is sub-env
-steps per second of wall-clock time (the parallel and Async kinds work in other processes, so
-this process's CPU time would not count them), the median over rounds that alternate the kinds
-so a busy neighbour hurts each alike; the in-process kinds are also timed in this process's CPU
-time (`cpu_steps_per_second`), the clock OpenSpiel's C++ games are timed in. `--cpp` times those
+All kinds step N copies of the same single env (`RobotableEnv`, random opponents or
+`--opponents SPEC`) with the same policy: a uniformly random legal action per sub-env, drawn
+from the batched `action_mask` in a few numpy calls: `robotable` (RobotableVectorEnv, in
+process), `parallel` (ParallelVectorEnv, `--workers` processes sharing memory), `sync` and
+`async` (Gymnasium's), and on request `unbatched` (RobotableVectorEnv with each opponent acting
+on its own: `--opponents policy:DIR --kinds robotable,unbatched` times batched policy moves).
+A figure is sub-env steps per second of wall-clock time (the parallel and Async kinds work in
+other processes, so this process's CPU time would not count them), the median over rounds that
+alternate the kinds so a busy neighbour hurts each alike; the in-process kinds are also timed in
+this process's CPU time (`cpu_steps_per_second`), the clock OpenSpiel's C++ games are timed in. `--cpp` times those
 C++ games' random play in every round too (envs/openspiel_bench.py, a tenth of a second each)
 and divides each round's in-process CPU rate by that round's C++ median. Environment start-up
 (workers starting) is not timed.
@@ -28,12 +30,16 @@ from typing import Any
 import numpy as np
 from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
 
+from ..core.errors import OptionError
 from .gymnasium import RobotableEnv
 from .parallel import ParallelVectorEnv
 from .vector import RobotableVectorEnv
 
-KINDS = ("robotable", "parallel", "sync", "async")
-IN_PROCESS = ("robotable", "sync")
+# `unbatched` is `robotable` with every opponent acting on its own (batch_opponents=False): with
+# a trained policy as the opponent, what stepping opponents in batch gains.
+KINDS = ("robotable", "parallel", "sync", "async", "unbatched")
+DEFAULT_KINDS = KINDS[:4]
+IN_PROCESS = ("robotable", "sync", "unbatched")
 
 
 def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -52,8 +58,9 @@ def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def make(kind: str, game: str, num_envs: int, workers: int = 2, **kwargs: Any) -> Any:
-    if kind == "robotable":
-        return RobotableVectorEnv(game, num_envs=num_envs, **kwargs)
+    if kind in ("robotable", "unbatched"):
+        batch = kind == "robotable"
+        return RobotableVectorEnv(game, num_envs=num_envs, batch_opponents=batch, **kwargs)
     if kind == "parallel":
         return ParallelVectorEnv(game, num_envs=num_envs, workers=min(workers, num_envs), **kwargs)
     factories: list[Callable[[], RobotableEnv]] = [
@@ -97,7 +104,7 @@ def run(
     seconds: float,
     rounds: int,
     seed: int = 1,
-    kinds: tuple[str, ...] = KINDS,
+    kinds: tuple[str, ...] = DEFAULT_KINDS,
     workers: int = 2,
     cpp: bool = False,
     **kwargs: Any,
@@ -194,7 +201,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", type=_sizes, default="1,16,64")
     parser.add_argument("--seconds", type=_positive(float), default=3.0)
     parser.add_argument("--rounds", type=_positive(int), default=3)
-    parser.add_argument("--kinds", type=_listed(KINDS, "kind"), default=",".join(KINDS))
+    parser.add_argument("--kinds", type=_listed(KINDS, "kind"), default=",".join(DEFAULT_KINDS))
+    parser.add_argument("--opponents", default="random", help="the opponents' agent spec")
+    parser.add_argument("--players", type=_positive(int), default=None, help="seats")
     parser.add_argument(
         "--workers", type=_positive(int), default=2, help="the parallel kind's processes"
     )
@@ -202,7 +211,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     kinds = tuple(args.kinds)
-    results = [
+    try:
+        results = _runs(args, kinds)
+    except OptionError as exc:  # seats the game does not take, an opponent that cannot play
+        parser.error(str(exc))
+    for result in results:
+        result["engine"] = _engine.describe()
+    if args.json:
+        print(json.dumps(results if len(results) > 1 else results[0]))
+        return
+    for result in results:
+        print(format_result(result, kinds))
+
+
+def _runs(args: argparse.Namespace, kinds: tuple[str, ...]) -> list[dict[str, Any]]:
+    return [
         run(
             game,
             args.sizes,
@@ -211,16 +234,11 @@ def main(argv: list[str] | None = None) -> None:
             kinds=kinds,
             workers=args.workers,
             cpp=args.cpp,
+            opponents=args.opponents,
+            num_players=args.players,
         )
         for game in args.game
     ]
-    for result in results:
-        result["engine"] = _engine.describe()
-    if args.json:
-        print(json.dumps(results if len(results) > 1 else results[0]))
-        return
-    for result in results:
-        print(format_result(result, kinds))
 
 
 def format_result(result: dict[str, Any], kinds: tuple[str, ...]) -> str:
