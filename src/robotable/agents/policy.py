@@ -13,8 +13,10 @@ a policy of another game, fails in one line naming it.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -124,13 +126,32 @@ class PolicyAgent(Agent):
             observations.append(encoding.observe_state(state, state.current_player()))
             masks.append(encoding.mask(legal).astype(bool))
         first = agents[0]
-        indices, _ = first.model.predict(
-            np.stack(observations), action_masks=np.stack(masks), deterministic=not first.sample
-        )
+        with _one_torch_thread():
+            indices, _ = first.model.predict(
+                np.stack(observations), action_masks=np.stack(masks), deterministic=not first.sample
+            )
         return [
             legal.get(index) or legal[next(iter(legal))]
             for legal, index in zip(legals, np.asarray(indices).reshape(-1).tolist())
         ]
+
+
+@contextlib.contextmanager
+def _one_torch_thread() -> Iterator[None]:
+    """PyTorch on one thread for a forward pass: a few dozen observations through a small
+    network take tens of microseconds on one, while a pool's threads split them and wait for
+    each other (milliseconds on a busy machine, the batched opponents' case)."""
+    import torch
+
+    threads = torch.get_num_threads()
+    if threads == 1:
+        yield
+        return
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
 
 
 def _load_model(model_file: Path, path: str) -> Any:
