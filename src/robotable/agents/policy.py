@@ -117,6 +117,7 @@ class PolicyAgent(Agent):
     @staticmethod
     def _predict(agents: list[PolicyAgent], states: list[State]) -> list[Action]:
         import numpy as np
+        import torch
 
         observations, masks, legals = [], [], []
         for agent, state in zip(agents, states):
@@ -126,10 +127,13 @@ class PolicyAgent(Agent):
             observations.append(encoding.observe_state(state, state.current_player()))
             masks.append(encoding.mask(legal).astype(bool))
         first = agents[0]
-        with _one_torch_thread():
-            indices, _ = first.model.predict(
-                np.stack(observations), action_masks=np.stack(masks), deterministic=not first.sample
-            )
+        # MaskablePPO.predict's own steps but one: the model is in eval mode since it was loaded
+        # (predict sets the mode again each call, a walk over every layer, the cost of a pass).
+        policy = first.model.policy
+        with _one_torch_thread(), torch.no_grad():
+            tensor, _ = policy.obs_to_tensor(np.stack(observations))
+            distribution = policy.get_distribution(tensor, action_masks=np.stack(masks))
+            indices = distribution.get_actions(deterministic=not first.sample).cpu().numpy()
         return [
             legal.get(index) or legal[next(iter(legal))]
             for legal, index in zip(legals, np.asarray(indices).reshape(-1).tolist())
@@ -171,6 +175,8 @@ def _cached_model(model_file: str, mtime_ns: int, size: int, path: str) -> Any:
             "(pip install 'robotable[train]')"
         ) from None
     try:
-        return MaskablePPO.load(model_file, device="cpu")
+        model = MaskablePPO.load(model_file, device="cpu")
     except Exception as exc:  # a corrupt or foreign zip: one line, not a traceback
         raise OptionError(f"agent 'policy:{path}': cannot load {model_file}: {exc}") from None
+    model.policy.set_training_mode(False)  # it only plays
+    return model
