@@ -99,3 +99,31 @@ def test_a_worker_exits_on_sigterm_and_ctrl_c_and_the_parent_says_so(signum: int
         actions = infos["action_mask"].argmax(1)
         with pytest.raises(RuntimeError, match=rf"sub-envs 2\.\.3 \(pid {victim}\) died"):
             envs.step(actions)
+
+
+@pytest.mark.parametrize("partial", [False, True])
+def test_games_dealt_ahead_are_the_in_process_games_after_a_reset(partial: bool) -> None:
+    """A worker deals an ended sub-env's next game while the parent picks actions; a reset
+    without a seed (of every sub-env, or of some) then deals the game the in-process env
+    deals, and the steps after it match byte for byte."""
+    inline = RobotableVectorEnv("stakbots", num_envs=4)
+    with ParallelVectorEnv("stakbots", num_envs=4, workers=2) as parallel:
+        _, infos = inline.reset(seed=9)
+        parallel.reset(seed=9)
+        rng = np.random.default_rng(3)
+        resets = 0
+        for _ in range(400):
+            actions = (rng.random(infos["action_mask"].shape) * infos["action_mask"]).argmax(1)
+            ours, theirs = inline.step(actions), parallel.step(actions)
+            for x, y in zip(ours[:4], theirs[:4]):
+                assert x.tobytes() == y.tobytes()
+            infos = ours[4]
+            if ours[2].any():  # an episode ended: its next game is being dealt ahead
+                options = {"reset_mask": ours[2]} if partial else None
+                a, infos = inline.reset(options=options)
+                b, infos_b = parallel.reset(options=options)
+                assert a.tobytes() == b.tobytes()
+                assert infos["action_mask"].tobytes() == infos_b["action_mask"].tobytes()
+                resets += 1
+        assert resets >= 3
+    inline.close()

@@ -143,6 +143,7 @@ def _worker(
                 if command == _STEP:
                     _, final = envs._step_rows(actions)
                     conn.send_bytes(_OK + pickle.dumps(final) if final else _OK)
+                    envs._deal_ahead()  # while the parent does its part of the step
                 elif command == _RESET:
                     envs._reset_rows(*pickle.loads(message[1:]))
                     conn.send_bytes(_OK)

@@ -118,6 +118,8 @@ class RobotableVectorEnv(VectorEnv):
         self._illegal = np.zeros(num_envs, dtype=np.bool_)
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
         self._autoreset = np.zeros(num_envs, dtype=np.bool_)
+        # NEXT_STEP games dealt ahead (_deal_ahead): sub-env -> its RNG's state before the deal.
+        self._dealt_ahead: dict[int, dict[str, Any]] = {}
         self._started = False
 
     # -- Gymnasium's VectorEnv API ----------------------------------------------------------------
@@ -155,6 +157,9 @@ class RobotableVectorEnv(VectorEnv):
     ) -> None:
         rows = np.flatnonzero(reset_mask).tolist()
         for i in rows:
+            before = self._dealt_ahead.pop(i, None)
+            if before is not None:  # a reset without a seed deals from where it would have
+                self.envs[i].np_random.bit_generator.state = before
             gymnasium.Env.reset(self.envs[i], seed=seeds[i], options=options or None)
         self._deal_rows(rows)
         for i in rows:
@@ -202,7 +207,10 @@ class RobotableVectorEnv(VectorEnv):
                         f"sub-env {i} ended: reset it with reset(options={{'reset_mask': ...}})"
                     )
                 rewards[i], terminations[i] = 0.0, False
-                ended.append(i)
+                if self._dealt_ahead.pop(i, None) is None:
+                    ended.append(i)
+                else:
+                    self._write(i, env)
                 continue
             chosen = env._legal.get(action)
             if chosen is None:  # what RobotableEnv.step does with an illegal action
@@ -232,6 +240,24 @@ class RobotableVectorEnv(VectorEnv):
         if mode is not AutoresetMode.SAME_STEP:
             self._autoreset[:] = terminations
         return illegal, final
+
+    def _deal_ahead(self) -> None:
+        """NEXT_STEP: deal now the games the next step starts in the sub-envs that just ended
+        (their next action is ignored), so that a worker does it while the parent picks the
+        actions (envs/parallel.py). The next step writes them; a reset deals again from the
+        RNG's state kept here, the same game unless given a seed. If dealing fails, nothing
+        was dealt: the next step deals, and fails where it is reported."""
+        if self.autoreset_mode is not AutoresetMode.NEXT_STEP:
+            return
+        rows = [i for i in np.flatnonzero(self._autoreset).tolist() if i not in self._dealt_ahead]
+        before = {i: self.envs[i].np_random.bit_generator.state for i in rows}
+        try:
+            self._deal_rows(rows)
+        except Exception:
+            for i, state in before.items():
+                self.envs[i].np_random.bit_generator.state = state
+            return
+        self._dealt_ahead.update(before)
 
     def _final(self, i: int) -> tuple[np.ndarray, dict[str, Any]]:
         """SAME_STEP's record of sub-env i's ended episode: its last observation and info."""
