@@ -46,15 +46,15 @@ def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random legal action per row of `masks` (0 where a row has none): one draw a
     row, not one per action, so the policy's share of a timed step stays small beside the env's
     (a worker of the parallel kind idles while this process picks the actions)."""
-    legal = masks != 0
-    flat = np.flatnonzero(legal)  # the legal actions' flat indices, row by row
-    counts = np.count_nonzero(legal, axis=1)
+    flat = np.flatnonzero(masks != 0)  # the legal actions' flat indices, row by row (a bool
+    # array: numpy finds them several times faster than in the int8 masks)
+    num_rows, width = masks.shape
+    if not len(flat):
+        return np.zeros(num_rows, dtype=np.int64)
+    counts = np.bincount(flat // width, minlength=num_rows)
     firsts = np.cumsum(counts) - counts
-    picks = firsts + (rng.random(len(masks)) * counts).astype(np.int64)
-    actions = np.zeros(len(masks), dtype=np.int64)
-    has = counts > 0
-    actions[has] = flat[picks[has]] % masks.shape[1]
-    return actions
+    picks = np.minimum(firsts + (rng.random(num_rows) * counts).astype(np.int64), len(flat) - 1)
+    return np.where(counts > 0, flat[picks] - np.arange(num_rows) * width, 0)
 
 
 def make(kind: str, game: str, num_envs: int, workers: int = 2, **kwargs: Any) -> Any:
