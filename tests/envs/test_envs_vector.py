@@ -158,6 +158,7 @@ def test_the_bench_policy_picks_a_legal_action_in_every_row(rows: list, seed: in
         (["--game", "stakbots,chess"], "unknown game 'chess'"),
         (["--sizes", "64,0"], "'0' is not a positive int"),
         (["--seconds", "soon"], "'soon' is not a positive float"),
+        (["--seconds", "inf"], "'inf' is not a positive float"),
         (["--rounds", "-2"], "'-2' is not a positive int"),
         (["--workers", "0"], "'0' is not a positive int"),
         (["--opponents", "nobody", "--sizes", "1"], "unknown agent 'nobody'"),

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import time
 from collections.abc import Callable
@@ -173,14 +174,14 @@ def _listed(known: list[str] | tuple[str, ...], what: str) -> Callable[[str], li
 
 
 def _positive(kind: type) -> Callable[[str], Any]:
-    """An argparse type: an int or float above zero."""
+    """An argparse type: a finite int or float above zero."""
 
     def parse(text: str) -> Any:
         try:
             value = kind(text)
         except ValueError:
             value = None
-        if value is None or not value > 0:
+        if value is None or not 0 < value < math.inf:
             raise argparse.ArgumentTypeError(f"{text!r} is not a positive {kind.__name__}")
         return value
 
