@@ -89,11 +89,11 @@ def train_report_command(
         int, typer.Option("--eval-games", help="The games per level of each curve point.")
     ] = 100,
     score: Annotated[
-        str,
+        list[str] | None,
         typer.Option(
-            "--score", help="Comma-separated further levels to score each policy against."
+            "--score", help="A further agent spec to score each policy against (repeatable)."
         ),
-    ] = "",
+    ] = None,
     score_games: Annotated[
         int, typer.Option("--score-games", help="Games per further level and run.")
     ] = 100,
@@ -110,7 +110,7 @@ def train_report_command(
     from .benchmark import curve_table, draw_curves, read_run, runs_table, score_run
 
     read = [read_run(folder) for folder in runs]
-    for level in (s.strip() for s in score.split(",") if s.strip()):
+    for level in score or []:
         for run in read:
             score_run(run, level, score_games)
     typer.echo("\n".join([*curve_table(read, eval_games), *runs_table(read)]))
