@@ -172,3 +172,15 @@ def test_the_report_scores_a_policy_once_and_keeps_it(tiny_run: Path, monkeypatc
     again = benchmark.score_run(benchmark.read_run(tiny_run), "easy", games=6)
     assert played == ["easy"] and first == again and 0 <= first["mean"] <= 1
     assert "| vs easy |" in benchmark.runs_table([benchmark.read_run(tiny_run)])[0]
+
+
+def test_a_score_may_name_its_spec_by_a_plain_word() -> None:
+    from robotable.envs.benchmark import labelled
+
+    assert labelled("hard=mcts:iterations=1000,rollout=0") == (
+        "hard",
+        "mcts:iterations=1000,rollout=0",
+    )
+    assert labelled("mcts:iterations=1000") == ("mcts:iterations=1000",) * 2
+    assert labelled("greedy:noise=0.5") == ("greedy:noise=0.5",) * 2
+    assert labelled("medium") == ("medium", "medium")

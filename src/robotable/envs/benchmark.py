@@ -76,15 +76,30 @@ def read_run(folder: str | Path) -> Run:
         raise OptionError(f"{path}: a damaged training run ({type(exc).__name__}: {exc})") from None
 
 
+def labelled(level: str) -> tuple[str, str]:
+    """(label, agent spec) of a `--score` value: `hard=mcts:iterations=1000` names a spec by a
+    plain word (a column shared by games whose `hard` differs); a bare spec is its own label."""
+    label, sep, spec = level.partition("=")
+    if sep and spec and label.replace("-", "").replace("_", "").isalnum():
+        return label, spec
+    return level, level
+
+
 def score_run(run: Run, level: str, games: int, seed: int = 2 * 10**6) -> dict[str, float]:
-    """The run's greedy policy against `level` over `games` seeded games (the learner's seat
-    drawn each game, as in the curve), kept in the run's scores.json under `level`."""
+    """The run's greedy policy against `level` (`LABEL=SPEC` or a spec) over `games` seeded
+    games (the learner's seat drawn each game, as in the curve), kept in the run's scores.json
+    under its label."""
     from sb3_contrib import MaskablePPO
 
     from .train import evaluate
 
-    kept = run.scores.get(level)
-    if kept is not None and kept.get("games") == games and kept.get("seed") == seed:
+    label, level = labelled(level)
+    kept = run.scores.get(label)
+    if kept is not None and (kept.get("games"), kept.get("seed"), kept.get("spec", level)) == (
+        games,
+        seed,
+        level,
+    ):
         return kept
     model = MaskablePPO.load(str(run.folder / "policy.zip"), device="cpu")
     config = json.loads((run.folder / "run.json").read_text("utf-8"))["config"]
@@ -97,9 +112,9 @@ def score_run(run: Run, level: str, games: int, seed: int = 2 * 10**6) -> dict[s
         num_players=config["num_players"],
         **config["options"],
     )
-    run.scores[level] = {**result, "games": games, "seed": seed}
+    run.scores[label] = {**result, "games": games, "seed": seed, "spec": level}
     (run.folder / SCORES).write_text(json.dumps(run.scores, indent=1) + "\n", encoding="utf-8")
-    return run.scores[level]
+    return run.scores[label]
 
 
 def _pooled(points: list[dict[str, float]], games: int) -> tuple[float, float, float]:

@@ -91,7 +91,8 @@ def train_report_command(
     score: Annotated[
         list[str] | None,
         typer.Option(
-            "--score", help="A further agent spec to score each policy against (repeatable)."
+            "--score",
+            help="A further agent spec (or LABEL=SPEC) to score each policy against; repeatable.",
         ),
     ] = None,
     score_games: Annotated[
@@ -105,7 +106,7 @@ def train_report_command(
     seeds, and a row per run with its scores and cost. `--score hard` first plays each policy
     against `hard` (kept in the run's scores.json).
 
-    Example: `robotable train-report runs/* --score hard --score-games 40 --figure curves.svg`.
+    Example: `robotable train-report runs/* --score hard=mcts:iterations=1000 --figure curves.svg`.
     """
     from .benchmark import curve_table, draw_curves, read_run, runs_table, score_run
 
