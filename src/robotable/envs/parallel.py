@@ -23,7 +23,7 @@ Workers are forked (`context="fork"`, where the platform has it; `"spawn"` or `"
 request, which need the main module's `if __name__ == "__main__":` guard). Each closes every pipe
 end but its own, so when this process dies, however it dies, the worker's wait on its pipe ends
 and it exits; on Linux the kernel also sends it SIGTERM then (PR_SET_PDEATHSIG). A worker exits
-on SIGTERM (the default action) and on Ctrl-C (SIGINT), quietly.
+on SIGTERM and on Ctrl-C (SIGINT) at once and quietly, skipping Python's shutdown (`_exit_on_signal`).
 `close()` (or leaving a `with` block) stops them and frees the shared block.
 """
 
@@ -101,6 +101,14 @@ def _die_with_parent() -> None:
         pass  # not Linux: the pipe's end is the watch
 
 
+def _exit_on_signal(signum: int, frame: Any) -> None:
+    """SIGTERM or Ctrl-C ends a worker at once. Its normal exit runs Python's shutdown, which in
+    a process forked from a threaded parent (pytest's, a notebook's) can wait forever on a lock
+    another thread held at the fork; nothing a worker holds needs that shutdown (the parent owns
+    the shared block and unlinks it)."""
+    os._exit(128 + signum)
+
+
 def _one_torch_thread() -> None:
     """A policy opponent's forward passes run on one PyTorch thread in a worker: the workers
     are the parallelism, and a pool of threads forked from a parent that had run PyTorch is
@@ -125,6 +133,8 @@ def _worker(
     signal stops the process."""
     for other in others:  # a forked worker's copies of the parent's pipe ends
         other.close()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, _exit_on_signal)
     _die_with_parent()
     _one_torch_thread()
     if os.getppid() != parent_pid:
